@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nlangdbg/nlangdbg/internal/scripttest"
+)
+
+// quotas are the reduction budgets every script runs under; the output
+// must not depend on them.
+var quotas = []int{1, 7, 4000}
+
+// TestScripts runs every testdata/run/**/*.n script under each quota and
+// checks its stdout, stderr and exit code (see testdata/README.md).
+func TestScripts(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir("../../testdata/run", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".n") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 80 {
+		t.Fatalf("found %d scripts, want at least 80", len(files))
+	}
+	for _, f := range files {
+		name, _ := filepath.Rel("../../testdata/run", f)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := scripttest.Parse(f, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			qs := quotas
+			if s.Quota > 0 {
+				qs = []int{s.Quota}
+			}
+			var first *scripttest.Result
+			for _, q := range qs {
+				var out, errb bytes.Buffer
+				code := runProgram(f, src, runOptions{Quota: q, Seed: s.Seed}, strings.NewReader(s.Stdin), &out, &errb)
+				r := scripttest.Result{Stdout: out.String(), Stderr: errb.String(), Exit: code}
+				for _, d := range s.Check(r) {
+					t.Errorf("quota %d: %s", q, d)
+				}
+				if first == nil {
+					first = &r
+				} else if r.Stdout != first.Stdout || r.Exit != first.Exit {
+					t.Errorf("quota %d: result differs from quota %d", q, qs[0])
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,3 @@
+module github.com/nlangdbg/nlangdbg
+
+go 1.26.8

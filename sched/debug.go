@@ -1,0 +1,270 @@
+package sched
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// This file holds what a debugger needs: views of the scheduler (all
+// copies, consistent because a dispatch holds the lock) and the controls
+// to stop, step and steer it.
+
+// Threads returns the live threads (not yet ended), by id.
+func (s *Scheduler) Threads() []*vm.Thread {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*vm.Thread(nil), s.threads...)
+}
+
+// Thread returns the live thread with the given id, or nil.
+func (s *Scheduler) Thread(id int64) *vm.Thread {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := sort.Search(len(s.threads), func(i int) bool { return s.threads[i].ID >= id })
+	if i < len(s.threads) && s.threads[i].ID == id {
+		return s.threads[i]
+	}
+	return nil
+}
+
+// Main returns the main thread (nil before Start).
+func (s *Scheduler) Main() *vm.Thread {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.main
+}
+
+// RunQueue returns the runnable threads in the order FIFO dispatch would
+// take them (frozen threads are not in it).
+func (s *Scheduler) RunQueue() []*vm.Thread {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.runq.items()
+}
+
+// Timers returns the pending timers in the order they will fire.
+func (s *Scheduler) Timers() []Timer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := append(timerHeap(nil), s.timers...)
+	sort.Slice(h, h.Less)
+	out := make([]Timer, len(h))
+	for i, tm := range h {
+		out[i] = Timer{Thread: tm.Thread, Deadline: tm.Deadline, seq: tm.seq}
+	}
+	return out
+}
+
+// Now returns the time on the scheduler's clock, comparable with
+// Timer.Deadline.
+func (s *Scheduler) Now() time.Duration { return s.clock.Now() }
+
+// Joiners returns the threads parked in a join of t, first come first.
+func (s *Scheduler) Joiners(t *vm.Thread) []*vm.Thread {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ti := info(t); ti != nil {
+		return liveThreads(&ti.joiners)
+	}
+	return nil
+}
+
+// FutureOf returns the future that thread t completes, or nil if t was
+// not spawned for a value.
+func (s *Scheduler) FutureOf(t *vm.Thread) *Future {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ti := info(t); ti != nil {
+		return ti.future
+	}
+	return nil
+}
+
+// liveThreads lists the threads of the live entries of q. Must hold s.mu.
+func liveThreads(q *waitq) []*vm.Thread {
+	var out []*vm.Thread
+	for i := 0; i < q.len(); i++ {
+		if w := q.at(i); live(w) {
+			out = append(out, w.t)
+		}
+	}
+	return out
+}
+
+// SetNext makes the next dispatch take t, if t is then in the run queue
+// (runnable and not frozen); otherwise the next dispatch picks as usual.
+// A nil t cancels it.
+func (s *Scheduler) SetNext(t *vm.Thread) {
+	s.mu.Lock()
+	s.next = t
+	s.mu.Unlock()
+	s.notify()
+}
+
+// SetQuota sets the reduction budget of the following dispatches; n <= 0
+// restores DefaultQuota.
+func (s *Scheduler) SetQuota(n int) {
+	if n <= 0 {
+		n = DefaultQuota
+	}
+	s.mu.Lock()
+	s.quota = n
+	s.mu.Unlock()
+}
+
+// Quota returns the reduction budget of a dispatch.
+func (s *Scheduler) Quota() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.quota
+}
+
+// Freeze keeps t off the run queue until Thaw: it may still be woken
+// (become Runnable) but is not dispatched. Freezing every thread but one
+// steps that one alone.
+func (s *Scheduler) Freeze(t *vm.Thread) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ti := info(t); ti != nil && !ti.frozen {
+		s.dequeue(t)
+		ti.frozen = true
+	}
+}
+
+// Thaw undoes Freeze: a runnable t goes to the back of the run queue.
+func (s *Scheduler) Thaw(t *vm.Thread) {
+	s.mu.Lock()
+	if ti := info(t); ti != nil && ti.frozen {
+		ti.frozen = false
+		if t.State == vm.Runnable {
+			s.enqueue(t)
+		}
+	}
+	s.mu.Unlock()
+	s.notify()
+}
+
+// Frozen reports whether t is frozen.
+func (s *Scheduler) Frozen(t *vm.Thread) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ti := info(t)
+	return ti != nil && ti.frozen
+}
+
+// Pause stops Run from dispatching: when Pause returns, no quantum is
+// running and none starts until Resume (every thread is at a boundary:
+// the world is stopped), except that a thread blocked in a pinned native
+// (see EnterPinned) is still in host code; it stops when the native
+// returns, until Resume. Dispatch still works, so a debugger can step the
+// paused scheduler one dispatch at a time.
+func (s *Scheduler) Pause() {
+	s.mu.Lock()
+	s.paused = true
+	s.mu.Unlock()
+}
+
+// Resume lets a paused Run dispatch again.
+func (s *Scheduler) Resume() {
+	s.mu.Lock()
+	s.paused = false
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	s.notify()
+}
+
+// Paused reports whether the scheduler is paused.
+func (s *Scheduler) Paused() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.paused
+}
+
+// deadlock writes the deadlock report (one block per live thread, by id:
+// its wait reason and stack) and ends the program with exit code 2. Must
+// hold s.mu.
+func (s *Scheduler) deadlock() {
+	var b strings.Builder
+	b.WriteString("fatal: all threads are asleep - deadlock!\n\n")
+	for _, t := range s.threads {
+		fmt.Fprintf(&b, "thread %d %q [%s]:\n", t.ID, t.Name, waitText(t))
+		b.WriteString(vm.FormatBacktrace(backtrace(t)))
+	}
+	s.report(b.String())
+	s.emit(Event{Kind: EventDeadlock, Code: 2})
+	s.end(2)
+}
+
+// waitText says what a thread waits for in reports.
+func waitText(t *vm.Thread) string {
+	if t.State == vm.Waiting && t.WaitReason != "" {
+		return t.WaitReason
+	}
+	if ti := info(t); ti != nil && ti.pinned != "" {
+		return "pinned in " + ti.pinned
+	}
+	if ti := info(t); ti != nil && ti.frozen {
+		return "frozen"
+	}
+	return strings.ToLower(stateName(t.State))
+}
+
+// backtrace returns t's call stack, innermost first. A parked thread's pc
+// is already past the native call it waits in, so its top frame is
+// reported at the call's line.
+func backtrace(t *vm.Thread) []vm.CallFrame {
+	cs := t.CallStack()
+	if t.State == vm.Waiting && len(cs) > 0 {
+		if f := t.Frame(0); f.PC > 0 {
+			cs[0].Line, cs[0].Col = f.Fn.Pos(f.PC - 1)
+		}
+	}
+	return cs
+}
+
+// EnterPinned is called before a native that blocks its carrier
+// (vm.Native.Pinned, e.g. a blocking read), on the carrier inside a
+// dispatch of t. It releases the scheduler's lock, so the debugger's
+// views (Threads, Pinned, …) stay responsive while the native blocks.
+// ExitPinned must follow when the native returns; the native must not
+// touch scheduler state in between. Outside a dispatch of t both do
+// nothing. The vm calls them through an interface it declares.
+func (s *Scheduler) EnterPinned(t *vm.Thread, n *vm.Native) {
+	ti := info(t)
+	if ti == nil || s.cur != t || ti.pinned != "" {
+		return
+	}
+	ti.pinned = n.Name
+	if ti.pinned == "" {
+		ti.pinned = "native"
+	}
+	s.mu.Unlock()
+}
+
+// ExitPinned takes the scheduler's lock back after a pinned native
+// returned. If the scheduler is paused meanwhile, it waits for Resume.
+func (s *Scheduler) ExitPinned(t *vm.Thread) {
+	ti := info(t)
+	if ti == nil || ti.pinned == "" {
+		return
+	}
+	s.mu.Lock()
+	for s.paused {
+		s.cond.Wait()
+	}
+	ti.pinned = ""
+}
+
+// Pinned returns the name of the pinned native t is blocked in, or "".
+func (s *Scheduler) Pinned(t *vm.Thread) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ti := info(t); ti != nil {
+		return ti.pinned
+	}
+	return ""
+}

@@ -1,0 +1,111 @@
+package sched
+
+import (
+	"fmt"
+
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// Future is an NLang Future<T>: the result of a thread spawned on a
+// function that returns T. get parks until the thread ends; any number of
+// threads may wait, and all are woken. If the function threw, every get
+// throws that same exception object.
+type Future struct {
+	s       *Scheduler
+	typ     *vm.Type   // Future<T>
+	thread  *vm.Thread // the thread computing the value
+	done    bool
+	val     vm.Value
+	exc     *vm.Object
+	waiters waitq
+}
+
+// FutureInfo is a snapshot of a future for the debugger.
+type FutureInfo struct {
+	Type      *vm.Type   // Future<T>
+	Thread    *vm.Thread // the thread computing the value
+	Done      bool
+	Value     vm.Value   // the result, once Done without Exception
+	Exception *vm.Object // what the function threw, if it did
+	// Waiters are the threads parked in get, first come first.
+	Waiters []*vm.Thread
+}
+
+// Snapshot returns the future's state.
+func (f *Future) Snapshot() FutureInfo {
+	unlock := f.s.lockView()
+	defer unlock()
+	return FutureInfo{Type: f.typ, Thread: f.thread, Done: f.done, Value: f.val, Exception: f.exc,
+		Waiters: liveThreads(&f.waiters)}
+}
+
+// String renders the future as "Future<int>(pending)", "Future<int>(done)"
+// or "Future<int>(failed: Exception: boom)".
+func (f *Future) String() string {
+	state := "pending"
+	switch {
+	case f.exc != nil:
+		state = "failed: " + vm.ExceptionString(f.exc)
+	case f.done:
+		state = "done"
+	}
+	return fmt.Sprintf("%s(%s)", typeName(f.typ, "Future"), state)
+}
+
+// get returns the value, throws the exception, or parks t until the
+// future's thread ends.
+func (f *Future) get(t *vm.Thread) (vm.Value, error) {
+	if f.done {
+		if f.exc != nil {
+			return vm.Value{}, &vm.Throw{Obj: f.exc}
+		}
+		return f.val, nil
+	}
+	if f.thread == t {
+		return vm.Value{}, vm.Throwf("DeadlockException", "thread %q cannot wait for its own result", t.Name)
+	}
+	s, err := blocking(t)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	f.waiters.push(s.park(t, "future get", f))
+	return vm.Value{}, vm.ErrPark
+}
+
+// complete records how the future's thread th ended and wakes every
+// waiter. Must hold s.mu.
+func (f *Future) complete(s *Scheduler, th *vm.Thread) {
+	f.done, f.val, f.exc = true, th.Result, th.Uncaught
+	for {
+		var err error
+		if f.exc != nil {
+			err = &vm.Throw{Obj: f.exc}
+		}
+		if _, ok := s.wakeFirst(&f.waiters, f.val, err); !ok {
+			return
+		}
+	}
+}
+
+func futureMethods() []*vm.Native {
+	type F = *Future
+	return []*vm.Native{
+		method("Future", "T get()", func(t *vm.Thread, f F, args []vm.Value) (vm.Value, error) {
+			return f.get(t)
+		}),
+		method("Future", "bool isDone()", func(t *vm.Thread, f F, args []vm.Value) (vm.Value, error) {
+			return vm.BoolV(f.done), nil
+		}),
+	}
+}
+
+// lockView takes the scheduler's lock for a debugger view of an object
+// and returns the unlock. A nil scheduler (an object made outside one)
+// needs no lock.
+func (s *Scheduler) lockView() func() {
+	if s == nil {
+		return func() {}
+	}
+	s.mu.Lock()
+	return s.mu.Unlock
+}

@@ -1,0 +1,227 @@
+package sched
+
+import (
+	_ "embed"
+	"fmt"
+	"time"
+
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// The host types. They are made once so that every Library shares them
+// (vm.HostOf interns instantiated types by name).
+var (
+	threadHost    = &vm.HostType{Name: "Thread", Format: formatThread, Methods: threadMethods()}
+	futureHost    = &vm.HostType{Name: "Future", TypeParams: []string{"T"}, Format: formatAs[Future], Methods: futureMethods()}
+	channelHost   = &vm.HostType{Name: "Channel", TypeParams: []string{"T"}, Format: formatAs[Channel], Ctors: channelCtors(), Methods: channelMethods()}
+	mutexHost     = withNatives(&vm.HostType{Name: "Mutex", Format: formatAs[Mutex]}, mutexNatives)
+	reentrantHost = withNatives(&vm.HostType{Name: "ReentrantMutex", Format: formatAs[ReentrantMutex]}, reentrantNatives)
+	semaphoreHost = withNatives(&vm.HostType{Name: "Semaphore", Format: formatAs[Semaphore]}, semaphoreNatives)
+	atomicHost    = withNatives(&vm.HostType{Name: "AtomicInt", Format: formatAs[AtomicInt]}, atomicNatives)
+)
+
+func withNatives(h *vm.HostType, natives func() (ctors, methods []*vm.Native)) *vm.HostType {
+	h.Ctors, h.Methods = natives()
+	return h
+}
+
+// The natives of the thread package.
+var (
+	spawnNative   = &vm.Native{Name: "thread.spawn", Sig: "spawn(f, args...)", Fn: spawn}
+	joinNative    = &vm.Native{Name: "thread.join", Sig: "void join(Thread t)", Fn: threadJoin}
+	sleepNative   = &vm.Native{Name: "thread.sleep", Sig: "void sleep(int ms)", Fn: threadSleep}
+	yieldNative   = &vm.Native{Name: "thread.yield", Sig: "void yield()", Fn: threadYield}
+	currentNative = &vm.Native{Name: "thread.current", Sig: "Thread current()", Fn: threadCurrent}
+)
+
+//go:embed concurrent.n
+var concurrentSource string
+
+func threadMethods() []*vm.Native {
+	return []*vm.Native{
+		method("Thread", "int id()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
+			return vm.IntV(th.ID), nil
+		}),
+		method("Thread", "string name()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
+			return vm.StrV(th.Name), nil
+		}),
+		method("Thread", "void setName(string n)", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
+			th.Name = args[1].S()
+			return vm.Value{}, nil
+		}),
+		method("Thread", "bool isAlive()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
+			return vm.BoolV(th.State != vm.Dead), nil
+		}),
+		method("Thread", "void join()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
+			return join(t, th)
+		}),
+	}
+}
+
+// Lib returns the scheduler's part of the standard library:
+// thread.spawn (a Special the compiler types itself), the thread package,
+// the host types Thread, Future<T>, Channel<T>, Mutex, ReentrantMutex,
+// Semaphore and AtomicInt, and the NLang source of package concurrent
+// (WaitGroup).
+func Lib() *vm.Library {
+	l := vm.NewLibrary()
+	l.Special["thread.spawn"] = spawnNative
+	l.Packages["thread"] = &vm.Package{Name: "thread",
+		Funcs: []*vm.Native{joinNative, sleepNative, yieldNative, currentNative}}
+	for _, h := range []*vm.HostType{threadHost, futureHost, channelHost, mutexHost,
+		reentrantHost, semaphoreHost, atomicHost} {
+		l.HostTypes[h.Name] = h
+	}
+	l.Sources["concurrent"] = concurrentSource
+	return l
+}
+
+// method returns the native method typ.sig whose receiver (args[0]) is a
+// non-null R; fn gets it typed.
+func method[R comparable](typ, sig string, fn func(t *vm.Thread, r R, args []vm.Value) (vm.Value, error)) *vm.Native {
+	name := typ + "." + sigName(sig)
+	return &vm.Native{Name: name, Sig: sig, Fn: func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
+		r, ok := args[0].R.(R)
+		var zero R
+		if !ok || r == zero {
+			return vm.Value{}, vm.Throwf("NullPointerException", "%s on null", name)
+		}
+		return fn(t, r, args)
+	}}
+}
+
+// ctor returns a native constructor of host type typ (sig "Channel(int n)").
+func ctor(typ, sig string, fn vm.NativeFunc) *vm.Native {
+	return &vm.Native{Name: typ, Sig: sig, Fn: fn}
+}
+
+// sigName extracts the function name of a signature ("int id()" -> "id").
+func sigName(sig string) string {
+	end := len(sig)
+	for i := 0; i < len(sig); i++ {
+		if sig[i] == '(' {
+			end = i
+			break
+		}
+	}
+	start := 0
+	for i := end - 1; i >= 0; i-- {
+		if sig[i] == ' ' {
+			start = i + 1
+			break
+		}
+	}
+	return sig[start:end]
+}
+
+// formatAs adapts the String method of *E to HostType.Format.
+func formatAs[E any, P interface {
+	*E
+	fmt.Stringer
+}](v any) string {
+	if x, ok := v.(P); ok && x != nil {
+		return x.String()
+	}
+	return "null"
+}
+
+func formatThread(v any) string {
+	if t, ok := v.(*vm.Thread); ok && t != nil {
+		return fmt.Sprintf("Thread[%d %s]", t.ID, t.Name)
+	}
+	return "null"
+}
+
+// schedOf returns the scheduler running t's machine, or nil.
+func schedOf(t *vm.Thread) *Scheduler {
+	s, _ := t.M.Sched.(*Scheduler)
+	return s
+}
+
+// blocking returns the scheduler of t if t may park: it must be the
+// thread the scheduler is running now (not an evaluation or a thread of
+// another machine).
+func blocking(t *vm.Thread) (*Scheduler, error) {
+	s := schedOf(t)
+	if s == nil || s.cur != t {
+		return nil, vm.Throwf("IllegalStateException", "thread %q cannot block: it is not run by the scheduler", t.Name)
+	}
+	return s, nil
+}
+
+// spawn implements thread.spawn(f, args…): args[0] is the function value,
+// the rest its arguments. The call site's type (t.NativeType) is Thread or
+// Future<T>, which is what spawn returns.
+func spawn(t *vm.Thread, args []vm.Value) (vm.Value, error) {
+	s := schedOf(t)
+	if s == nil {
+		return vm.Value{}, vm.Throwf("IllegalStateException", "thread.spawn: no scheduler")
+	}
+	fv, _ := args[0].R.(*vm.FuncVal)
+	if fv == nil {
+		return vm.Value{}, vm.Throwf("NullPointerException", "thread.spawn of a null function")
+	}
+	nt, err := t.M.NewThread(fv, args[1:])
+	if err != nil {
+		return vm.Value{}, vm.Throwf("Exception", "thread.spawn: %v", err)
+	}
+	var fut *Future
+	if rt := t.NativeType(); rt != nil && rt.Kind == vm.KHost && rt.Host.Name == "Future" {
+		fut = &Future{s: s, typ: rt, thread: nt}
+	}
+	s.register(nt, "", fut)
+	if fut != nil {
+		return vm.RefV(fut), nil
+	}
+	return vm.RefV(nt), nil
+}
+
+func threadJoin(t *vm.Thread, args []vm.Value) (vm.Value, error) {
+	th, _ := args[0].R.(*vm.Thread)
+	if th == nil {
+		return vm.Value{}, vm.Throwf("NullPointerException", "thread.join of null")
+	}
+	return join(t, th)
+}
+
+// join parks t until th ends. Joining oneself throws DeadlockException
+// (it could never return).
+func join(t, th *vm.Thread) (vm.Value, error) {
+	ti := info(th)
+	if th.State == vm.Dead || ti == nil {
+		return vm.Value{}, nil
+	}
+	if th == t {
+		return vm.Value{}, vm.Throwf("DeadlockException", "thread %q cannot join itself", t.Name)
+	}
+	s, err := blocking(t)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	ti.joiners.push(s.park(t, "join "+th.Name, th))
+	return vm.Value{}, vm.ErrPark
+}
+
+// threadSleep parks the thread for at least ms milliseconds; ms <= 0
+// only yields.
+func threadSleep(t *vm.Thread, args []vm.Value) (vm.Value, error) {
+	ms := args[0].I()
+	if ms <= 0 {
+		return vm.Value{}, vm.ErrYield
+	}
+	s, err := blocking(t)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	w := s.park(t, "sleep", nil)
+	t.WaitOn = s.addTimer(w, s.clock.Now()+time.Duration(ms)*time.Millisecond)
+	return vm.Value{}, vm.ErrPark
+}
+
+func threadYield(t *vm.Thread, args []vm.Value) (vm.Value, error) {
+	return vm.Value{}, vm.ErrYield
+}
+
+func threadCurrent(t *vm.Thread, args []vm.Value) (vm.Value, error) {
+	return vm.RefV(t), nil
+}

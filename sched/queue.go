@@ -1,0 +1,86 @@
+package sched
+
+import "github.com/nlangdbg/nlangdbg/vm"
+
+// queue is a FIFO of T: the run queue, a channel's buffer and every wait
+// queue. Pushing and popping are amortised O(1); removing from the middle
+// (a seeded pick, Freeze, SetNext) is O(n), which is fine for the sizes a
+// debugger wants to look at.
+type queue[T any] struct {
+	buf  []T
+	head int
+}
+
+func (q *queue[T]) len() int { return len(q.buf) - q.head }
+
+func (q *queue[T]) push(x T) { q.buf = append(q.buf, x) }
+
+// pushFront puts x before every other element.
+func (q *queue[T]) pushFront(x T) {
+	if q.head > 0 {
+		q.head--
+		q.buf[q.head] = x
+		return
+	}
+	var zero T
+	q.buf = append(q.buf, zero)
+	copy(q.buf[1:], q.buf)
+	q.buf[0] = x
+}
+
+// pop removes and returns the first element.
+func (q *queue[T]) pop() (T, bool) {
+	var zero T
+	if q.len() == 0 {
+		return zero, false
+	}
+	x := q.buf[q.head]
+	q.buf[q.head] = zero // let the collector have it
+	q.head++
+	q.compact()
+	return x, true
+}
+
+// at returns element i (0 is the first).
+func (q *queue[T]) at(i int) T { return q.buf[q.head+i] }
+
+// removeAt removes element i, keeping the order of the others.
+func (q *queue[T]) removeAt(i int) T {
+	j := q.head + i
+	x := q.buf[j]
+	copy(q.buf[j:], q.buf[j+1:])
+	var zero T
+	q.buf[len(q.buf)-1] = zero
+	q.buf = q.buf[:len(q.buf)-1]
+	return x
+}
+
+// items returns a copy of the elements in order.
+func (q *queue[T]) items() []T {
+	return append([]T(nil), q.buf[q.head:]...)
+}
+
+// compact reclaims the popped prefix once it is the larger half.
+func (q *queue[T]) compact() {
+	switch {
+	case q.head == len(q.buf):
+		q.buf, q.head = q.buf[:0], 0
+	case q.head >= 32 && 2*q.head >= len(q.buf):
+		n := copy(q.buf, q.buf[q.head:])
+		clear(q.buf[n:])
+		q.buf, q.head = q.buf[:n], 0
+	}
+}
+
+// A waiter is one parked thread in an object's wait queue. seq is the
+// thread's park number when it enqueued itself: the entry is live only
+// while the thread is still Waiting in that same park (see
+// Scheduler.live). v is the value a parked sender offers.
+type waiter struct {
+	t   *vm.Thread
+	seq uint64
+	v   vm.Value
+}
+
+// waitq is a FIFO of parked threads.
+type waitq = queue[waiter]

@@ -1,0 +1,527 @@
+package sched
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// DefaultQuota is the number of reductions a thread may spend in one
+// dispatch unless Options.Quota says otherwise.
+const DefaultQuota = 4000
+
+// Options configure a Scheduler.
+type Options struct {
+	// Quota is the reduction budget of one dispatch (one reduction per
+	// function entry and loop back-edge); 0 means DefaultQuota.
+	Quota int
+	// Seed chooses the dispatch order. 0 is pure FIFO. Any other value
+	// makes each dispatch take a pseudo-random runnable thread (PCG seeded
+	// with Seed): the same seed gives the same interleaving.
+	Seed int64
+	// Clock is the time source for thread.sleep; nil is WallClock().
+	Clock Clock
+}
+
+// Scheduler runs the virtual threads of one machine on one carrier (the
+// goroutine that calls Run or Dispatch). See the package documentation.
+//
+// The methods of a Scheduler may be called from any goroutine, except from
+// code that runs inside a dispatch: natives and vm.DebugHook.OnTrap run
+// while the dispatch holds the scheduler's lock, so a debug hook should
+// note what it wants and act when Dispatch returns or in OnEvent.
+type Scheduler struct {
+	// OnEvent, if not nil, receives every scheduler event (spawn, park,
+	// wake, preempt, trap, exit, deadlock, end) in the order they happened.
+	// The events of a dispatch are delivered on the carrier when the
+	// dispatch is over, without the scheduler's lock held, so OnEvent may
+	// call the Scheduler's methods (Freeze, SetNext, Pause, …). Set it
+	// before Run or the first Dispatch.
+	OnEvent func(Event)
+
+	m     *vm.Machine
+	clock Clock
+	kick  chan struct{} // wakes an idle or paused Run
+
+	mu       sync.Mutex // guards everything below; held for a whole dispatch
+	quota    int
+	rng      *rand.Rand // nil: FIFO
+	nextID   int64
+	main     *vm.Thread
+	threads  []*vm.Thread // live threads, by id
+	runq     queue[*vm.Thread]
+	next     *vm.Thread // SetNext
+	timers   timerHeap
+	timerSeq uint64
+	paused   bool
+	ended    bool
+	code     int
+	// busy is set while a dispatch is in progress, even while a pinned
+	// native has released mu; cond (on mu) signals its end and Resume.
+	busy bool
+	cond sync.Cond
+
+	// The current dispatch.
+	cur     *vm.Thread
+	woken   []*vm.Thread
+	spawned []*vm.Thread
+	events  []Event
+}
+
+// threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
+type threadInfo struct {
+	seq     uint64 // park number: incremented at every park
+	queued  bool   // in the run queue
+	frozen  bool   // kept off the run queue by the debugger
+	joiners waitq
+	future  *Future // the future this thread completes, if spawned for one
+	pinned  string  // the pinned native the thread is blocked in, if any
+}
+
+func info(t *vm.Thread) *threadInfo {
+	ti, _ := t.Sched.(*threadInfo)
+	return ti
+}
+
+// New returns a scheduler for m and installs it as m.Sched, where the
+// natives of Lib find it.
+func New(m *vm.Machine, opts Options) *Scheduler {
+	s := &Scheduler{m: m, clock: opts.Clock, kick: make(chan struct{}, 1), quota: opts.Quota}
+	if s.clock == nil {
+		s.clock = WallClock()
+	}
+	if s.quota <= 0 {
+		s.quota = DefaultQuota
+	}
+	if opts.Seed != 0 {
+		seed := uint64(opts.Seed)
+		s.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	}
+	s.cond.L = &s.mu
+	m.Sched = s
+	return s
+}
+
+// Machine returns the machine the scheduler runs.
+func (s *Scheduler) Machine() *vm.Machine { return s.m }
+
+// Start registers main, the program's first thread (id 1, name "main"),
+// as runnable. It must be called once, before any other thread exists.
+func (s *Scheduler) Start(main *vm.Thread) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.nextID != 0 {
+		panic("sched: Start after threads were registered")
+	}
+	s.main = main
+	s.register(main, "main", nil)
+}
+
+// register gives t the next id and a name ("thread-ID" if name is ""), and
+// makes it runnable at the back of the run queue. Must hold s.mu.
+func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
+	s.nextID++
+	t.ID = s.nextID
+	if name == "" {
+		name = fmt.Sprintf("thread-%d", t.ID)
+	}
+	t.Name = name
+	t.State = vm.Runnable
+	t.Sched = &threadInfo{future: fut}
+	s.threads = append(s.threads, t)
+	s.enqueue(t)
+	if s.cur != nil {
+		s.spawned = append(s.spawned, t)
+	}
+	s.emit(Event{Kind: EventSpawn, Thread: t, By: s.cur})
+}
+
+// stateNames spell states as in the transition panic.
+var stateNames = [...]string{vm.Runnable: "Runnable", vm.Running: "Running", vm.Waiting: "Waiting", vm.Dead: "Dead"}
+
+func stateName(st vm.ThreadState) string {
+	if int(st) < len(stateNames) {
+		return stateNames[st]
+	}
+	return fmt.Sprintf("ThreadState(%d)", st)
+}
+
+// setState moves t from state from to state to. It is the only place a
+// thread's state changes, and it panics on a transition the scheduler
+// never makes ("sched: bad transition Waiting->Running") or if t is not in
+// state from. The legal transitions are:
+//
+//	Runnable -> Running   dispatch
+//	Running  -> Runnable  quantum spent, yield, trap
+//	Running  -> Waiting   park
+//	Waiting  -> Runnable  wake
+//	Running  -> Dead      exit
+func (s *Scheduler) setState(t *vm.Thread, from, to vm.ThreadState) {
+	ok := false
+	switch from {
+	case vm.Runnable:
+		ok = to == vm.Running
+	case vm.Running:
+		ok = to == vm.Runnable || to == vm.Waiting || to == vm.Dead
+	case vm.Waiting:
+		ok = to == vm.Runnable
+	}
+	if !ok {
+		panic(fmt.Sprintf("sched: bad transition %s->%s", stateName(from), stateName(to)))
+	}
+	if t.State != from {
+		panic(fmt.Sprintf("sched: bad transition %s->%s (thread %d is %s)",
+			stateName(from), stateName(to), t.ID, stateName(t.State)))
+	}
+	t.State = to
+	if to != vm.Waiting {
+		t.WaitReason, t.WaitOn = "", nil
+	}
+}
+
+// enqueue puts the runnable thread t at the back of the run queue, unless
+// it is frozen or already there. Must hold s.mu.
+func (s *Scheduler) enqueue(t *vm.Thread) {
+	ti := info(t)
+	if ti.frozen || ti.queued {
+		return
+	}
+	ti.queued = true
+	s.runq.push(t)
+}
+
+// dequeue removes t from the run queue if it is there. Must hold s.mu.
+func (s *Scheduler) dequeue(t *vm.Thread) {
+	ti := info(t)
+	if !ti.queued {
+		return
+	}
+	for i := 0; i < s.runq.len(); i++ {
+		if s.runq.at(i) == t {
+			s.runq.removeAt(i)
+			break
+		}
+	}
+	ti.queued = false
+}
+
+// pick removes and returns the thread to dispatch next: the one named by
+// SetNext if it is queued, else a seeded random one, else the head.
+// Must hold s.mu.
+func (s *Scheduler) pick() *vm.Thread {
+	n := s.runq.len()
+	next := s.next
+	s.next = nil
+	if n == 0 {
+		return nil
+	}
+	var t *vm.Thread
+	if next != nil && info(next).queued {
+		s.dequeue(next)
+		return next
+	}
+	if s.rng != nil {
+		if i := s.rng.IntN(n); i > 0 {
+			t = s.runq.removeAt(i)
+		}
+	}
+	if t == nil {
+		t, _ = s.runq.pop()
+	}
+	info(t).queued = false
+	return t
+}
+
+// park records that the running thread t is about to wait for reason on
+// obj, and returns the wait-queue entry the native must put where its
+// waker will look (then return vm.ErrPark). The Running->Waiting
+// transition happens in dispatch once Run has returned, off the thread's
+// stack (as Go's park_m): until then nobody can see the thread waiting.
+// Must hold s.mu.
+func (s *Scheduler) park(t *vm.Thread, reason string, obj any) waiter {
+	ti := info(t)
+	ti.seq++
+	t.WaitReason, t.WaitOn = reason, obj
+	return waiter{t: t, seq: ti.seq}
+}
+
+// live reports whether the wait-queue entry w still stands for a parked
+// thread. An entry goes stale when the park it was made for never
+// happened: a native that parks inside a nested vm.Thread.Call (a
+// toString run by the runtime) is refused by the vm after it enqueued
+// itself. Wakers skip stale entries.
+func live(w waiter) bool {
+	ti := info(w.t)
+	return w.t.State == vm.Waiting && ti != nil && ti.seq == w.seq
+}
+
+// wake ends the park of t: its native returns v, or raises err if err is
+// not nil (a *vm.Throw), and t goes to the back of the run queue. t must
+// be Waiting. Must hold s.mu.
+func (s *Scheduler) wake(t *vm.Thread, v vm.Value, err error) {
+	if err != nil {
+		t.CompleteThrow(err)
+	} else {
+		t.Complete(v)
+	}
+	s.setState(t, vm.Waiting, vm.Runnable)
+	s.enqueue(t)
+	s.woken = append(s.woken, t)
+	s.emit(Event{Kind: EventWake, Thread: t, By: s.cur})
+}
+
+// wakeFirst wakes the first live waiter of q with v or err and returns
+// it, dropping stale entries on the way. Must hold s.mu.
+func (s *Scheduler) wakeFirst(q *waitq, v vm.Value, err error) (waiter, bool) {
+	for {
+		w, ok := q.pop()
+		if !ok {
+			return waiter{}, false
+		}
+		if live(w) {
+			s.wake(w.t, v, err)
+			return w, true
+		}
+	}
+}
+
+// Dispatch runs one quantum of one thread and returns what happened: it
+// fires the timers that are due, takes the next runnable thread (the run
+// queue's head, or see SetNext and Options.Seed), runs it for the quota,
+// and requeues it (quantum spent or yield: at the back; trap: at the
+// front), parks it, or finishes it (waking its joiners and completing its
+// future). A debugger steps the scheduler by calling Dispatch.
+//
+// With nothing runnable Dispatch returns an EventIdle (timers are pending,
+// or runnable threads are frozen), an EventDeadlock (after writing the
+// deadlock report to the machine's Stderr; the program is over with exit
+// code 2), or an EventEnd once the program is over.
+func (s *Scheduler) Dispatch() Event {
+	s.mu.Lock()
+	ev := s.dispatch()
+	evs := s.takeEvents()
+	s.mu.Unlock()
+	s.deliver(evs)
+	return ev
+}
+
+// dispatch is Dispatch. Must hold s.mu.
+func (s *Scheduler) dispatch() Event {
+	for s.busy { // another goroutine's dispatch is in a pinned native
+		s.cond.Wait()
+	}
+	if s.ended {
+		return Event{Kind: EventEnd, Code: s.code}
+	}
+	s.busy = true
+	defer func() {
+		s.busy = false
+		s.cond.Broadcast()
+	}()
+	s.woken, s.spawned = nil, nil
+	s.fireTimers()
+	t := s.pick()
+	if t == nil {
+		ev := Event{Kind: EventIdle, Woken: s.woken}
+		s.woken = nil
+		switch {
+		case len(s.timers) > 0 || s.holdsFrozen():
+		case len(s.threads) == 0:
+			s.end(0)
+			ev = Event{Kind: EventEnd, Code: 0}
+		default:
+			s.deadlock()
+			ev = Event{Kind: EventDeadlock, Code: 2}
+		}
+		return ev
+	}
+
+	s.setState(t, vm.Runnable, vm.Running)
+	s.cur = t
+	r0, counted := reductions(t)
+	stop := t.Run(s.quota)
+	used := -1
+	if counted {
+		r1, _ := reductions(t)
+		used = int(r1 - r0)
+	} else if stop == vm.StopBudget {
+		used = s.quota
+	}
+
+	switch stop {
+	case vm.StopBudget, vm.StopYield:
+		s.setState(t, vm.Running, vm.Runnable)
+		s.enqueue(t)
+		s.emit(Event{Kind: EventPreempt, Thread: t, Stop: stop})
+	case vm.StopTrap:
+		// A breakpoint is not a preemption: the thread goes on first.
+		s.setState(t, vm.Running, vm.Runnable)
+		if ti := info(t); !ti.frozen {
+			ti.queued = true
+			s.runq.pushFront(t)
+		}
+		s.emit(Event{Kind: EventTrap, Thread: t, Stop: stop})
+	case vm.StopPark:
+		s.setState(t, vm.Running, vm.Waiting)
+		s.emit(Event{Kind: EventPark, Thread: t, Reason: t.WaitReason})
+	default: // vm.StopDone
+		s.exit(t)
+	}
+	s.cur = nil
+	ev := Event{Kind: EventDispatch, Thread: t, Stop: stop, Reductions: used, Woken: s.woken, Spawned: s.spawned}
+	s.woken, s.spawned = nil, nil
+	if vc, ok := s.clock.(*VirtualClock); ok {
+		vc.Advance(vc.Step)
+	}
+	return ev
+}
+
+// reductions reads the thread's reduction counter if the vm keeps one.
+func reductions(t *vm.Thread) (int64, bool) {
+	if rc, ok := any(t).(interface{ Reductions() int64 }); ok {
+		return rc.Reductions(), true
+	}
+	return 0, false
+}
+
+// holdsFrozen reports whether a frozen thread is runnable: the debugger,
+// not a deadlock, is what keeps the program from going on. Must hold s.mu.
+func (s *Scheduler) holdsFrozen() bool {
+	for _, t := range s.threads {
+		if ti := info(t); ti.frozen && t.State == vm.Runnable {
+			return true
+		}
+	}
+	return false
+}
+
+// exit finishes the thread t that Run reported done: it wakes the
+// joiners, completes the future or reports an uncaught exception, and
+// ends the program if t is main. Must hold s.mu.
+func (s *Scheduler) exit(t *vm.Thread) {
+	s.setState(t, vm.Running, vm.Dead)
+	i := sort.Search(len(s.threads), func(i int) bool { return s.threads[i].ID >= t.ID })
+	if i < len(s.threads) && s.threads[i] == t {
+		s.threads = append(s.threads[:i], s.threads[i+1:]...)
+	}
+	ti := info(t)
+	for {
+		if _, ok := s.wakeFirst(&ti.joiners, vm.Value{}, nil); !ok {
+			break
+		}
+	}
+	switch {
+	case ti.future != nil:
+		ti.future.complete(s, t)
+	case t.Uncaught != nil && t != s.main:
+		s.report(vm.ThreadExceptionText(t))
+	}
+	s.emit(Event{Kind: EventExit, Thread: t})
+	if t == s.main {
+		code := int(t.Result.I())
+		if t.Uncaught != nil {
+			s.report("Runtime error: " + vm.FormatUncaught(t.Uncaught))
+			code = 1
+		}
+		s.end(code)
+	}
+}
+
+// end marks the program over with exit code code. Must hold s.mu.
+func (s *Scheduler) end(code int) {
+	s.ended, s.code = true, code
+	s.emit(Event{Kind: EventEnd, Code: code})
+	s.notify()
+}
+
+// report writes text to the machine's stderr.
+func (s *Scheduler) report(text string) {
+	if s.m.Stderr == nil {
+		return
+	}
+	s.m.OutMu.Lock()
+	io.WriteString(s.m.Stderr, text)
+	s.m.OutMu.Unlock()
+}
+
+// emit records an event for OnEvent. Must hold s.mu.
+func (s *Scheduler) emit(ev Event) {
+	if s.OnEvent != nil {
+		s.events = append(s.events, ev)
+	}
+}
+
+// takeEvents returns and forgets the recorded events. Must hold s.mu.
+func (s *Scheduler) takeEvents() []Event {
+	evs := s.events
+	s.events = nil
+	return evs
+}
+
+// deliver passes events to OnEvent. Must not hold s.mu.
+func (s *Scheduler) deliver(evs []Event) {
+	if f := s.OnEvent; f != nil {
+		for _, ev := range evs {
+			f(ev)
+		}
+	}
+}
+
+// notify wakes Run if it is idle or paused.
+func (s *Scheduler) notify() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Run dispatches until the program is over and returns its exit code:
+// main's return value when main returns (other threads may still be
+// alive: the program ends anyway, as in Go); 1 after writing
+// "Runtime error: " and the exception to Stderr when an exception escapes
+// main; 2 after the deadlock report. When nothing can run until a timer
+// is due, the carrier sleeps on the clock. While the scheduler is paused,
+// or only frozen threads could run, Run waits for Resume or Thaw.
+func (s *Scheduler) Run() int {
+	for {
+		s.mu.Lock()
+		if s.ended {
+			code := s.code
+			s.mu.Unlock()
+			return code
+		}
+		if s.paused {
+			s.mu.Unlock()
+			<-s.kick
+			continue
+		}
+		ev := s.dispatch()
+		evs := s.takeEvents()
+		wait, timed := time.Duration(0), false
+		if ev.Kind == EventIdle {
+			wait, timed = s.untilNextTimer()
+		}
+		s.mu.Unlock()
+		s.deliver(evs)
+		switch {
+		case ev.Kind != EventIdle:
+		case timed:
+			s.clock.Sleep(wait, s.kick)
+		default:
+			<-s.kick // frozen threads: wait for the debugger
+		}
+	}
+}
+
+// ExitCode returns the program's exit code and whether the program is
+// over (main ended or the run deadlocked).
+func (s *Scheduler) ExitCode() (code int, over bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.code, s.ended
+}

@@ -1,0 +1,613 @@
+// Package compile resolves names and types of parsed NLang files and emits
+// the VM's register bytecode. For each function it also records what the
+// debugger needs: a line table (pc → line:col, statement boundaries), a
+// local-variable table with live pc ranges, and the exception table.
+package compile
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/nlangdbg/nlangdbg/vm"
+	"github.com/nlangdbg/nlangdbg/vm/syntax"
+)
+
+// Options configures a compilation.
+type Options struct {
+	// Lib is the native library (io, math, thread, …). The vm's built-in
+	// prelude is always added.
+	Lib *vm.Library
+	// ReadFile reads imported source files; nil means os.ReadFile.
+	ReadFile func(path string) ([]byte, error)
+}
+
+type fileInfo struct {
+	ast     *syntax.File
+	imports map[string]bool
+	aliases map[string]*syntax.TypeExpr
+	lib     bool // a library source (prelude, concurrent)
+}
+
+type classInfo struct {
+	name    string
+	cls     *vm.Class
+	file    *fileInfo
+	cdecl   *syntax.ClassDecl
+	sdecl   *syntax.StructDecl
+	edecl   *syntax.EnumDecl
+	base    *classInfo
+	methods []*funcInfo // declared here (not constructors)
+	ctors   []*funcInfo
+	state   int // 0 new, 1 laying out, 2 done
+	init    *vm.Funcode
+}
+
+type funcInfo struct {
+	decl     *syntax.FuncDecl
+	fn       *vm.Funcode
+	cls      *classInfo // owner (nil for top-level functions)
+	file     *fileInfo
+	params   []*vm.Type // without this
+	names    []string
+	outs     []bool
+	defaults []syntax.Expr
+	result   *vm.Type
+	native   *vm.Native // for `native` declarations
+	iface    bool       // interface method (no body)
+}
+
+type compiler struct {
+	opts    Options
+	lib     *vm.Library
+	prog    *vm.Program
+	errs    syntax.ErrorList
+	files   []*fileInfo
+	classes map[string]*classInfo
+	order   []*classInfo
+	funcs   map[string][]*funcInfo
+	all     []*funcInfo
+	sigs    map[*vm.Native]*syntax.FuncDecl
+	object  *classInfo
+	dir     string
+	loaded  map[string]bool
+}
+
+// errorf records an error at pos of file.
+func (c *compiler) errorf(file *fileInfo, pos syntax.Pos, format string, args ...any) {
+	name := "<input>"
+	if file != nil && file.ast != nil {
+		name = file.ast.Name
+	}
+	if len(c.errs) >= 100 {
+		return
+	}
+	c.errs = append(c.errs, &syntax.Error{File: name, Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}
+
+// CompileFile compiles the program whose main file is filename.
+func CompileFile(filename string, src []byte, opts Options) (*vm.Program, error) {
+	lib := vm.BuiltinLib()
+	if opts.Lib != nil {
+		lib.Merge(opts.Lib)
+	}
+	if opts.ReadFile == nil {
+		opts.ReadFile = os.ReadFile
+	}
+	c := &compiler{opts: opts, lib: lib, prog: vm.NewProgram(), classes: map[string]*classInfo{},
+		funcs: map[string][]*funcInfo{}, sigs: map[*vm.Native]*syntax.FuncDecl{},
+		dir: filepath.Dir(filename), loaded: map[string]bool{}}
+	c.addSource("<prelude>", []byte(lib.Sources["prelude"]), true)
+	if len(c.errs) > 0 {
+		return nil, fmt.Errorf("internal error: prelude: %v", c.errs)
+	}
+	c.prog.Files[filename] = src
+	c.loaded[filename] = true
+	c.addSource(filename, src, false)
+	if len(c.errs) > 0 {
+		return nil, c.sortedErrs()
+	}
+	c.declare()
+	if len(c.errs) == 0 {
+		c.compileBodies()
+	}
+	if len(c.errs) > 0 {
+		return nil, c.sortedErrs()
+	}
+	main := c.funcs["main"]
+	if len(main) == 0 {
+		c.errorf(c.files[1], syntax.Pos{Line: 1, Col: 1}, "no main function (want int main())")
+		return nil, c.sortedErrs()
+	}
+	c.prog.Main = main[0].fn
+	if len(main[0].params) != 0 || (main[0].result != vm.Int && main[0].result != vm.Void) {
+		c.errorf(main[0].file, main[0].decl.NamePos, "main must be declared int main()")
+		return nil, c.sortedErrs()
+	}
+	c.prog.Finish()
+	return c.prog, nil
+}
+
+func (c *compiler) sortedErrs() error {
+	sort.SliceStable(c.errs, func(i, j int) bool {
+		a, b := c.errs[i], c.errs[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		return a.Pos.Col < b.Pos.Col
+	})
+	return c.errs
+}
+
+// addSource parses a file and registers it with its imported library
+// sources and sibling files.
+func (c *compiler) addSource(name string, src []byte, lib bool) {
+	f, err := syntax.Parse(name, src)
+	if err != nil {
+		if el, ok := err.(syntax.ErrorList); ok {
+			c.errs = append(c.errs, el...)
+		} else {
+			c.errs = append(c.errs, &syntax.Error{File: name, Pos: syntax.Pos{Line: 1, Col: 1}, Msg: err.Error()})
+		}
+		return
+	}
+	fi := &fileInfo{ast: f, imports: map[string]bool{}, aliases: map[string]*syntax.TypeExpr{}, lib: lib}
+	c.files = append(c.files, fi)
+	for _, a := range f.Aliases {
+		fi.aliases[a.Name] = a.Type
+	}
+	for _, im := range f.Imports {
+		pkg := strings.Join(im.Path, ".")
+		switch {
+		case c.lib.Packages[pkg] != nil || pkg == "thread" || pkg == "concurrent" || c.lib.Sources[pkg] != "":
+			fi.imports[pkg] = true
+			if s, ok := c.lib.Sources[pkg]; ok && pkg != "prelude" && !c.loaded["<"+pkg+">"] {
+				c.loaded["<"+pkg+">"] = true
+				c.addSource("<"+pkg+">", []byte(s), true)
+			}
+		default:
+			// A source file of the program: a.b → dir/a/b.n.
+			if im.Star {
+				c.errorf(fi, im.Pos, "import %s.*: wildcard imports of project folders are not supported", pkg)
+				continue
+			}
+			path := filepath.Join(append([]string{c.dir}, im.Path...)...) + ".n"
+			if c.loaded[path] {
+				fi.imports[pkg] = true
+				continue
+			}
+			data, err := c.opts.ReadFile(path)
+			if err != nil {
+				c.errorf(fi, im.Pos, "cannot import %s: no package or file %s", pkg, filepath.Base(path))
+				continue
+			}
+			c.loaded[path] = true
+			fi.imports[pkg] = true
+			c.prog.Files[path] = data
+			c.addSource(path, data, false)
+		}
+	}
+}
+
+// declare creates the classes and function signatures of every file.
+func (c *compiler) declare() {
+	// 1. class names
+	for _, f := range c.files {
+		for _, d := range f.ast.Decls {
+			var ci *classInfo
+			var pos syntax.Pos
+			switch d := d.(type) {
+			case *syntax.ClassDecl:
+				ci = &classInfo{name: d.Name, cdecl: d, cls: &vm.Class{Name: d.Name, IsInterface: d.IsInterface}}
+				pos = d.Pos
+			case *syntax.StructDecl:
+				ci = &classInfo{name: d.Name, sdecl: d, cls: &vm.Class{Name: d.Name, IsStruct: true}}
+				pos = d.Pos
+			case *syntax.EnumDecl:
+				ci = &classInfo{name: d.Name, edecl: d, cls: &vm.Class{Name: d.Name, IsEnum: true, EnumNames: map[int64]string{}}}
+				pos = d.Pos
+			default:
+				continue
+			}
+			ci.file = f
+			ci.cls.File = f.ast.Name
+			ci.cls.Line = pos.Line
+			ci.cls.Methods = map[string][]*vm.Funcode{}
+			if old, dup := c.classes[ci.name]; dup {
+				c.errorf(f, pos, "%s redeclared (first declared at %s:%d)", ci.name, old.file.ast.Name, old.cls.Line)
+				continue
+			}
+			if vm.PrimitiveByName[ci.name] != nil || c.lib.HostTypes[ci.name] != nil || syntax.GenericTypeNames[ci.name] {
+				c.errorf(f, pos, "cannot declare %s: it is a built-in type", ci.name)
+				continue
+			}
+			c.classes[ci.name] = ci
+			c.order = append(c.order, ci)
+		}
+	}
+	c.object = c.classes["Object"]
+	// 2. bases and layout
+	for _, ci := range c.order {
+		c.layout(ci)
+	}
+	// 3. top-level functions
+	for _, f := range c.files {
+		for _, d := range f.ast.Decls {
+			fd, ok := d.(*syntax.FuncDecl)
+			if !ok {
+				continue
+			}
+			fi := c.declareFunc(f, nil, fd)
+			if fi == nil {
+				continue
+			}
+			for _, other := range c.funcs[fd.Name] {
+				if sameParams(other.params, fi.params) {
+					c.errorf(f, fd.NamePos, "function %s redeclared with the same parameters", fd.Name)
+				}
+			}
+			c.funcs[fd.Name] = append(c.funcs[fd.Name], fi)
+			if fd.Mods.Native {
+				n := c.lib.Natives[fd.Name]
+				if n == nil {
+					c.errorf(f, fd.NamePos, "native function %s has no host implementation", fd.Name)
+				}
+				fi.native = n
+			} else if fd.Body == nil {
+				c.errorf(f, fd.NamePos, "function %s has no body", fd.Name)
+			}
+		}
+	}
+	// 4. interface conformance
+	for _, ci := range c.order {
+		if ci.cdecl == nil || ci.cls.IsInterface {
+			continue
+		}
+		for i, iname := range ci.cdecl.Implements {
+			ii := c.classes[iname]
+			if ii == nil || !ii.cls.IsInterface {
+				continue
+			}
+			for _, m := range c.interfaceMethods(ii) {
+				if f := c.findMethodSig(ci, m.decl.Name, m.params); f == nil {
+					c.errorf(ci.file, ci.cdecl.ImplPos[i], "class %s does not implement %s.%s", ci.name, iname, m.decl.Name)
+				}
+			}
+		}
+	}
+}
+
+func (c *compiler) interfaceMethods(ii *classInfo) []*funcInfo {
+	var out []*funcInfo
+	out = append(out, ii.methods...)
+	for _, sup := range ii.cls.Interfaces {
+		if s := c.classes[sup.Name]; s != nil && s != ii {
+			out = append(out, c.interfaceMethods(s)...)
+		}
+	}
+	return out
+}
+
+// findMethodSig finds a method of ci (or its bases) with exactly these
+// parameter types.
+func (c *compiler) findMethodSig(ci *classInfo, name string, params []*vm.Type) *funcInfo {
+	for k := ci; k != nil; k = k.base {
+		for _, m := range k.methods {
+			if m.decl.Name == name && sameParams(m.params, params) {
+				return m
+			}
+		}
+	}
+	return nil
+}
+
+func sameParams(a, b []*vm.Type) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// layout resolves a class's base, fields and methods (base classes first).
+func (c *compiler) layout(ci *classInfo) {
+	switch ci.state {
+	case 2:
+		return
+	case 1:
+		c.errorf(ci.file, ci.cdecl.BasePos, "inheritance cycle through %s", ci.name)
+		return
+	}
+	ci.state = 1
+	defer func() { ci.state = 2 }()
+	cls := ci.cls
+	switch {
+	case ci.edecl != nil:
+		c.layoutEnum(ci)
+		c.prog.AddClass(cls)
+		return
+	case ci.sdecl != nil:
+		for _, fd := range ci.sdecl.Fields {
+			c.addField(ci, fd)
+		}
+		c.prog.AddClass(cls)
+		return
+	}
+	d := ci.cdecl
+	if d.Base != "" {
+		b := c.classes[d.Base]
+		switch {
+		case b == nil:
+			c.errorf(ci.file, d.BasePos, "undefined base class %s", d.Base)
+		case b.cls.IsInterface && !cls.IsInterface:
+			c.errorf(ci.file, d.BasePos, "%s is an interface (use implements %s)", d.Base, d.Base)
+		case b.cdecl == nil:
+			c.errorf(ci.file, d.BasePos, "cannot derive from %s", d.Base)
+		default:
+			c.layout(b)
+			if cls.IsInterface {
+				cls.Interfaces = append(cls.Interfaces, b.cls)
+			} else {
+				ci.base = b
+			}
+		}
+	} else if !cls.IsInterface && ci != c.object && c.object != nil {
+		c.layout(c.object)
+		ci.base = c.object
+	}
+	for i, iname := range d.Implements {
+		ii := c.classes[iname]
+		if ii == nil || !ii.cls.IsInterface {
+			c.errorf(ci.file, d.ImplPos[i], "%s is not an interface", iname)
+			continue
+		}
+		c.layout(ii)
+		cls.Interfaces = append(cls.Interfaces, ii.cls)
+	}
+	if ci.base != nil {
+		cls.Base = ci.base.cls
+		cls.Fields = append(cls.Fields, ci.base.cls.Fields...)
+		for k, v := range ci.base.cls.Methods {
+			cls.Methods[k] = append([]*vm.Funcode(nil), v...)
+		}
+		cls.VTable = append(cls.VTable, ci.base.cls.VTable...)
+	}
+	for _, fd := range d.Fields {
+		c.addField(ci, fd)
+	}
+	for _, md := range d.Methods {
+		if md.Name == ci.name && !cls.IsInterface {
+			fi := c.declareFunc(ci.file, ci, md)
+			if fi == nil {
+				continue
+			}
+			fi.fn.IsCtor = true
+			ci.ctors = append(ci.ctors, fi)
+			cls.Ctors = append(cls.Ctors, fi.fn)
+			continue
+		}
+		fi := c.declareFunc(ci.file, ci, md)
+		if fi == nil {
+			continue
+		}
+		if cls.IsInterface {
+			fi.iface = true
+			ci.methods = append(ci.methods, fi)
+			continue
+		}
+		for _, m := range ci.methods {
+			if m.decl.Name == md.Name && sameParams(m.params, fi.params) {
+				c.errorf(ci.file, md.NamePos, "method %s.%s redeclared with the same parameters", ci.name, md.Name)
+			}
+		}
+		ci.methods = append(ci.methods, fi)
+		if md.Body == nil && !md.Mods.Native {
+			c.errorf(ci.file, md.NamePos, "method %s.%s has no body", ci.name, md.Name)
+		}
+		// override?
+		fi.fn.VIndex = -1
+		var over *funcInfo
+		if ci.base != nil {
+			over = c.findMethodSig(ci.base, md.Name, fi.params)
+		}
+		// Object's methods are always dynamically dispatched (accept both).
+		if over != nil && (over.fn.Virtual || over.cls == c.object) {
+			if over.result != fi.result {
+				c.errorf(ci.file, md.NamePos, "%s.%s overrides %s.%s with a different result type (got %s, want %s)",
+					ci.name, md.Name, over.cls.name, md.Name, fi.result, over.result)
+			}
+			fi.fn.Virtual = true
+			fi.fn.VIndex = over.fn.VIndex
+			cls.VTable[fi.fn.VIndex] = fi.fn
+		} else if md.Mods.Virtual || ci == c.object {
+			fi.fn.Virtual = true
+			fi.fn.VIndex = len(cls.VTable)
+			cls.VTable = append(cls.VTable, fi.fn)
+		}
+		// replace an inherited overload with the same parameters
+		list := cls.Methods[md.Name]
+		replaced := false
+		for i, f := range list {
+			if sameParams(f.Params[1:], fi.fn.Params[1:]) {
+				list[i] = fi.fn
+				replaced = true
+			}
+		}
+		if !replaced {
+			list = append(list, fi.fn)
+		}
+		cls.Methods[md.Name] = list
+	}
+	c.prog.AddClass(cls)
+}
+
+func (c *compiler) addField(ci *classInfo, fd *syntax.FieldDecl) {
+	t := c.resolveType(ci.file, fd.Type, nil)
+	if t == vm.Void {
+		c.errorf(ci.file, fd.Type.Pos, "field %s cannot have type void", fd.Name)
+	}
+	if ci.cls.FieldByName(fd.Name) != nil {
+		for _, f := range ci.cls.Fields {
+			if f.Name == fd.Name && f.Owner == ci.cls {
+				c.errorf(ci.file, fd.Pos, "field %s redeclared", fd.Name)
+				return
+			}
+		}
+	}
+	if ci.sdecl != nil && t.Kind == vm.KStruct && t.Class == ci.cls {
+		c.errorf(ci.file, fd.Pos, "struct %s cannot contain itself", ci.name)
+		t = vm.ObjectT
+	}
+	f := &vm.Field{Name: fd.Name, Type: t, Index: len(ci.cls.Fields), Owner: ci.cls}
+	ci.cls.Fields = append(ci.cls.Fields, f)
+}
+
+func (c *compiler) layoutEnum(ci *classInfo) {
+	next := int64(0)
+	for _, m := range ci.edecl.Members {
+		if m.Value != nil {
+			v, ok := c.constInt(ci.file, m.Value)
+			if !ok {
+				c.errorf(ci.file, m.Pos, "enum value of %s must be an integer constant", m.Name)
+			} else if v < 0 || v > 1<<31-1 {
+				c.errorf(ci.file, m.Pos, "enum value %d of %s out of range (want 0..2147483647)", v, m.Name)
+			} else {
+				next = v
+			}
+		}
+		for _, n := range ci.cls.EnumOrder {
+			if n == m.Name {
+				c.errorf(ci.file, m.Pos, "enum member %s redeclared", m.Name)
+			}
+		}
+		if _, dup := ci.cls.EnumNames[next]; !dup {
+			ci.cls.EnumNames[next] = m.Name
+		}
+		ci.cls.EnumOrder = append(ci.cls.EnumOrder, m.Name)
+		ci.cls.Fields = append(ci.cls.Fields, &vm.Field{Name: m.Name, Type: vm.ClassType(ci.cls), Index: int(next), Owner: ci.cls})
+		next++
+	}
+	for _, md := range ci.edecl.Methods {
+		fi := c.declareFunc(ci.file, ci, md)
+		if fi == nil {
+			continue
+		}
+		fi.fn.VIndex = -1
+		ci.methods = append(ci.methods, fi)
+		ci.cls.Methods[md.Name] = append(ci.cls.Methods[md.Name], fi.fn)
+	}
+}
+
+// enumValue returns the value of enum member name.
+func enumValue(cls *vm.Class, name string) (int64, bool) {
+	for _, f := range cls.Fields {
+		if f.Name == name {
+			return int64(f.Index), true
+		}
+	}
+	return 0, false
+}
+
+// constInt evaluates a constant integer expression (literals, unary minus,
+// + - * / %).
+func (c *compiler) constInt(f *fileInfo, e syntax.Expr) (int64, bool) {
+	switch e := e.(type) {
+	case *syntax.IntLit:
+		return int64(e.Value), !e.Overflow
+	case *syntax.Unary:
+		if e.Op == syntax.MINUS {
+			v, ok := c.constInt(f, e.X)
+			return -v, ok
+		}
+	case *syntax.Binary:
+		x, ok1 := c.constInt(f, e.X)
+		y, ok2 := c.constInt(f, e.Y)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		switch e.Op {
+		case syntax.PLUS:
+			return x + y, true
+		case syntax.MINUS:
+			return x - y, true
+		case syntax.STAR:
+			return x * y, true
+		case syntax.SLASH:
+			if y != 0 {
+				return x / y, true
+			}
+		case syntax.PERCENT:
+			if y != 0 {
+				return x % y, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// declareFunc resolves a function's signature and creates its Funcode.
+func (c *compiler) declareFunc(f *fileInfo, ci *classInfo, d *syntax.FuncDecl) *funcInfo {
+	fi := &funcInfo{decl: d, cls: ci, file: f}
+	if d.Result == nil {
+		fi.result = vm.Void
+	} else {
+		fi.result = c.resolveType(f, d.Result, nil)
+	}
+	seen := map[string]bool{}
+	for _, p := range d.Params {
+		t := c.resolveType(f, p.Type, nil)
+		if t == vm.Void {
+			c.errorf(f, p.Pos, "parameter %s cannot have type void", p.Name)
+		}
+		if seen[p.Name] {
+			c.errorf(f, p.Pos, "duplicate parameter %s", p.Name)
+		}
+		seen[p.Name] = true
+		fi.params = append(fi.params, t)
+		fi.names = append(fi.names, p.Name)
+		fi.outs = append(fi.outs, p.Out)
+		fi.defaults = append(fi.defaults, p.Default)
+	}
+	name := d.Name
+	fn := &vm.Funcode{Name: name, Short: d.Name, File: f.ast.Name, Line: d.NamePos.Line, Result: fi.result, VIndex: -1}
+	if d.Body != nil {
+		fn.EndLine = d.Body.End.Line
+	}
+	if ci != nil {
+		fn.Name = ci.name + "." + d.Name
+		fn.Class = ci.cls
+		fn.Params = append(fn.Params, vm.ClassType(ci.cls))
+		fn.ParamOut = append(fn.ParamOut, false)
+	}
+	fn.Params = append(fn.Params, fi.params...)
+	fn.ParamOut = append(fn.ParamOut, fi.outs...)
+	fn.NumParams = len(fn.Params)
+	fi.fn = fn
+	c.all = append(c.all, fi)
+	return fi
+}
+
+// compileBodies compiles every function and method body.
+func (c *compiler) compileBodies() {
+	for _, fi := range c.all {
+		if fi.iface || fi.decl.Body == nil {
+			continue
+		}
+		c.compileFunc(fi)
+		c.prog.AddFunc(fi.fn)
+	}
+	for _, ci := range c.order {
+		if ci.init != nil {
+			c.prog.AddFunc(ci.init)
+		}
+	}
+}

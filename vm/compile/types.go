@@ -1,0 +1,319 @@
+package compile
+
+import (
+	"github.com/nlangdbg/nlangdbg/vm"
+	"github.com/nlangdbg/nlangdbg/vm/syntax"
+)
+
+// badType is the type of an expression that failed to compile; it
+// converts to and from anything silently, to avoid cascades of errors.
+var badType = &vm.Type{Kind: vm.KVoid}
+
+// resolveType turns a written type into a vm.Type. env maps type
+// parameters (T, K, V of built-in generic types) to their arguments.
+func (c *compiler) resolveType(f *fileInfo, te *syntax.TypeExpr, env map[string]*vm.Type) *vm.Type {
+	return c.resolveTypeDepth(f, te, env, 0)
+}
+
+func (c *compiler) resolveTypeDepth(f *fileInfo, te *syntax.TypeExpr, env map[string]*vm.Type, depth int) *vm.Type {
+	if te == nil {
+		return badType
+	}
+	if depth > 20 {
+		c.errorf(f, te.Pos, "type alias cycle through %s", te.Name)
+		return badType
+	}
+	t := c.resolveBase(f, te, env, depth)
+	if t == badType {
+		return t
+	}
+	if te.Dims > 0 {
+		if te.Dims > 1 {
+			c.errorf(f, te.Pos, "jagged arrays %s are not supported", te.Name+"[][]")
+			return badType
+		}
+		if t == vm.Void {
+			c.errorf(f, te.Pos, "array of void")
+			return badType
+		}
+		t = vm.ArrayOf(t)
+	}
+	return t
+}
+
+func (c *compiler) resolveBase(f *fileInfo, te *syntax.TypeExpr, env map[string]*vm.Type, depth int) *vm.Type {
+	args := func(n int) []*vm.Type {
+		if len(te.Args) != n {
+			c.errorf(f, te.Pos, "%s takes %d type arguments, got %d", te.Name, n, len(te.Args))
+			return nil
+		}
+		out := make([]*vm.Type, n)
+		for i, a := range te.Args {
+			out[i] = c.resolveTypeDepth(f, a, env, depth+1)
+			if out[i] == vm.Void {
+				c.errorf(f, a.Pos, "void is not a valid type argument here")
+				out[i] = badType
+			}
+		}
+		return out
+	}
+	if t, ok := env[te.Name]; ok && len(te.Args) == 0 {
+		return t
+	}
+	if t := vm.PrimitiveByName[te.Name]; t != nil {
+		if len(te.Args) > 0 {
+			c.errorf(f, te.Pos, "%s takes no type arguments", te.Name)
+		}
+		return t
+	}
+	switch te.Name {
+	case "List":
+		if a := args(1); a != nil {
+			return vm.ListOf(a[0])
+		}
+		return badType
+	case "Dict":
+		if a := args(2); a != nil {
+			return vm.DictOf(a[0], a[1])
+		}
+		return badType
+	case "Func", "func":
+		if len(te.Args) == 0 {
+			c.errorf(f, te.Pos, "%s needs a result type argument", te.Name)
+			return badType
+		}
+		res := c.resolveTypeDepth(f, te.Args[0], env, depth+1)
+		var ps []*vm.Type
+		var outs []bool
+		for i, a := range te.Args[1:] {
+			p := c.resolveTypeDepth(f, a, env, depth+1)
+			if p == vm.Void {
+				c.errorf(f, a.Pos, "void parameter type")
+				p = badType
+			}
+			ps = append(ps, p)
+			outs = append(outs, i+1 < len(te.ArgOut) && te.ArgOut[i+1])
+		}
+		return vm.FuncOf(res, ps, outs)
+	case "Object":
+		if c.classes["Object"] != nil && len(te.Args) == 0 {
+			return vm.ObjectT
+		}
+	}
+	if h := c.lib.HostTypes[te.Name]; h != nil {
+		a := args(len(h.TypeParams))
+		if a == nil {
+			return badType
+		}
+		return vm.HostOf(h, a)
+	}
+	if alias, ok := f.aliases[te.Name]; ok && len(te.Args) == 0 {
+		return c.resolveTypeDepth(f, alias, env, depth+1)
+	}
+	if ci := c.classes[te.Name]; ci != nil {
+		if len(te.Args) > 0 {
+			c.errorf(f, te.Pos, "user generics are not supported: %s takes no type arguments", te.Name)
+		}
+		return vm.ClassType(ci.cls)
+	}
+	c.errorf(f, te.Pos, "undefined type %s%s", te.Name, c.suggestType(te.Name))
+	return badType
+}
+
+// intRange returns the value range of an integer type.
+func intRange(t *vm.Type) (lo int64, hi uint64) {
+	switch t.Kind {
+	case vm.KByte:
+		return -128, 127
+	case vm.KUbyte:
+		return 0, 255
+	case vm.KShort:
+		return -32768, 32767
+	case vm.KUshort:
+		return 0, 65535
+	case vm.KInt:
+		return -1 << 31, 1<<31 - 1
+	case vm.KUint:
+		return 0, 1<<32 - 1
+	case vm.KLong:
+		return -1 << 63, 1<<63 - 1
+	case vm.KUlong:
+		return 0, 1<<64 - 1
+	}
+	return 0, 0
+}
+
+// intContains reports whether every value of a fits in b.
+func intContains(b, a *vm.Type) bool {
+	alo, ahi := intRange(a)
+	blo, bhi := intRange(b)
+	return alo >= blo && ahi <= bhi
+}
+
+// convScore says whether a value of type from converts implicitly to to,
+// and how good the conversion is for overload resolution (0 = exact).
+// Returns -1 when there is no implicit conversion.
+func (c *compiler) convScore(from, to *vm.Type) int {
+	switch {
+	case from == to:
+		return 0
+	case from == badType || to == badType:
+		return 0
+	case to == vm.Void || from == vm.Void:
+		return -1
+	case from == vm.Null:
+		if to.IsRef() || to.Kind == vm.KString {
+			return 1
+		}
+		return -1
+	case from.IsInteger() && to.IsInteger():
+		if intContains(to, from) {
+			return 1
+		}
+		return -1
+	case from.IsInteger() && to.IsFloat():
+		return 2
+	case from == vm.Float && to == vm.Double:
+		return 1
+	case from.Kind == vm.KEnum && to.IsInteger():
+		if intContains(to, vm.Int) {
+			return 2
+		}
+		return -1
+	case from.Kind == vm.KEnum && to.IsFloat():
+		return 3
+	case to.Kind == vm.KString:
+		if from.IsScalar() {
+			return 4
+		}
+		if from.IsRef() {
+			return 5
+		}
+		return -1
+	case to.Kind == vm.KObject:
+		if from.IsScalar() {
+			return 3 // boxing
+		}
+		return 2
+	case from.Kind == vm.KClass || from.Kind == vm.KInterface:
+		if (to.Kind == vm.KClass || to.Kind == vm.KInterface) && from.Class.IsSubclassOf(to.Class) {
+			return 1
+		}
+	}
+	return -1
+}
+
+// promote returns the type of a binary arithmetic or comparison on a and
+// b, or nil if there is none. lit reports which side is an integer
+// literal (that adapts to the other side when it fits).
+func promote(a, b *vm.Type) *vm.Type {
+	if a == badType || b == badType {
+		return badType
+	}
+	if a.Kind == vm.KEnum {
+		a = vm.Int
+	}
+	if b.Kind == vm.KEnum {
+		b = vm.Int
+	}
+	if !a.IsNumeric() || !b.IsNumeric() {
+		return nil
+	}
+	if a.IsFloat() || b.IsFloat() {
+		if a == vm.Double || b == vm.Double {
+			return vm.Double
+		}
+		return vm.Float
+	}
+	if a.Bits() < 32 {
+		a = vm.Int
+	}
+	if b.Bits() < 32 {
+		b = vm.Int
+	}
+	if a == b {
+		return a
+	}
+	if intContains(a, b) {
+		return a
+	}
+	if intContains(b, a) {
+		return b
+	}
+	// mixed sign, neither contains the other
+	if a == vm.Ulong || b == vm.Ulong {
+		return nil
+	}
+	return vm.Long
+}
+
+// literalFits reports whether an integer literal value (negated if neg)
+// fits in integer type t.
+func literalFits(v uint64, neg bool, t *vm.Type) bool {
+	lo, hi := intRange(t)
+	if neg {
+		if v == 0 {
+			return true
+		}
+		if v > 1<<63 {
+			return false
+		}
+		return -int64(v-1)-1 >= lo
+	}
+	return v <= hi
+}
+
+// literalType types an integer literal by value: int, long or ulong.
+func literalType(v uint64, neg bool) *vm.Type {
+	switch {
+	case literalFits(v, neg, vm.Int):
+		return vm.Int
+	case literalFits(v, neg, vm.Long):
+		return vm.Long
+	case !neg:
+		return vm.Ulong
+	}
+	return nil
+}
+
+func (c *compiler) suggestType(name string) string {
+	best := ""
+	for n := range c.classes {
+		if len(n) > 0 && editDistance(n, name) <= 2 && (best == "" || n < best) {
+			best = n
+		}
+	}
+	for n := range vm.PrimitiveByName {
+		if editDistance(n, name) <= 1 && best == "" {
+			best = n
+		}
+	}
+	if best != "" {
+		return " (did you mean " + best + "?)"
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance of two short strings.
+func editDistance(a, b string) int {
+	if len(a) > 32 || len(b) > 32 {
+		return 99
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

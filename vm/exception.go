@@ -1,0 +1,151 @@
+package vm
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Field indexes of the prelude's Exception class.
+const (
+	excMessage   = 0
+	excBacktrace = 1
+)
+
+// NewException allocates an exception of the named built-in class (or of
+// any class of the program) with a message. It does not run constructors.
+func (m *Machine) NewException(class, msg string) *Object {
+	c := m.Prog.ClassByName(class)
+	if c == nil {
+		c = m.Prog.mustClass("Exception")
+	}
+	o := m.NewObject(c)
+	o.Fields[excMessage] = StrV(msg)
+	return o
+}
+
+// NewObject allocates an object of class c with zeroed fields (struct
+// fields hold fresh zero structs).
+func (m *Machine) NewObject(c *Class) *Object {
+	o := &Object{Class: c, Fields: make([]Value, len(c.Fields))}
+	for i, f := range c.Fields {
+		if f.Type.Kind == KStruct {
+			o.Fields[i] = RefV(m.NewObject(f.Type.Class))
+		}
+	}
+	return o
+}
+
+// ExceptionMessage returns an exception object's message.
+func ExceptionMessage(o *Object) string {
+	if len(o.Fields) > excMessage {
+		return o.Fields[excMessage].S()
+	}
+	return ""
+}
+
+// ExceptionString renders an exception as "Class: message" (or "Class"
+// when the message is empty).
+func ExceptionString(o *Object) string {
+	msg := ExceptionMessage(o)
+	if msg == "" {
+		return o.Class.Name
+	}
+	return o.Class.Name + ": " + msg
+}
+
+// ExceptionTrace returns where the exception was thrown, innermost first.
+func ExceptionTrace(o *Object) []CallFrame {
+	if tr, ok := o.Native.(*Trace); ok {
+		return tr.Frames
+	}
+	return nil
+}
+
+// FormatUncaught renders an uncaught exception: its text and backtrace.
+func FormatUncaught(o *Object) string {
+	return ExceptionString(o) + "\n" + FormatBacktrace(ExceptionTrace(o))
+}
+
+// Error is a runtime failure reported to the host: an uncaught NLang
+// exception with the stack where it was thrown.
+type Error struct {
+	Exc   *Object
+	Msg   string
+	Stack []CallFrame
+}
+
+func (e *Error) Error() string { return "Runtime error: " + e.Msg }
+
+// Backtrace returns the "  at f (file:line)" lines.
+func (e *Error) Backtrace() string { return FormatBacktrace(e.Stack) }
+
+// UncaughtError returns the thread's uncaught exception as an *Error, or
+// nil.
+func (t *Thread) UncaughtError() *Error {
+	if t.Uncaught == nil {
+		return nil
+	}
+	return &Error{Exc: t.Uncaught, Msg: ExceptionString(t.Uncaught), Stack: ExceptionTrace(t.Uncaught)}
+}
+
+// errToException converts an error returned by a native into an
+// exception object.
+func (t *Thread) errToException(err error) *Object {
+	if th, ok := err.(*Throw); ok {
+		if th.Obj != nil {
+			return th.Obj
+		}
+		return t.M.NewException(th.Class, th.Msg)
+	}
+	return t.M.NewException("Exception", err.Error())
+}
+
+// recordTrace stores the current stack in exc if it has no trace yet, and
+// fills its backtrace list with "file:line" strings.
+func (t *Thread) recordTrace(exc *Object) {
+	if _, ok := exc.Native.(*Trace); ok {
+		return
+	}
+	frames := t.CallStack()
+	exc.Native = &Trace{Frames: frames}
+	if len(exc.Fields) > excBacktrace && exc.Class.Fields[excBacktrace].Type.Kind == KList {
+		l := &List{Type: exc.Class.Fields[excBacktrace].Type, Data: make([]Value, len(frames))}
+		for i, f := range frames {
+			l.Data[i] = StrV(fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line))
+		}
+		exc.Fields[excBacktrace] = RefV(l)
+	}
+}
+
+// raise throws exc in the thread's top frame, whose PC is just past the
+// faulting instruction. It unwinds to the innermost matching handler and
+// returns true, or, if none down to the thread's bottom, pops those frames,
+// records exc as uncaught and returns false.
+func (t *Thread) raise(exc *Object) bool {
+	t.recordTrace(exc)
+	for len(t.frames) > t.bottom {
+		f := &t.frames[len(t.frames)-1]
+		pc := f.PC - 1
+		for i := range f.Fn.Handlers {
+			h := &f.Fn.Handlers[i]
+			if pc >= h.StartPC && pc < h.EndPC && (h.Class == nil || exc.Class.IsSubclassOf(h.Class)) {
+				f.PC = h.Target
+				t.stack[f.Base+h.Reg] = RefV(exc)
+				return true
+			}
+		}
+		t.frames = t.frames[:len(t.frames)-1]
+	}
+	t.Uncaught = exc
+	return false
+}
+
+// ThreadExceptionText is the report of an exception that ended a thread
+// other than main.
+func ThreadExceptionText(t *Thread) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Exception in thread %q: %s\n", t.Name, ExceptionString(t.Uncaught))
+	b.WriteString(FormatBacktrace(ExceptionTrace(t.Uncaught)))
+	return b.String()
+}

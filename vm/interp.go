@@ -1,0 +1,777 @@
+package vm
+
+import (
+	"fmt"
+	"math"
+)
+
+// Run executes the thread until budget reductions are spent (counted at
+// function entries and loop back-edges), the thread parks, yields, ends,
+// or stops at a trap. It returns why. Run never blocks and never recurses
+// on the Go stack per NLang call: a call pushes a heap frame and the loop
+// goes on.
+//
+// Run must not be called on a thread that is Done, nor concurrently on the
+// same thread.
+func (t *Thread) Run(budget int) (stop Stop) {
+	if len(t.frames) <= t.bottom {
+		return StopDone
+	}
+	var (
+		fr   *Frame
+		fn   *Funcode
+		code []Instr
+		regs []Value
+		pc   int32
+		ins  Instr
+		exc  *Object
+	)
+	if err := t.pendingThrow; err != nil {
+		t.pendingThrow = nil
+		exc = t.errToException(err)
+		goto throw
+	}
+
+reload:
+	fr = &t.frames[len(t.frames)-1]
+	fn = fr.Fn
+	code = fn.Code
+	pc = fr.PC
+	regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
+
+	for {
+		ins = code[pc]
+		pc++
+	dispatch:
+		switch ins.Op {
+		case NOP:
+		case MOVE:
+			regs[ins.A] = regs[ins.B]
+		case LOADK:
+			regs[ins.A] = fn.Consts[ins.B]
+		case LOADI:
+			regs[ins.A].N = uint64(int64(ins.B))
+		case LOADNIL:
+			regs[ins.A] = Value{}
+
+		case ADDI:
+			regs[ins.A].N = uint64(int64(int32(regs[ins.B].N) + int32(regs[ins.C].N)))
+		case SUBI:
+			regs[ins.A].N = uint64(int64(int32(regs[ins.B].N) - int32(regs[ins.C].N)))
+		case MULI:
+			regs[ins.A].N = uint64(int64(int32(regs[ins.B].N) * int32(regs[ins.C].N)))
+		case DIVI, MODI:
+			x, y := int32(regs[ins.B].N), int32(regs[ins.C].N)
+			if y == 0 {
+				exc = t.M.NewException("DivByZeroException", "division by zero")
+				goto throwHere
+			}
+			var r int32
+			switch {
+			case y == -1: // avoid the MinInt32 / -1 trap; wraps
+				if ins.Op == DIVI {
+					r = -x
+				}
+			case ins.Op == DIVI:
+				r = x / y
+			default:
+				r = x % y
+			}
+			regs[ins.A].N = uint64(int64(r))
+		case ADDL:
+			regs[ins.A].N = regs[ins.B].N + regs[ins.C].N
+		case SUBL:
+			regs[ins.A].N = regs[ins.B].N - regs[ins.C].N
+		case MULL:
+			regs[ins.A].N = uint64(int64(regs[ins.B].N) * int64(regs[ins.C].N))
+		case DIVL, MODL:
+			x, y := int64(regs[ins.B].N), int64(regs[ins.C].N)
+			if y == 0 {
+				exc = t.M.NewException("DivByZeroException", "division by zero")
+				goto throwHere
+			}
+			var r int64
+			switch {
+			case y == -1:
+				if ins.Op == DIVL {
+					r = -x
+				}
+			case ins.Op == DIVL:
+				r = x / y
+			default:
+				r = x % y
+			}
+			regs[ins.A].N = uint64(r)
+		case ADDU:
+			regs[ins.A].N = uint64(uint32(regs[ins.B].N) + uint32(regs[ins.C].N))
+		case SUBU:
+			regs[ins.A].N = uint64(uint32(regs[ins.B].N) - uint32(regs[ins.C].N))
+		case MULU:
+			regs[ins.A].N = uint64(uint32(regs[ins.B].N) * uint32(regs[ins.C].N))
+		case DIVU, MODU:
+			x, y := uint32(regs[ins.B].N), uint32(regs[ins.C].N)
+			if y == 0 {
+				exc = t.M.NewException("DivByZeroException", "division by zero")
+				goto throwHere
+			}
+			if ins.Op == DIVU {
+				regs[ins.A].N = uint64(x / y)
+			} else {
+				regs[ins.A].N = uint64(x % y)
+			}
+		case ADDUL:
+			regs[ins.A].N = regs[ins.B].N + regs[ins.C].N
+		case SUBUL:
+			regs[ins.A].N = regs[ins.B].N - regs[ins.C].N
+		case MULUL:
+			regs[ins.A].N = regs[ins.B].N * regs[ins.C].N
+		case DIVUL, MODUL:
+			x, y := regs[ins.B].N, regs[ins.C].N
+			if y == 0 {
+				exc = t.M.NewException("DivByZeroException", "division by zero")
+				goto throwHere
+			}
+			if ins.Op == DIVUL {
+				regs[ins.A].N = x / y
+			} else {
+				regs[ins.A].N = x % y
+			}
+		case ADDF, SUBF, MULF, DIVF, MODF:
+			x, y := float32(regs[ins.B].F()), float32(regs[ins.C].F())
+			var r float32
+			switch ins.Op {
+			case ADDF:
+				r = x + y
+			case SUBF:
+				r = x - y
+			case MULF:
+				r = x * y
+			default:
+				if y == 0 {
+					exc = t.M.NewException("DivByZeroException", "division by zero")
+					goto throwHere
+				}
+				if ins.Op == DIVF {
+					r = x / y
+				} else {
+					r = float32(math.Mod(float64(x), float64(y)))
+				}
+			}
+			regs[ins.A].N = math.Float64bits(float64(r))
+		case ADDD:
+			regs[ins.A].N = math.Float64bits(regs[ins.B].F() + regs[ins.C].F())
+		case SUBD:
+			regs[ins.A].N = math.Float64bits(regs[ins.B].F() - regs[ins.C].F())
+		case MULD:
+			regs[ins.A].N = math.Float64bits(regs[ins.B].F() * regs[ins.C].F())
+		case DIVD, MODD:
+			x, y := regs[ins.B].F(), regs[ins.C].F()
+			if y == 0 {
+				exc = t.M.NewException("DivByZeroException", "division by zero")
+				goto throwHere
+			}
+			if ins.Op == DIVD {
+				regs[ins.A].N = math.Float64bits(x / y)
+			} else {
+				regs[ins.A].N = math.Float64bits(math.Mod(x, y))
+			}
+		case ADDIK:
+			regs[ins.A].N = uint64(int64(int32(regs[ins.B].N) + ins.C))
+		case ADDLK:
+			regs[ins.A].N = regs[ins.B].N + uint64(int64(ins.C))
+		case NEGI:
+			regs[ins.A].N = uint64(int64(-int32(regs[ins.B].N)))
+		case NEGL:
+			regs[ins.A].N = -regs[ins.B].N
+		case NEGF, NEGD:
+			regs[ins.A].N = math.Float64bits(-regs[ins.B].F())
+		case NOT:
+			regs[ins.A].N = regs[ins.B].N ^ 1
+
+		case EQ:
+			regs[ins.A].N = b2u(regs[ins.B].N == regs[ins.C].N)
+		case NE:
+			regs[ins.A].N = b2u(regs[ins.B].N != regs[ins.C].N)
+		case LTI:
+			regs[ins.A].N = b2u(int64(regs[ins.B].N) < int64(regs[ins.C].N))
+		case LEI:
+			regs[ins.A].N = b2u(int64(regs[ins.B].N) <= int64(regs[ins.C].N))
+		case LTU:
+			regs[ins.A].N = b2u(regs[ins.B].N < regs[ins.C].N)
+		case LEU:
+			regs[ins.A].N = b2u(regs[ins.B].N <= regs[ins.C].N)
+		case EQD:
+			regs[ins.A].N = b2u(regs[ins.B].F() == regs[ins.C].F())
+		case NED:
+			regs[ins.A].N = b2u(regs[ins.B].F() != regs[ins.C].F())
+		case LTD:
+			regs[ins.A].N = b2u(regs[ins.B].F() < regs[ins.C].F())
+		case LED:
+			regs[ins.A].N = b2u(regs[ins.B].F() <= regs[ins.C].F())
+		case EQS:
+			regs[ins.A].N = b2u(regs[ins.B].S() == regs[ins.C].S())
+		case NES:
+			regs[ins.A].N = b2u(regs[ins.B].S() != regs[ins.C].S())
+		case LTS:
+			regs[ins.A].N = b2u(regs[ins.B].S() < regs[ins.C].S())
+		case LES:
+			regs[ins.A].N = b2u(regs[ins.B].S() <= regs[ins.C].S())
+		case EQR:
+			regs[ins.A].N = b2u(refEqual(regs[ins.B], regs[ins.C]))
+		case NER:
+			regs[ins.A].N = b2u(!refEqual(regs[ins.B], regs[ins.C]))
+		case ISNULL:
+			regs[ins.A].N = b2u(regs[ins.B].R == nil)
+		case NOTNULL:
+			regs[ins.A].N = b2u(regs[ins.B].R != nil)
+
+		case JMP:
+			pc = ins.A
+		case LOOP:
+			pc = ins.A
+			budget--
+			if budget <= 0 {
+				fr.PC = pc
+				return StopBudget
+			}
+		case JT:
+			if regs[ins.A].N != 0 {
+				pc = ins.B
+			}
+		case JF:
+			if regs[ins.A].N == 0 {
+				pc = ins.B
+			}
+		case JNLTI:
+			if !(int64(regs[ins.A].N) < int64(regs[ins.B].N)) {
+				pc = ins.C
+			}
+		case JNLEI:
+			if !(int64(regs[ins.A].N) <= int64(regs[ins.B].N)) {
+				pc = ins.C
+			}
+		case JNLTIK:
+			if !(int64(regs[ins.A].N) < int64(ins.B)) {
+				pc = ins.C
+			}
+		case JNLEIK:
+			if !(int64(regs[ins.A].N) <= int64(ins.B)) {
+				pc = ins.C
+			}
+		case JNGTIK:
+			if !(int64(regs[ins.A].N) > int64(ins.B)) {
+				pc = ins.C
+			}
+		case JNGEIK:
+			if !(int64(regs[ins.A].N) >= int64(ins.B)) {
+				pc = ins.C
+			}
+		case JNLTD:
+			if !(regs[ins.A].F() < regs[ins.B].F()) {
+				pc = ins.C
+			}
+		case JNLED:
+			if !(regs[ins.A].F() <= regs[ins.B].F()) {
+				pc = ins.C
+			}
+
+		case CONV:
+			regs[ins.A].N = Convert(regs[ins.B].N, Kind(ins.C>>8), Kind(ins.C&255))
+		case TOSTR:
+			s, err := t.format(regs[ins.B], fn.Types[ins.C])
+			if err != nil {
+				fr.PC = pc
+				exc = t.errToException(err)
+				goto throw
+			}
+			regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
+			regs[ins.A] = StrV(s)
+		case CONCAT:
+			regs[ins.A] = StrV(regs[ins.B].S() + regs[ins.C].S())
+		case BOX:
+			regs[ins.A] = Value{N: regs[ins.B].N, R: fn.Types[ins.C]}
+		case UNBOX:
+			v := regs[ins.B]
+			want := fn.Types[ins.C]
+			if bt, ok := v.R.(*Type); !ok || bt != want {
+				exc = t.M.NewException("Exception", fmt.Sprintf("cannot unbox %s as %s", dynTypeName(v), want))
+				goto throwHere
+			}
+			regs[ins.A].N = v.N
+		case CAST:
+			v := regs[ins.B]
+			want := fn.Types[ins.C]
+			if v.R != nil && !IsInstance(v, want) {
+				exc = t.M.NewException("Exception", fmt.Sprintf("cannot cast %s to %s", dynTypeName(v), want))
+				goto throwHere
+			}
+			regs[ins.A] = v
+
+		case NEW:
+			regs[ins.A] = RefV(t.M.NewObject(fn.Classes[ins.B]))
+		case GETF:
+			o, ok := regs[ins.B].R.(*Object)
+			if !ok {
+				exc = t.npe("field access on null")
+				goto throwHere
+			}
+			regs[ins.A] = o.Fields[ins.C]
+		case SETF:
+			o, ok := regs[ins.A].R.(*Object)
+			if !ok {
+				exc = t.npe("field access on null")
+				goto throwHere
+			}
+			o.Fields[ins.B] = regs[ins.C]
+		case COPY:
+			if o, ok := regs[ins.B].R.(*Object); ok {
+				regs[ins.A] = RefV(CopyStruct(o))
+			} else {
+				regs[ins.A] = regs[ins.B]
+			}
+		case NEWARRAY:
+			n := int64(regs[ins.B].N)
+			at := fn.Types[ins.C]
+			if n < 0 {
+				exc = t.M.NewException("IndexOutOfBoundsException", fmt.Sprintf("negative array length %d", n))
+				goto throwHere
+			}
+			if n > t.M.MaxHeap/24 {
+				exc = t.M.NewException("OutOfMemoryException", fmt.Sprintf("cannot allocate an array of %d elements", n))
+				goto throwHere
+			}
+			regs[ins.A] = RefV(t.M.NewArray(at, int(n)))
+		case AGET:
+			a, ok := regs[ins.B].R.(*Array)
+			if !ok {
+				exc = t.npe("index of null array")
+				goto throwHere
+			}
+			i := int64(regs[ins.C].N)
+			if uint64(i) >= uint64(len(a.Data)) {
+				exc = t.oob(i, len(a.Data))
+				goto throwHere
+			}
+			regs[ins.A] = a.Data[i]
+		case ASET:
+			a, ok := regs[ins.A].R.(*Array)
+			if !ok {
+				exc = t.npe("index of null array")
+				goto throwHere
+			}
+			i := int64(regs[ins.B].N)
+			if uint64(i) >= uint64(len(a.Data)) {
+				exc = t.oob(i, len(a.Data))
+				goto throwHere
+			}
+			a.Data[i] = regs[ins.C]
+		case LGET:
+			l, ok := regs[ins.B].R.(*List)
+			if !ok {
+				exc = t.npe("index of null List")
+				goto throwHere
+			}
+			i := int64(regs[ins.C].N)
+			if uint64(i) >= uint64(len(l.Data)) {
+				exc = t.oob(i, len(l.Data))
+				goto throwHere
+			}
+			regs[ins.A] = l.Data[i]
+		case LSET:
+			l, ok := regs[ins.A].R.(*List)
+			if !ok {
+				exc = t.npe("index of null List")
+				goto throwHere
+			}
+			i := int64(regs[ins.B].N)
+			if uint64(i) >= uint64(len(l.Data)) {
+				exc = t.oob(i, len(l.Data))
+				goto throwHere
+			}
+			l.Data[i] = regs[ins.C]
+		case SGET:
+			s := regs[ins.B].S()
+			i := int64(regs[ins.C].N)
+			if uint64(i) >= uint64(len(s)) {
+				exc = t.oob(i, len(s))
+				goto throwHere
+			}
+			regs[ins.A].N = uint64(s[i])
+		case LEN:
+			var n int
+			switch x := regs[ins.B].R.(type) {
+			case *Array:
+				n = len(x.Data)
+			case *List:
+				n = len(x.Data)
+			case *Dict:
+				n = x.Len()
+			case string:
+				n = len(x)
+			case nil:
+				if fn.Types[ins.C].Kind != KString {
+					exc = t.npe("length of null")
+					goto throwHere
+				}
+			}
+			regs[ins.A].N = uint64(n)
+		case NEWLIST:
+			lt := fn.Types[ins.B]
+			n := code[pc].A // length in the following NOP
+			l := &List{Type: lt, Data: make([]Value, n)}
+			copy(l.Data, regs[ins.C:ins.C+n])
+			regs[ins.A] = RefV(l)
+		case NEWDICT:
+			regs[ins.A] = RefV(NewDict(fn.Types[ins.B]))
+
+		case CALL:
+			callee := fn.Funcs[ins.B]
+			fr.PC = pc
+			if !t.push(callee, fr.Base+ins.A, fr.Base+ins.C) {
+				exc = t.M.NewException("StackOverflowException", "stack overflow")
+				goto throw
+			}
+			fr = &t.frames[len(t.frames)-1]
+			fn, code, pc = callee, callee.Code, 0
+			regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
+			budget--
+			if budget <= 0 {
+				return StopBudget
+			}
+		case CALLV, CALLI:
+			o, ok := regs[ins.A].R.(*Object)
+			var callee *Funcode
+			if ok {
+				if ins.Op == CALLV {
+					callee = o.Class.VTable[ins.B]
+				} else {
+					callee = fn.lookupDyn(ins.B, o.Class)
+				}
+			}
+			fr.PC = pc
+			if callee == nil {
+				if ins.Op == CALLI && regs[ins.A].R != nil {
+					// Object methods on strings, boxed primitives, collections.
+					v, err := t.objectMethod(fn.Dyns[ins.B].Name, regs[ins.A:int(ins.A)+1+fn.Dyns[ins.B].NArgs])
+					if err != nil {
+						exc = t.errToException(err)
+						goto throw
+					}
+					regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
+					regs[ins.C] = v
+					break
+				}
+				if !ok {
+					exc = t.npe("method call on null")
+				} else {
+					exc = t.M.NewException("Exception", fmt.Sprintf("no method %s on %s", fn.Dyns[ins.B].Name, o.Class.Name))
+				}
+				goto throw
+			}
+			if !t.push(callee, fr.Base+ins.A, fr.Base+ins.C) {
+				exc = t.M.NewException("StackOverflowException", "stack overflow")
+				goto throw
+			}
+			fr = &t.frames[len(t.frames)-1]
+			fn, code, pc = callee, callee.Code, 0
+			regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
+			budget--
+			if budget <= 0 {
+				return StopBudget
+			}
+		case CALLF:
+			fv, _ := regs[ins.B].R.(*FuncVal)
+			fr.PC = pc
+			if fv == nil {
+				exc = t.npe("call of a null function value")
+				goto throw
+			}
+			base := ins.A + 1
+			if fv.Bound {
+				regs[ins.A] = fv.Recv
+				base = ins.A
+			}
+			if fv.Native != nil {
+				nargs := len(fv.Type.Args) + int(ins.A+1-base)
+				nc := NCall{Native: fv.Native, NArgs: nargs}
+				stop, ok := t.callNative(&nc, fr.Base+base, fr.Base+ins.C)
+				if !ok {
+					return stop
+				}
+				goto reload
+			}
+			callee := fv.Target()
+			if callee == nil {
+				exc = t.M.NewException("Exception", "method "+fv.Name+" not found")
+				goto throw
+			}
+			if !t.push(callee, fr.Base+base, fr.Base+ins.C) {
+				exc = t.M.NewException("StackOverflowException", "stack overflow")
+				goto throw
+			}
+			fr = &t.frames[len(t.frames)-1]
+			fn, code, pc = callee, callee.Code, 0
+			regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
+			budget--
+			if budget <= 0 {
+				return StopBudget
+			}
+		case CALLN:
+			fr.PC = pc
+			stop, ok := t.callNative(&fn.NCalls[ins.B], fr.Base+ins.A, fr.Base+ins.C)
+			if !ok {
+				return stop
+			}
+			goto reload
+		case RET, RETV:
+			var v Value
+			if ins.Op == RET {
+				v = regs[ins.A]
+			}
+			ret := fr.Ret
+			t.frames = t.frames[:len(t.frames)-1]
+			if ret >= 0 {
+				t.stack[ret] = v
+			}
+			if len(t.frames) <= t.bottom {
+				t.Result = v
+				return StopDone
+			}
+			fr = &t.frames[len(t.frames)-1]
+			fn, code, pc = fr.Fn, fr.Fn.Code, fr.PC
+			regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
+
+		case BIND:
+			b := &fn.Binds[ins.C]
+			f := &FuncVal{Fn: b.Fn, Native: b.Native, Name: b.Name, Type: b.Type}
+			if ins.B >= 0 {
+				recv := regs[ins.B]
+				if recv.R == nil {
+					exc = t.npe("method reference on null")
+					goto throwHere
+				}
+				f.Recv, f.Bound = recv, true
+			}
+			regs[ins.A] = RefV(f)
+
+		case THROW:
+			o, ok := regs[ins.A].R.(*Object)
+			if !ok {
+				exc = t.npe("throw of null")
+				goto throwHere
+			}
+			o.Native = nil // a fresh throw records a fresh trace
+			exc = o
+			goto throwHere
+		case RETHROW:
+			exc, _ = regs[ins.A].R.(*Object)
+			goto throwHere
+		case ASSERT:
+			if regs[ins.A].N == 0 {
+				exc = t.M.NewException("AssertionException", "assertion failed")
+				goto throwHere
+			}
+
+		case TRAP:
+			orig := fn.original(pc - 1)
+			if t.skipTrap || t.nested > 0 || t.M.Hook == nil {
+				t.skipTrap = false
+				ins = orig
+				goto dispatch
+			}
+			fr.PC = pc - 1
+			if t.M.Hook.OnTrap(t, fn, pc-1) {
+				t.skipTrap = true
+				return StopTrap
+			}
+			ins = orig
+			goto dispatch
+
+		default:
+			panic(fmt.Sprintf("vm: bad opcode %v at %s pc %d", ins.Op, fn.Name, pc-1))
+		}
+	}
+
+throwHere:
+	fr.PC = pc
+throw:
+	if t.raise(exc) {
+		exc = nil
+		goto reload
+	}
+	return StopDone
+}
+
+// push enters callee with its registers starting at stack index base; its
+// result goes to stack index ret. It reports false if the frame limit is
+// reached. Must be called with the caller's PC saved.
+func (t *Thread) push(callee *Funcode, base, ret int32) bool {
+	if len(t.frames) >= t.M.MaxFrames {
+		return false
+	}
+	if need := int(base) + callee.NumRegs; need > len(t.stack) {
+		t.growStack(need)
+	}
+	t.frames = append(t.frames, Frame{Fn: callee, Base: base, Ret: ret})
+	return true
+}
+
+func (t *Thread) growStack(need int) {
+	if need <= cap(t.stack) {
+		t.stack = t.stack[:need]
+		return
+	}
+	n := 2 * cap(t.stack)
+	if n < need {
+		n = need
+	}
+	s := make([]Value, need, n)
+	copy(s, t.stack)
+	t.stack = s
+}
+
+// callNative calls a native at a call site. It returns ok=true when the
+// caller should reload its frame and go on, or the Stop to return.
+func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
+	if need := int(argBase) + nc.NArgs; need > len(t.stack) {
+		t.growStack(need)
+	}
+	args := t.stack[argBase : int(argBase)+nc.NArgs]
+	t.nativeDest = dest
+	t.nativeType = nc.Type
+	v, err := nc.Native.Fn(t, args)
+	switch err {
+	case nil:
+		t.stack[dest] = v
+		return 0, true
+	case ErrPark:
+		return StopPark, false
+	case ErrYield:
+		t.stack[dest] = v
+		return StopYield, false
+	}
+	if t.raise(t.errToException(err)) {
+		return 0, true
+	}
+	return StopDone, false
+}
+
+func (fn *Funcode) lookupDyn(i int32, c *Class) *Funcode {
+	if e := fn.icache[i].Load(); e != nil && e.class == c {
+		return e.fn
+	}
+	d := &fn.Dyns[i]
+	f := c.FindMethod(d.Name, d.NArgs)
+	fn.icache[i].Store(&icEntry{class: c, fn: f})
+	return f
+}
+
+func (t *Thread) npe(msg string) *Object {
+	return t.M.NewException("NullPointerException", msg)
+}
+
+func (t *Thread) oob(i int64, n int) *Object {
+	return t.M.NewException("IndexOutOfBoundsException", fmt.Sprintf("index %d out of range [0, %d)", i, n))
+}
+
+// refEqual compares references: identity, except strings by content and
+// function values by target and receiver.
+func refEqual(a, b Value) bool {
+	switch x := a.R.(type) {
+	case *FuncVal:
+		y, _ := b.R.(*FuncVal)
+		return x.Equal(y)
+	case string:
+		y, ok := b.R.(string)
+		return ok && x == y
+	case *Type: // boxed primitives compare by value
+		return a == b
+	}
+	return a.R == b.R
+}
+
+// Convert converts the scalar bits v of kind from to kind to (integer
+// narrowing wraps, floating to integer truncates toward zero).
+func Convert(v uint64, from, to Kind) uint64 {
+	var i int64
+	var u uint64
+	var f float64
+	isF := false
+	switch from {
+	case KFloat, KDouble:
+		f = math.Float64frombits(v)
+		isF = true
+	case KUbyte, KUshort, KUint, KUlong:
+		u = v
+		i = int64(v)
+	default: // signed, char, enum, bool
+		i = int64(v)
+		u = uint64(i)
+	}
+	switch to {
+	case KFloat:
+		if !isF {
+			if from >= KUbyte && from <= KUlong && from.unsigned() {
+				f = float64(u)
+			} else {
+				f = float64(i)
+			}
+		}
+		return math.Float64bits(float64(float32(f)))
+	case KDouble:
+		if !isF {
+			if from.unsigned() {
+				f = float64(u)
+			} else {
+				f = float64(i)
+			}
+		}
+		return math.Float64bits(f)
+	}
+	if isF {
+		if to.unsigned() {
+			if f < 0 {
+				i = int64(f)
+				u = uint64(i)
+			} else {
+				u = uint64(f)
+			}
+		} else {
+			i = int64(f)
+			u = uint64(i)
+		}
+	}
+	switch to {
+	case KByte:
+		return uint64(int64(int8(u)))
+	case KUbyte:
+		return uint64(uint8(u))
+	case KShort:
+		return uint64(int64(int16(u)))
+	case KUshort:
+		return uint64(uint16(u))
+	case KInt:
+		return uint64(int64(int32(u)))
+	case KUint:
+		return uint64(uint32(u))
+	case KChar:
+		return uint64(uint32(u))
+	case KBool:
+		if u != 0 {
+			return 1
+		}
+		return 0
+	}
+	return u // long, ulong, enum
+}
+
+func (k Kind) unsigned() bool {
+	return k == KUbyte || k == KUshort || k == KUint || k == KUlong
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}

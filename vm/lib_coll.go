@@ -1,0 +1,179 @@
+package vm
+
+// listMethods returns the methods of List<T>. The receiver is args[0] (a
+// *List; T is its Type.Elem). Elements are stored as given: struct copies
+// are the compiler's business (it emits COPY), as for l[i] and l[i] = v.
+func listMethods() []*Native {
+	m := func(name, sig string, fn func(t *Thread, l *List, a []Value) (Value, error)) *Native {
+		return libFn("List."+name, sig, func(t *Thread, a []Value) (Value, error) {
+			l, ok := a[0].R.(*List)
+			if !ok || l == nil {
+				return Value{}, Throwf("NullPointerException", "List.%s called on null", name)
+			}
+			return fn(t, l, a)
+		})
+	}
+	length := func(t *Thread, l *List, a []Value) (Value, error) { return IntV(int64(len(l.Data))), nil }
+	return []*Native{
+		m("add", "void add(T x)", func(t *Thread, l *List, a []Value) (Value, error) {
+			l.Data = append(l.Data, a[1])
+			return Value{}, nil
+		}),
+		m("get", "T get(int i)", func(t *Thread, l *List, a []Value) (Value, error) {
+			i, err := libListIndex("get", l, a[1])
+			if err != nil {
+				return Value{}, err
+			}
+			return l.Data[i], nil
+		}),
+		m("set", "void set(int i, T x)", func(t *Thread, l *List, a []Value) (Value, error) {
+			i, err := libListIndex("set", l, a[1])
+			if err != nil {
+				return Value{}, err
+			}
+			l.Data[i] = a[2]
+			return Value{}, nil
+		}),
+		m("length", "int length()", length),
+		m("count", "int count()", length),
+		m("removeAt", "void removeAt(int i)", func(t *Thread, l *List, a []Value) (Value, error) {
+			i, err := libListIndex("removeAt", l, a[1])
+			if err != nil {
+				return Value{}, err
+			}
+			copy(l.Data[i:], l.Data[i+1:])
+			l.Data[len(l.Data)-1] = Value{} // drop the reference for the GC
+			l.Data = l.Data[:len(l.Data)-1]
+			return Value{}, nil
+		}),
+		m("indexOf", "int indexOf(T x)", func(t *Thread, l *List, a []Value) (Value, error) {
+			return IntV(int64(libListFind(l, a[1]))), nil
+		}),
+		m("contains", "bool contains(T x)", func(t *Thread, l *List, a []Value) (Value, error) {
+			return BoolV(libListFind(l, a[1]) >= 0), nil
+		}),
+		m("clear", "void clear()", func(t *Thread, l *List, a []Value) (Value, error) {
+			clear(l.Data)
+			l.Data = l.Data[:0]
+			return Value{}, nil
+		}),
+		m("toString", "string toString()", func(t *Thread, l *List, a []Value) (Value, error) {
+			return libFormatRecv(t, a[0], l.Type)
+		}),
+	}
+}
+
+// libListIndex checks the int index v against l's length.
+func libListIndex(method string, l *List, v Value) (int, error) {
+	i := int64(v.N)
+	if i < 0 || i >= int64(len(l.Data)) {
+		return 0, Throwf("IndexOutOfBoundsException", "List.%s: index %d out of range [0, %d)", method, i, len(l.Data))
+	}
+	return int(i), nil
+}
+
+// libListFind returns the index of the first element of l equal to x (see
+// valuesEqual), or -1.
+func libListFind(l *List, x Value) int {
+	var elem *Type
+	if l.Type != nil {
+		elem = l.Type.Elem
+	}
+	for i, e := range l.Data {
+		if valuesEqual(e, x, elem) {
+			return i
+		}
+	}
+	return -1
+}
+
+// libFormatRecv renders a collection receiver with its type, as string
+// conversion does.
+func libFormatRecv(t *Thread, v Value, typ *Type) (Value, error) {
+	if typ == nil {
+		typ = ObjectT
+	}
+	s, err := t.Format(v, typ)
+	if err != nil {
+		return Value{}, err
+	}
+	return StrV(s), nil
+}
+
+// dictMethods returns the methods of Dict<K,V>. The receiver is args[0]
+// (a *Dict). Keys compare by value for primitives and strings, by
+// identity otherwise (see Dict).
+func dictMethods() []*Native {
+	m := func(name, sig string, fn func(t *Thread, d *Dict, a []Value) (Value, error)) *Native {
+		return libFn("Dict."+name, sig, func(t *Thread, a []Value) (Value, error) {
+			d, ok := a[0].R.(*Dict)
+			if !ok || d == nil {
+				return Value{}, Throwf("NullPointerException", "Dict.%s called on null", name)
+			}
+			return fn(t, d, a)
+		})
+	}
+	return []*Native{
+		m("set", "void set(K k, V v)", func(t *Thread, d *Dict, a []Value) (Value, error) {
+			d.Set(a[1], a[2])
+			return Value{}, nil
+		}),
+		m("get", "V get(K k)", func(t *Thread, d *Dict, a []Value) (Value, error) {
+			if v, ok := d.Get(a[1]); ok {
+				return v, nil
+			}
+			key, err := t.Format(a[1], d.Type.Key)
+			if err != nil {
+				return Value{}, err
+			}
+			return Value{}, Throwf("Exception", "key not found: %s", key)
+		}),
+		m("containsKey", "bool containsKey(K k)", func(t *Thread, d *Dict, a []Value) (Value, error) {
+			_, ok := d.Get(a[1])
+			return BoolV(ok), nil
+		}),
+		m("remove", "int remove(K k)", func(t *Thread, d *Dict, a []Value) (Value, error) {
+			if d.Remove(a[1]) {
+				return IntV(1), nil
+			}
+			return IntV(0), nil
+		}),
+		m("clear", "void clear()", func(t *Thread, d *Dict, a []Value) (Value, error) {
+			d.Clear()
+			return Value{}, nil
+		}),
+		m("count", "int count()", func(t *Thread, d *Dict, a []Value) (Value, error) {
+			return IntV(int64(d.Len())), nil
+		}),
+		m("keys", "List<K> keys()", func(t *Thread, d *Dict, a []Value) (Value, error) {
+			l := &List{Type: ListOf(d.Type.Key), Data: make([]Value, len(d.Keys))}
+			copy(l.Data, d.Keys)
+			return RefV(l), nil
+		}),
+		m("toString", "string toString()", func(t *Thread, d *Dict, a []Value) (Value, error) {
+			return libFormatRecv(t, a[0], d.Type)
+		}),
+	}
+}
+
+// arrayMethods returns the methods of arrays (T[]). The receiver is
+// args[0] (an *Array).
+func arrayMethods() []*Native {
+	m := func(name, sig string, fn func(t *Thread, arr *Array, a []Value) (Value, error)) *Native {
+		return libFn("array."+name, sig, func(t *Thread, a []Value) (Value, error) {
+			arr, ok := a[0].R.(*Array)
+			if !ok || arr == nil {
+				return Value{}, Throwf("NullPointerException", "array.%s called on null", name)
+			}
+			return fn(t, arr, a)
+		})
+	}
+	return []*Native{
+		m("length", "int length()", func(t *Thread, arr *Array, a []Value) (Value, error) {
+			return IntV(int64(len(arr.Data))), nil
+		}),
+		m("toString", "string toString()", func(t *Thread, arr *Array, a []Value) (Value, error) {
+			return libFormatRecv(t, a[0], arr.Type)
+		}),
+	}
+}

@@ -1,0 +1,106 @@
+package vm
+
+import (
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// fsFuncs returns the natives of package fs. The predicates (exists,
+// isFile, isDirectory) never fail: a path that cannot be examined answers
+// false. The other functions raise IOException on failure. Symbolic links
+// are followed.
+func fsFuncs() []*Native {
+	stat := func(name string, pred func(fs.FileInfo) bool) *Native {
+		return libFn("fs."+name, "bool "+name+"(string p)", func(t *Thread, a []Value) (Value, error) {
+			st, err := os.Stat(a[0].S())
+			return BoolV(err == nil && pred(st)), nil
+		})
+	}
+	return []*Native{
+		stat("exists", func(fs.FileInfo) bool { return true }),
+		stat("isFile", func(st fs.FileInfo) bool { return st.Mode().IsRegular() }),
+		stat("isDirectory", func(st fs.FileInfo) bool { return st.IsDir() }),
+		libFn("fs.size", "int size(string p)", fsSize),
+		libFn("fs.listFiles", "List<string> listFiles(string dir)", fsListFiles),
+		libFn("fs.makeDirs", "void makeDirs(string p)", func(t *Thread, a []Value) (Value, error) {
+			p := a[0].S()
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				return Value{}, libIOError("fs.makeDirs", "create", p, err)
+			}
+			return Value{}, nil
+		}),
+		libFn("fs.remove", "void remove(string p)", func(t *Thread, a []Value) (Value, error) {
+			p := a[0].S()
+			// A missing path is not an error; a non-empty directory is.
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return Value{}, libIOError("fs.remove", "remove", p, err)
+			}
+			return Value{}, nil
+		}),
+		libFn("fs.join", "string join(string a, string b)", func(t *Thread, a []Value) (Value, error) {
+			return StrV(fsJoinPath(a[0].S(), a[1].S())), nil
+		}),
+	}
+}
+
+// fsSize returns the size in bytes of a regular file.
+func fsSize(t *Thread, a []Value) (Value, error) {
+	p := a[0].S()
+	st, err := os.Stat(p)
+	if err != nil {
+		return Value{}, libIOError("fs.size", "stat", p, err)
+	}
+	if !st.Mode().IsRegular() {
+		return Value{}, Throwf("IOException", "fs.size: %s is not a regular file", strconv.Quote(p))
+	}
+	if st.Size() > math.MaxInt32 {
+		return Value{}, Throwf("IOException", "fs.size: %s is too large for int (%d bytes)", strconv.Quote(p), st.Size())
+	}
+	return IntV(st.Size()), nil
+}
+
+// fsListFiles returns the names (without the directory) of the regular
+// files in dir, sorted bytewise.
+func fsListFiles(t *Thread, a []Value) (Value, error) {
+	dir := a[0].S()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return Value{}, libIOError("fs.listFiles", "list", dir, err)
+	}
+	var names []string
+	for _, e := range entries {
+		st, err := os.Stat(filepath.Join(dir, e.Name()))
+		if err == nil && st.Mode().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	l := &List{Type: ListOf(String), Data: make([]Value, len(names))}
+	for i, n := range names {
+		l.Data[i] = StrV(n)
+	}
+	return RefV(l), nil
+}
+
+// fsJoinPath joins two path parts with one "/", as C++'s path operator/
+// does: an absolute b replaces a, and an empty part yields the other.
+func fsJoinPath(a, b string) string {
+	switch {
+	case a == "" || filepath.IsAbs(b):
+		return b
+	case b == "":
+		if strings.HasSuffix(a, "/") {
+			return a
+		}
+		return a + "/"
+	case strings.HasSuffix(a, "/"):
+		return a + b
+	}
+	return a + "/" + b
+}

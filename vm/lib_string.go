@@ -1,0 +1,141 @@
+package vm
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// stringMethods returns the methods of string. The receiver is args[0]; a
+// null string behaves as "". Offsets and lengths count bytes of the UTF-8
+// text (charAt decodes the code point starting at a byte offset, and
+// charCount counts code points). Case conversion is ASCII-only and trim
+// removes ASCII whitespace, as in the reference. The converters (toInt…
+// toChar) are strict: the whole text must be the value, else a plain
+// Exception is raised.
+func stringMethods() []*Native {
+	m := func(name, sig string, fn func(s string, a []Value) (Value, error)) *Native {
+		return libFn("string."+name, sig, func(t *Thread, a []Value) (Value, error) {
+			return fn(a[0].S(), a)
+		})
+	}
+	conv := func(name string, typ *Type) *Native {
+		return m(name, typ.String()+" "+name+"()", func(s string, a []Value) (Value, error) {
+			v, ok := parseScalar(s, typ)
+			if !ok {
+				return Value{}, libParseError("string."+name, s, typ)
+			}
+			return v, nil
+		})
+	}
+	return []*Native{
+		m("length", "int length()", func(s string, a []Value) (Value, error) {
+			return IntV(int64(len(s))), nil
+		}),
+		m("substring", "string substring(int start)", func(s string, a []Value) (Value, error) {
+			return libSubstring(s, a[1].I(), int64(len(s)))
+		}),
+		m("substring", "string substring(int start, int end)", func(s string, a []Value) (Value, error) {
+			return libSubstring(s, a[1].I(), a[2].I())
+		}),
+		m("indexOf", "int indexOf(string s)", func(s string, a []Value) (Value, error) {
+			return IntV(int64(strings.Index(s, a[1].S()))), nil
+		}),
+		m("startsWith", "bool startsWith(string s)", func(s string, a []Value) (Value, error) {
+			return BoolV(strings.HasPrefix(s, a[1].S())), nil
+		}),
+		m("endsWith", "bool endsWith(string s)", func(s string, a []Value) (Value, error) {
+			return BoolV(strings.HasSuffix(s, a[1].S())), nil
+		}),
+		m("contains", "bool contains(string s)", func(s string, a []Value) (Value, error) {
+			return BoolV(strings.Contains(s, a[1].S())), nil
+		}),
+		m("toUpper", "string toUpper()", func(s string, a []Value) (Value, error) {
+			return StrV(libMapASCII(s, 'a', 'z', 'A'-'a')), nil
+		}),
+		m("toLower", "string toLower()", func(s string, a []Value) (Value, error) {
+			return StrV(libMapASCII(s, 'A', 'Z', 'a'-'A')), nil
+		}),
+		m("trim", "string trim()", func(s string, a []Value) (Value, error) {
+			return StrV(strings.Trim(s, " \t\n\r\f\v")), nil
+		}),
+		m("split", "List<string> split(string sep)", func(s string, a []Value) (Value, error) {
+			sep := a[1].S()
+			if sep == "" {
+				return Value{}, Throwf("Exception", "string.split: the separator must not be empty")
+			}
+			parts := strings.Split(s, sep)
+			l := &List{Type: ListOf(String), Data: make([]Value, len(parts))}
+			for i, p := range parts {
+				l.Data[i] = StrV(p)
+			}
+			return RefV(l), nil
+		}),
+		m("replace", "string replace(string old, string repl)", func(s string, a []Value) (Value, error) {
+			old := a[1].S()
+			if old == "" {
+				return Value{}, Throwf("Exception", "string.replace: the text to replace must not be empty")
+			}
+			return StrV(strings.ReplaceAll(s, old, a[2].S())), nil
+		}),
+		conv("toInt", Int),
+		conv("toLong", Long),
+		conv("toFloat", Float),
+		conv("toDouble", Double),
+		conv("toBool", Bool),
+		conv("toChar", Char),
+		m("charAt", "char charAt(int byteIdx)", func(s string, a []Value) (Value, error) {
+			i := a[1].I()
+			if i < 0 || i >= int64(len(s)) {
+				return Value{}, Throwf("IndexOutOfBoundsException", "string.charAt: index %d out of range [0, %d)", i, len(s))
+			}
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				what := "is not valid UTF-8"
+				if !utf8.RuneStart(s[i]) {
+					what = "is inside a character"
+				}
+				return Value{}, Throwf("Exception", "string.charAt: byte %d (0x%02x) %s", i, s[i], what)
+			}
+			return Value{N: uint64(r)}, nil
+		}),
+		m("charCount", "int charCount()", func(s string, a []Value) (Value, error) {
+			return IntV(int64(utf8.RuneCountInString(s))), nil
+		}),
+		m("equals", "bool equals(string s)", func(s string, a []Value) (Value, error) {
+			return BoolV(s == a[1].S()), nil
+		}),
+		m("getHashCode", "int getHashCode()", func(s string, a []Value) (Value, error) {
+			return IntV(int64(int32(HashValue(StrV(s))))), nil
+		}),
+		m("toString", "string toString()", func(s string, a []Value) (Value, error) {
+			return StrV(s), nil
+		}),
+	}
+}
+
+// libSubstring returns s[start:end] or raises IndexOutOfBoundsException
+// unless 0 <= start <= end <= len(s).
+func libSubstring(s string, start, end int64) (Value, error) {
+	if start < 0 || end < start || end > int64(len(s)) {
+		return Value{}, Throwf("IndexOutOfBoundsException", "string.substring: range [%d, %d) out of bounds for length %d", start, end, len(s))
+	}
+	return StrV(s[start:end]), nil
+}
+
+// libMapASCII adds delta to every byte of s in [lo, hi].
+func libMapASCII(s string, lo, hi byte, delta int) string {
+	i := 0
+	for i < len(s) && (s[i] < lo || s[i] > hi) {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := []byte(s)
+	for ; i < len(b); i++ {
+		if b[i] >= lo && b[i] <= hi {
+			b[i] = byte(int(b[i]) + delta)
+		}
+	}
+	return string(b)
+}

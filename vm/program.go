@@ -1,0 +1,235 @@
+package vm
+
+import (
+	"fmt"
+	"sort"
+	"sync/atomic"
+)
+
+// Class describes a class, interface, struct or enum.
+type Class struct {
+	Name        string
+	Base        *Class // nil for Object and for interfaces, structs, enums
+	Interfaces  []*Class
+	IsInterface bool
+	IsStruct    bool
+	IsEnum      bool
+	File        string
+	Line        int32
+
+	Fields []*Field // all fields, the base class's first
+
+	// Methods maps a method name to its overloads declared in this class or
+	// inherited (the most derived declaration wins for equal signatures).
+	Methods map[string][]*Funcode
+	// VTable holds the targets of virtual calls; Funcode.VIndex indexes it.
+	VTable []*Funcode
+	// Ctors are the constructors declared in this class.
+	Ctors []*Funcode
+
+	// EnumNames maps an enum value to its member name.
+	EnumNames map[int64]string
+	// EnumOrder lists the enum members in declaration order.
+	EnumOrder []string
+
+	// ID is the class's index in Program.Classes.
+	ID int
+
+	typ *Type
+}
+
+// key identifies the class in the type table: classes of different
+// programs may share a name.
+func (c *Class) key() string { return fmt.Sprintf("C%s@%p", c.Name, c) }
+
+// Field is one field of a class or struct.
+type Field struct {
+	Name  string
+	Type  *Type
+	Index int // slot in Object.Fields
+	Owner *Class
+}
+
+// FieldByName returns the named field, or nil.
+func (c *Class) FieldByName(name string) *Field {
+	for i := len(c.Fields) - 1; i >= 0; i-- {
+		if c.Fields[i].Name == name {
+			return c.Fields[i]
+		}
+	}
+	return nil
+}
+
+// IsSubclassOf reports whether c is d or derives from it (through bases or
+// implemented interfaces).
+func (c *Class) IsSubclassOf(d *Class) bool {
+	for k := c; k != nil; k = k.Base {
+		if k == d {
+			return true
+		}
+		for _, i := range k.Interfaces {
+			if i.IsSubclassOf(d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FindMethod returns the most derived method of class c named name that
+// takes nargs arguments (besides this), or nil. Used for dynamic lookups
+// by name (interface calls, late-bound method references).
+func (c *Class) FindMethod(name string, nargs int) *Funcode {
+	for _, f := range c.Methods[name] {
+		if f.NumParams-1 == nargs {
+			return f
+		}
+	}
+	return nil
+}
+
+// LineEntry maps a pc to a source position. Entries are sorted by PC; an
+// entry applies to pcs up to the next entry. Stmt marks the first
+// instruction of a statement (a place a line breakpoint or a step can stop).
+type LineEntry struct {
+	PC   int32
+	Line int32
+	Col  int32
+	Stmt bool
+}
+
+// LocalVar describes a named local variable for the debugger: it lives in
+// register Reg for pcs in [StartPC, EndPC).
+type LocalVar struct {
+	Name    string
+	Type    *Type
+	Reg     int32
+	StartPC int32
+	EndPC   int32
+	IsParam bool
+}
+
+// Handler is one entry of a function's exception table: an exception
+// raised by an instruction in [StartPC, EndPC) whose class is Class (nil:
+// any) jumps to Target with the exception in register Reg. Handlers are
+// sorted so that the first match is the right one.
+type Handler struct {
+	StartPC, EndPC int32
+	Target         int32
+	Reg            int32
+	Class          *Class
+}
+
+// Funcode is a compiled function or method.
+type Funcode struct {
+	Name      string // "main", "Producer.run"
+	Short     string // the name without class
+	File      string
+	Line      int32 // line of the declaration
+	EndLine   int32 // line of the closing brace
+	Class     *Class
+	Params    []*Type // including this for methods (Params[0])
+	ParamOut  []bool
+	Result    *Type
+	NumParams int // len(Params)
+	NumRegs   int // registers needed (>= NumParams)
+	Virtual   bool
+	VIndex    int // slot in Class.VTable if virtual; -1 otherwise
+	IsCtor    bool
+	IsStatic  bool
+
+	Code     []Instr
+	Consts   []Value
+	Lines    []LineEntry
+	Locals   []LocalVar
+	Handlers []Handler
+
+	// NCalls are the native call sites (CALLN's B).
+	NCalls []NCall
+	// Dyns are the methods called by name (CALLI's B).
+	Dyns []DynCall
+	// Binds are the function values made by BIND (C).
+	Binds []Bind
+	// Funcs referenced by CALL/FUNCVAL instructions.
+	Funcs []*Funcode
+	// Classes referenced by NEW/CAST/catch instructions.
+	Classes []*Class
+	// Types referenced by instructions (arrays, lists, dicts, casts).
+	Types []*Type
+	// icache caches CALLI targets, parallel to Dyns.
+	icache []atomic.Pointer[icEntry]
+
+	// debugger state: original instructions of patched (trapped) pcs.
+	trapped map[int32]Instr
+}
+
+type icEntry struct {
+	class *Class
+	fn    *Funcode
+}
+
+// Pos returns the source position of the instruction at pc.
+func (f *Funcode) Pos(pc int32) (line, col int32) {
+	i := sort.Search(len(f.Lines), func(i int) bool { return f.Lines[i].PC > pc }) - 1
+	if i < 0 {
+		return f.Line, 0
+	}
+	return f.Lines[i].Line, f.Lines[i].Col
+}
+
+// String returns the function's name.
+func (f *Funcode) String() string { return f.Name }
+
+// Program is a compiled NLang program.
+type Program struct {
+	Files   map[string][]byte // source by file name
+	Funcs   []*Funcode        // every function and method
+	Classes []*Class
+	Main    *Funcode
+
+	classByName map[string]*Class
+	funcByName  map[string]*Funcode
+}
+
+// NewProgram returns an empty program; the compiler fills it.
+func NewProgram() *Program {
+	return &Program{Files: map[string][]byte{}, classByName: map[string]*Class{}, funcByName: map[string]*Funcode{}}
+}
+
+// AddClass registers a class.
+func (p *Program) AddClass(c *Class) {
+	c.ID = len(p.Classes)
+	p.Classes = append(p.Classes, c)
+	p.classByName[c.Name] = c
+}
+
+// AddFunc registers a function.
+func (p *Program) AddFunc(f *Funcode) {
+	p.Funcs = append(p.Funcs, f)
+	if _, dup := p.funcByName[f.Name]; !dup {
+		p.funcByName[f.Name] = f
+	}
+}
+
+// ClassByName returns the named class, or nil.
+func (p *Program) ClassByName(name string) *Class { return p.classByName[name] }
+
+// FuncByName returns the first function registered under name
+// ("main", "Producer.run"), or nil.
+func (p *Program) FuncByName(name string) *Funcode { return p.funcByName[name] }
+
+// Finish prepares the program to run (caches, sorted tables).
+func (p *Program) Finish() {
+	for _, f := range p.Funcs {
+		f.icache = make([]atomic.Pointer[icEntry], len(f.Dyns))
+	}
+}
+
+// mustClass returns a built-in class that the prelude always defines.
+func (p *Program) mustClass(name string) *Class {
+	c := p.classByName[name]
+	if c == nil {
+		panic(fmt.Sprintf("vm: built-in class %s missing from the prelude", name))
+	}
+	return c
+}

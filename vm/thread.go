@@ -1,0 +1,266 @@
+package vm
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Stop says why Run returned.
+type Stop uint8
+
+// Reasons Run returns.
+const (
+	// StopBudget: the reduction budget ran out at a safepoint (function
+	// entry or loop back-edge).
+	StopBudget Stop = iota
+	// StopYield: the thread gave up its quantum (thread.yield).
+	StopYield
+	// StopPark: a native parked the thread (Thread.WaitReason says on
+	// what); it resumes after Complete or CompleteThrow.
+	StopPark
+	// StopDone: the thread ended: it returned (Result) or an exception
+	// escaped its bottom frame (Uncaught).
+	StopDone
+	// StopTrap: the debug hook asked to stop at a trapped instruction; the
+	// thread's pc is the trap's pc (not yet executed).
+	StopTrap
+)
+
+func (s Stop) String() string {
+	switch s {
+	case StopBudget:
+		return "budget"
+	case StopYield:
+		return "yield"
+	case StopPark:
+		return "park"
+	case StopDone:
+		return "done"
+	case StopTrap:
+		return "trap"
+	}
+	return fmt.Sprintf("Stop(%d)", s)
+}
+
+// ThreadState is the scheduling state of a thread. The vm does not change
+// it; the scheduler does, through one transition function.
+type ThreadState uint8
+
+// Thread states.
+const (
+	Runnable ThreadState = iota
+	Running
+	Waiting
+	Dead
+)
+
+func (s ThreadState) String() string {
+	switch s {
+	case Runnable:
+		return "runnable"
+	case Running:
+		return "running"
+	case Waiting:
+		return "waiting"
+	case Dead:
+		return "dead"
+	}
+	return "?"
+}
+
+// Frame is one activation record. Frames live in Thread.frames, on the
+// heap; registers live in Thread.stack starting at Base.
+type Frame struct {
+	Fn   *Funcode
+	PC   int32 // next instruction; for a caller frame the return address
+	Base int32 // first register in Thread.stack
+	Ret  int32 // stack index receiving the result (-1: none)
+}
+
+// DebugHook is installed by the debugger. OnTrap is called when a thread
+// reaches a patched (trapped) instruction at pc of fn; it returns true to
+// stop the thread there (Run returns StopTrap) or false to execute the
+// original instruction and go on.
+type DebugHook interface {
+	OnTrap(t *Thread, fn *Funcode, pc int32) bool
+}
+
+// Machine holds what all threads of one program run share.
+type Machine struct {
+	Prog   *Program
+	Stdout io.Writer
+	Stderr io.Writer
+	Stdin  *bufio.Reader
+	// MaxFrames bounds a thread's call depth: a call past it throws
+	// StackOverflowException.
+	MaxFrames int
+	// MaxHeap bounds single allocations (bytes): an array that cannot fit
+	// throws OutOfMemoryException.
+	MaxHeap int64
+	// Hook is the debugger's trap handler; nil when no debugger is attached.
+	Hook DebugHook
+	// Sched is the scheduler driving the threads (for natives that spawn,
+	// park and wake).
+	Sched any
+	// OutMu serialises writes to Stdout and Stderr.
+	OutMu sync.Mutex
+
+	strings sync.Map
+}
+
+// DefaultMaxFrames allows a million-deep recursion of a small function.
+const DefaultMaxFrames = 1_100_000
+
+// DefaultMaxHeap is 4 GiB.
+const DefaultMaxHeap = 4 << 30
+
+// NewMachine returns a machine for prog writing to stdout and stderr.
+func NewMachine(prog *Program, stdin io.Reader, stdout, stderr io.Writer) *Machine {
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	return &Machine{Prog: prog, Stdout: stdout, Stderr: stderr, Stdin: bufio.NewReader(stdin),
+		MaxFrames: DefaultMaxFrames, MaxHeap: DefaultMaxHeap}
+}
+
+// Thread is a virtual thread: a chain of heap frames and a state. It never
+// owns a goroutine; a scheduler calls Run to advance it.
+type Thread struct {
+	M    *Machine
+	ID   int64
+	Name string
+
+	frames []Frame
+	stack  []Value
+	bottom int // frames below this index belong to an outer Run (nested calls)
+
+	// Scheduling and waiting, managed by the scheduler and natives.
+	State      ThreadState
+	WaitReason string // what a parked thread waits for: "chan recv", "sleep", …
+	WaitOn     any    // the object it waits on (a channel, a thread, …)
+	Sched      any    // the scheduler's per-thread data
+
+	// Result is the value the entry function returned.
+	Result Value
+	// Uncaught is the exception that ended the thread, if any.
+	Uncaught *Object
+	// Obj is the NLang Thread object for this thread (made on demand by
+	// the scheduler).
+	Obj any
+
+	nativeDest   int32 // stack index awaiting a parked native's result
+	nativeType   *Type
+	pendingThrow error
+	skipTrap     bool
+	nested       int
+}
+
+// NewThread returns a thread that will call f with args when first run.
+// For a bound method value the receiver is passed first.
+func (m *Machine) NewThread(f *FuncVal, args []Value) (*Thread, error) {
+	fn := f.Target()
+	if fn == nil {
+		return nil, fmt.Errorf("cannot start a thread on a native function")
+	}
+	t := &Thread{M: m}
+	n := fn.NumRegs
+	if n < 4 {
+		n = 4
+	}
+	t.stack = make([]Value, n+1, n+4)
+	base := 1 // stack[0] receives the result
+	i := base
+	if f.Bound {
+		t.stack[i] = f.Recv
+		i++
+	}
+	copy(t.stack[i:], args)
+	t.frames = make([]Frame, 1, 4)
+	t.frames[0] = Frame{Fn: fn, Base: int32(base), Ret: 0}
+	return t, nil
+}
+
+// NewCallThread returns a thread that will call fn with args (the
+// receiver first for methods). Used for main and for evaluations.
+func (m *Machine) NewCallThread(fn *Funcode, args []Value) *Thread {
+	t, _ := m.NewThread(&FuncVal{Fn: fn}, args)
+	return t
+}
+
+// Done reports whether the thread has ended.
+func (t *Thread) Done() bool { return len(t.frames) == 0 }
+
+// Depth returns the number of frames.
+func (t *Thread) Depth() int { return len(t.frames) }
+
+// Frame returns frame i, counting from the innermost (0). Valid only while
+// the thread is stopped; must not be retained after it resumes.
+func (t *Thread) Frame(i int) *Frame { return &t.frames[len(t.frames)-1-i] }
+
+// Reg returns a pointer to register r of frame f. Valid only while the
+// thread is stopped.
+func (t *Thread) Reg(f *Frame, r int32) *Value { return &t.stack[f.Base+r] }
+
+// Complete delivers the result of the native the thread is parked in.
+func (t *Thread) Complete(v Value) {
+	if t.nativeDest >= 0 && int(t.nativeDest) < len(t.stack) {
+		t.stack[t.nativeDest] = v
+	}
+}
+
+// CompleteThrow makes the native the thread is parked in raise err (a
+// *Throw) when the thread resumes.
+func (t *Thread) CompleteThrow(err error) { t.pendingThrow = err }
+
+// NativeType returns the type attached to the current native call site
+// (the instantiated host type for constructors and methods).
+func (t *Thread) NativeType() *Type { return t.nativeType }
+
+// CallFrame is one line of a backtrace.
+type CallFrame struct {
+	Func string
+	File string
+	Line int32
+	Col  int32
+}
+
+func (c CallFrame) String() string {
+	return fmt.Sprintf("%s (%s:%d)", c.Func, filepath.Base(c.File), c.Line)
+}
+
+// CallStack returns the thread's frames, innermost first, as plain data.
+func (t *Thread) CallStack() []CallFrame {
+	out := make([]CallFrame, 0, len(t.frames))
+	for i := len(t.frames) - 1; i >= 0; i-- {
+		out = append(out, frameInfo(&t.frames[i], i == len(t.frames)-1))
+	}
+	return out
+}
+
+func frameInfo(f *Frame, top bool) CallFrame {
+	pc := f.PC
+	if !top && pc > 0 {
+		pc-- // the call instruction
+	}
+	line, col := f.Fn.Pos(pc)
+	return CallFrame{Func: f.Fn.Name, File: f.Fn.File, Line: line, Col: col}
+}
+
+// Trace is the backtrace recorded in an exception object when it is
+// thrown.
+type Trace struct {
+	Frames []CallFrame
+}
+
+// FormatBacktrace renders frames as "  at f (file:line)" lines.
+func FormatBacktrace(frames []CallFrame) string {
+	var b strings.Builder
+	for _, f := range frames {
+		fmt.Fprintf(&b, "  at %s\n", f)
+	}
+	return b.String()
+}
