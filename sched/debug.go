@@ -217,13 +217,7 @@ func waitText(t *vm.Thread) string {
 // is already past the native call it waits in, so its top frame is
 // reported at the call's line.
 func backtrace(t *vm.Thread) []vm.CallFrame {
-	cs := t.CallStack()
-	if t.State == vm.Waiting && len(cs) > 0 {
-		if f := t.Frame(0); f.PC > 0 {
-			cs[0].Line, cs[0].Col = f.Fn.Pos(f.PC - 1)
-		}
-	}
-	return cs
+	return t.CallStack() // a parked thread's top frame shows the call it waits in
 }
 
 // EnterPinned is called before a native that blocks its carrier

@@ -140,7 +140,9 @@ func (t *Thread) formatTo(b *strings.Builder, v Value, typ *Type, quote bool, de
 		}
 		b.WriteString(s)
 	default:
-		if h, ok := x.(interface{ String() string }); ok {
+		if typ.Kind == KHost && typ.Host.Format != nil {
+			b.WriteString(typ.Host.Format(x))
+		} else if h, ok := x.(interface{ String() string }); ok {
 			b.WriteString(h.String())
 		} else {
 			fmt.Fprintf(b, "%v", x)

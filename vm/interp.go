@@ -13,9 +13,17 @@ import (
 //
 // Run must not be called on a thread that is Done, nor concurrently on the
 // same thread.
-func (t *Thread) Run(budget int) (stop Stop) {
+func (t *Thread) Run(budget int) Stop {
+	t.inNative = false
+	stop, left := t.run(budget)
+	t.reductions += int64(budget - left)
+	return stop
+}
+
+// run is Run's loop; it also returns the budget left.
+func (t *Thread) run(budget int) (Stop, int) {
 	if len(t.frames) <= t.bottom {
-		return StopDone
+		return StopDone, budget
 	}
 	var (
 		fr   *Frame
@@ -232,7 +240,7 @@ reload:
 			budget--
 			if budget <= 0 {
 				fr.PC = pc
-				return StopBudget
+				return StopBudget, budget
 			}
 		case JT:
 			if regs[ins.A].N != 0 {
@@ -436,7 +444,7 @@ reload:
 			regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
 			budget--
 			if budget <= 0 {
-				return StopBudget
+				return StopBudget, budget
 			}
 		case CALLV, CALLI:
 			o, ok := regs[ins.A].R.(*Object)
@@ -477,7 +485,7 @@ reload:
 			regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
 			budget--
 			if budget <= 0 {
-				return StopBudget
+				return StopBudget, budget
 			}
 		case CALLF:
 			fv, _ := regs[ins.B].R.(*FuncVal)
@@ -496,7 +504,7 @@ reload:
 				nc := NCall{Native: fv.Native, NArgs: nargs}
 				stop, ok := t.callNative(&nc, fr.Base+base, fr.Base+ins.C)
 				if !ok {
-					return stop
+					return stop, budget
 				}
 				goto reload
 			}
@@ -514,13 +522,13 @@ reload:
 			regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
 			budget--
 			if budget <= 0 {
-				return StopBudget
+				return StopBudget, budget
 			}
 		case CALLN:
 			fr.PC = pc
 			stop, ok := t.callNative(&fn.NCalls[ins.B], fr.Base+ins.A, fr.Base+ins.C)
 			if !ok {
-				return stop
+				return stop, budget
 			}
 			goto reload
 		case RET, RETV:
@@ -535,7 +543,7 @@ reload:
 			}
 			if len(t.frames) <= t.bottom {
 				t.Result = v
-				return StopDone
+				return StopDone, budget
 			}
 			fr = &t.frames[len(t.frames)-1]
 			fn, code, pc = fr.Fn, fr.Fn.Code, fr.PC
@@ -582,7 +590,7 @@ reload:
 			fr.PC = pc - 1
 			if t.M.Hook.OnTrap(t, fn, pc-1) {
 				t.skipTrap = true
-				return StopTrap
+				return StopTrap, budget
 			}
 			ins = orig
 			goto dispatch
@@ -599,7 +607,7 @@ throw:
 		exc = nil
 		goto reload
 	}
-	return StopDone
+	return StopDone, budget
 }
 
 // push enters callee with its registers starting at stack index base; its
@@ -639,12 +647,21 @@ func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 	args := t.stack[argBase : int(argBase)+nc.NArgs]
 	t.nativeDest = dest
 	t.nativeType = nc.Type
-	v, err := nc.Native.Fn(t, args)
+	var v Value
+	var err error
+	if ph, ok := t.M.Sched.(PinHook); ok && nc.Native.Pinned {
+		ph.EnterPinned(t, nc.Native)
+		v, err = nc.Native.Fn(t, args)
+		ph.ExitPinned(t)
+	} else {
+		v, err = nc.Native.Fn(t, args)
+	}
 	switch err {
 	case nil:
 		t.stack[dest] = v
 		return 0, true
 	case ErrPark:
+		t.inNative = true
 		return StopPark, false
 	case ErrYield:
 		t.stack[dest] = v

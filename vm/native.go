@@ -9,8 +9,8 @@ import (
 // argument registers (for a method, args[0] is the receiver); a native
 // with out parameters writes them back into args. It returns the result,
 // or an error:
-//   - ErrPark: the native recorded what the thread waits on (see
-//     Thread.Park) and the thread must stop; whoever wakes it supplies the
+//   - ErrPark: the native recorded what the thread waits on (WaitReason,
+//     WaitOn, the object's wait queue) and the thread must stop; whoever wakes it supplies the
 //     result with Thread.Complete or an exception with Thread.CompleteThrow;
 //   - ErrYield: the call is complete but the thread gives up its quantum;
 //   - a *Throw: the NLang exception to raise;

@@ -152,6 +152,8 @@ type Thread struct {
 	// the scheduler).
 	Obj any
 
+	reductions   int64 // total reductions spent
+	inNative     bool  // parked inside a native call (top frame PC is past the call)
 	nativeDest   int32 // stack index awaiting a parked native's result
 	nativeType   *Type
 	pendingThrow error
@@ -220,6 +222,26 @@ func (t *Thread) CompleteThrow(err error) { t.pendingThrow = err }
 // (the instantiated host type for constructors and methods).
 func (t *Thread) NativeType() *Type { return t.nativeType }
 
+// Reductions returns the total number of reductions the thread has spent.
+func (t *Thread) Reductions() int64 { return t.reductions }
+
+// Nested reports whether the thread is running a nested call made by a
+// native (Call), where it cannot park.
+func (t *Thread) Nested() bool { return t.nested > 0 }
+
+// InNative reports whether the thread is parked inside a native call.
+func (t *Thread) InNative() bool { return t.inNative }
+
+// String identifies the thread ("Thread[2 thread-2]").
+func (t *Thread) String() string { return fmt.Sprintf("Thread[%d %s]", t.ID, t.Name) }
+
+// PinHook is implemented by a scheduler that wants to know when a thread
+// runs a pinned native (one that blocks its carrier).
+type PinHook interface {
+	EnterPinned(t *Thread, n *Native)
+	ExitPinned(t *Thread)
+}
+
 // CallFrame is one line of a backtrace.
 type CallFrame struct {
 	Func string
@@ -236,7 +258,7 @@ func (c CallFrame) String() string {
 func (t *Thread) CallStack() []CallFrame {
 	out := make([]CallFrame, 0, len(t.frames))
 	for i := len(t.frames) - 1; i >= 0; i-- {
-		out = append(out, frameInfo(&t.frames[i], i == len(t.frames)-1))
+		out = append(out, frameInfo(&t.frames[i], i == len(t.frames)-1 && !t.inNative))
 	}
 	return out
 }
