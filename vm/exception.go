@@ -118,27 +118,73 @@ func (t *Thread) recordTrace(exc *Object) {
 	}
 }
 
+type raiseResult uint8
+
+const (
+	raiseCaught   raiseResult = iota // unwound to a handler
+	raiseUncaught                    // escaped the thread's bottom frame
+	raiseStop                        // the debugger stopped the thread at the throw
+)
+
+// ThrowHook is implemented by a DebugHook that wants to see exceptions
+// as they are thrown, before any frame is unwound. caught reports whether
+// a handler in the thread will catch exc. Returning true stops the thread
+// at the throwing instruction (Run returns StopTrap); when it resumes, the
+// exception continues without a second report.
+type ThrowHook interface {
+	OnThrow(t *Thread, exc *Object, caught bool) bool
+}
+
 // raise throws exc in the thread's top frame, whose PC is just past the
-// faulting instruction. It unwinds to the innermost matching handler and
-// returns true, or, if none down to the thread's bottom, pops those frames,
-// records exc as uncaught and returns false.
-func (t *Thread) raise(exc *Object) bool {
+// faulting instruction. It unwinds to the innermost matching handler, or,
+// if none down to the thread's bottom, pops those frames and records exc
+// as uncaught. A debugger's ThrowHook may stop the thread first.
+func (t *Thread) raise(exc *Object) raiseResult {
 	t.recordTrace(exc)
+	if h, ok := t.M.Hook.(ThrowHook); ok && t.nested == 0 && !t.NoDebug && t.reported != exc {
+		if h.OnThrow(t, exc, t.findHandler(exc) != nil) {
+			t.reported = exc
+			t.pendingThrow = &Throw{Obj: exc}
+			t.inNative = true // the top frame is in the middle of the throwing instruction
+			return raiseStop
+		}
+	}
+	t.reported = nil
 	for len(t.frames) > t.bottom {
 		f := &t.frames[len(t.frames)-1]
-		pc := f.PC - 1
-		for i := range f.Fn.Handlers {
-			h := &f.Fn.Handlers[i]
-			if pc >= h.StartPC && pc < h.EndPC && (h.Class == nil || exc.Class.IsSubclassOf(h.Class)) {
-				f.PC = h.Target
-				t.stack[f.Base+h.Reg] = RefV(exc)
-				return true
-			}
+		if h := findHandler(f, exc); h != nil {
+			f.PC = h.Target
+			t.stack[f.Base+h.Reg] = RefV(exc)
+			return raiseCaught
 		}
 		t.frames = t.frames[:len(t.frames)-1]
 	}
 	t.Uncaught = exc
-	return false
+	return raiseUncaught
+}
+
+// findHandler returns the handler of frame f that catches exc at f's
+// current instruction, or nil.
+func findHandler(f *Frame, exc *Object) *Handler {
+	pc := f.PC - 1
+	for i := range f.Fn.Handlers {
+		h := &f.Fn.Handlers[i]
+		if pc >= h.StartPC && pc < h.EndPC && (h.Class == nil || exc.Class.IsSubclassOf(h.Class)) {
+			return h
+		}
+	}
+	return nil
+}
+
+// findHandler returns the handler that would catch exc, searching the
+// thread's frames from the innermost, without unwinding.
+func (t *Thread) findHandler(exc *Object) *Handler {
+	for i := len(t.frames) - 1; i >= t.bottom; i-- {
+		if h := findHandler(&t.frames[i], exc); h != nil {
+			return h
+		}
+	}
+	return nil
 }
 
 // ThreadExceptionText is the report of an exception that ended a thread

@@ -582,7 +582,7 @@ reload:
 
 		case TRAP:
 			orig := fn.original(pc - 1)
-			if t.skipTrap || t.nested > 0 || t.M.Hook == nil {
+			if t.skipTrap || t.nested > 0 || t.M.Hook == nil || t.NoDebug {
 				t.skipTrap = false
 				ins = orig
 				goto dispatch
@@ -603,9 +603,12 @@ reload:
 throwHere:
 	fr.PC = pc
 throw:
-	if t.raise(exc) {
+	switch t.raise(exc) {
+	case raiseCaught:
 		exc = nil
 		goto reload
+	case raiseStop:
+		return StopTrap, budget
 	}
 	return StopDone, budget
 }
@@ -667,8 +670,11 @@ func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 		t.stack[dest] = v
 		return StopYield, false
 	}
-	if t.raise(t.errToException(err)) {
+	switch t.raise(t.errToException(err)) {
+	case raiseCaught:
 		return 0, true
+	case raiseStop:
+		return StopTrap, false
 	}
 	return StopDone, false
 }

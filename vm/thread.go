@@ -148,6 +148,10 @@ type Thread struct {
 	Result Value
 	// Uncaught is the exception that ended the thread, if any.
 	Uncaught *Object
+	// NoDebug makes the thread ignore traps and the debugger's throw hook
+	// (threads the debugger runs to evaluate expressions).
+	NoDebug bool
+
 	// Obj is the NLang Thread object for this thread (made on demand by
 	// the scheduler).
 	Obj any
@@ -157,6 +161,7 @@ type Thread struct {
 	nativeDest   int32 // stack index awaiting a parked native's result
 	nativeType   *Type
 	pendingThrow error
+	reported     *Object // exception already shown to the debugger's ThrowHook
 	skipTrap     bool
 	nested       int
 }

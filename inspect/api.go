@@ -1,0 +1,181 @@
+// Package inspect is the debugger core, independent of any front end. A
+// Session runs one NLang program under the scheduler, stops it at
+// breakpoints, steps, pauses and resumes its virtual threads, and shows
+// their stacks and variables as plain data (no live VM pointers). The DAP
+// server (package dap) and through it the REPL are thin layers over it.
+//
+// Concurrency: a Session's methods may be called from any goroutine. The
+// program runs on one carrier goroutine owned by the session; inspection
+// methods (Threads, Stack, Scopes, Variables, Evaluate, SetVariable,
+// ExceptionInfo) require the program to be stopped and return ErrRunning
+// otherwise. Listener methods are called from the carrier goroutine (or
+// from the goroutine calling the method that caused the event) and must
+// not call back into the Session synchronously.
+package inspect
+
+import (
+	"errors"
+	"io"
+)
+
+// Errors returned by Session methods.
+var (
+	ErrRunning    = errors.New("the program is running (pause it first)")
+	ErrNotRunning = errors.New("the program is not running")
+	ErrNoThread   = errors.New("no such thread")
+	ErrNoFrame    = errors.New("no such frame")
+	ErrBadRef     = errors.New("unknown or expired variable reference")
+)
+
+// Config describes a program to debug.
+type Config struct {
+	Program     string // path of the main .n file
+	Args        []string
+	Cwd         string
+	Quota       int   // reductions per dispatch (0: default 4000)
+	Seed        int64 // scheduler seed (0: FIFO)
+	MaxFrames   int   // 0: default
+	StopOnEntry bool
+	Stdin       io.Reader // nil: empty input
+	// Stdout and Stderr, if set, receive the program's output; otherwise
+	// it goes to the Listener as Output events.
+	Stdout, Stderr io.Writer
+}
+
+// StopReason says why the program stopped (the DAP `stopped` reasons).
+type StopReason string
+
+// Stop reasons.
+const (
+	ReasonEntry      StopReason = "entry"
+	ReasonBreakpoint StopReason = "breakpoint"
+	ReasonFunction   StopReason = "function breakpoint"
+	ReasonStep       StopReason = "step"
+	ReasonPause      StopReason = "pause"
+	ReasonException  StopReason = "exception"
+	ReasonDeadlock   StopReason = "deadlock"
+	ReasonSafepoint  StopReason = "safepoint"
+	ReasonSched      StopReason = "scheduler"
+)
+
+// StopInfo describes a stop.
+type StopInfo struct {
+	Reason            StopReason
+	ThreadID          int64
+	AllThreadsStopped bool
+	HitBreakpointIDs  []int
+	Description       string // short, e.g. "Paused on exception"
+	Text              string // exception text, deadlock report, …
+}
+
+// Listener receives a session's events. Calls are serialised.
+type Listener interface {
+	// Stopped: the program stopped (every thread is parked at an
+	// instruction boundary).
+	Stopped(StopInfo)
+	// Continued: the program resumed (threadID is the thread asked to run;
+	// all reports whether every thread runs).
+	Continued(threadID int64, all bool)
+	// ThreadStarted and ThreadExited report virtual threads.
+	ThreadStarted(id int64)
+	ThreadExited(id int64)
+	// Output is program output ("stdout", "stderr") or a debugger note
+	// ("console", e.g. a logpoint's message).
+	Output(category, text string)
+	// Exited: the program ended with this exit code; the session is over.
+	Exited(code int)
+}
+
+// BreakpointSpec is a requested line breakpoint.
+type BreakpointSpec struct {
+	Line         int
+	Condition    string // NLang bool expression; empty: always
+	HitCondition string // "5", "==5", ">=5", ">5", "%5"
+	LogMessage   string // if set: print it (with {expr} interpolated) instead of stopping
+}
+
+// FunctionBreakpointSpec is a breakpoint on a function's first line:
+// "func" or "Class.method".
+type FunctionBreakpointSpec struct {
+	Name         string
+	Condition    string
+	HitCondition string
+}
+
+// Breakpoint is a breakpoint as set: where it really is.
+type Breakpoint struct {
+	ID       int
+	Verified bool
+	File     string
+	Line     int // the line it was moved to (the next line with code)
+	Message  string
+}
+
+// StepKind selects a step.
+type StepKind int
+
+// Step kinds.
+const (
+	StepOver StepKind = iota // next
+	StepIn
+	StepOut
+)
+
+// ThreadInfo describes a virtual thread.
+type ThreadInfo struct {
+	ID         int64
+	Name       string
+	State      string // "runnable", "running", "waiting", "dead", "frozen"
+	WaitReason string // "chan recv", "sleep", … (waiting threads)
+	Func       string // the function of its top frame
+	File       string
+	Line       int
+	Stopped    bool // the thread the last stop is about
+}
+
+// FrameInfo describes one frame of a thread's stack; Depth 0 is the
+// innermost.
+type FrameInfo struct {
+	Depth int
+	Func  string
+	File  string
+	Line  int
+	Col   int
+}
+
+// Scope is a group of variables of a frame.
+type Scope struct {
+	Name      string // "Locals", "Arguments", "this"
+	Ref       int    // variables reference
+	Count     int    // number of variables
+	Expensive bool
+}
+
+// Var is one variable as shown to the user: plain strings and a reference
+// to load its children lazily (Ref 0: no children).
+type Var struct {
+	Name  string
+	Type  string
+	Value string
+	// Ref loads the children with Variables; 0 if none.
+	Ref int
+	// Named and Indexed count the children (for paging).
+	Named, Indexed int
+	// EvaluateName is an expression that reads this variable again.
+	EvaluateName string
+	// Len is the full length of a truncated string (0 if not truncated).
+	Len int
+}
+
+// ExceptionDetails describes the exception a thread is stopped on.
+type ExceptionDetails struct {
+	ID          string // class name
+	Description string // message
+	Breakmode   string // "always" (all thrown) or "unhandled"
+	StackTrace  string
+}
+
+// EvalContext is where an expression comes from ("watch", "hover",
+// "repl", "clipboard"); "repl" may run user code (calls), the others only
+// read.
+type EvalContext string

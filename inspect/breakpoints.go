@@ -1,0 +1,302 @@
+package inspect
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// bp is a line or function breakpoint as placed in the code.
+type bp struct {
+	id       int
+	file     string
+	line     int // actual line
+	fn       *vm.Funcode
+	pc       int32
+	verified bool
+	message  string
+	isFunc   bool
+	cond     string
+	hitCond  string
+	logMsg   string
+	hits     int
+	hitTest  func(int) bool
+}
+
+// breakpoints is the session's breakpoint table. Guarded by Session.mu.
+type breakpoints struct {
+	s      *Session
+	byFile map[string][]*bp
+	funcs  []*bp
+	at     map[trapKey][]*bp
+	nextID int
+}
+
+func newBreakpoints(s *Session) *breakpoints {
+	return &breakpoints{s: s, byFile: map[string][]*bp{}, at: map[trapKey][]*bp{}}
+}
+
+// canonPath makes file names comparable.
+func canonPath(p string) string {
+	if p == "" || strings.HasPrefix(p, "<") {
+		return p
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	return filepath.Clean(p)
+}
+
+// withWorldStopped runs f while no dispatch runs (patching code needs
+// it), then restores the run state. f runs with s.mu held.
+func (s *Session) withWorldStopped(f func()) {
+	s.mu.Lock()
+	running := s.state == stateRunning
+	s.mu.Unlock()
+	if running {
+		s.sch.Pause() // returns once the current dispatch is over
+	}
+	s.mu.Lock()
+	f()
+	still := s.state == stateRunning
+	s.mu.Unlock()
+	if running && still {
+		s.sch.Resume()
+	}
+}
+
+// setTrapLocked adds a reference to a patched pc. Must hold s.mu with the
+// world stopped.
+func (s *Session) setTrapLocked(k trapKey) {
+	if s.traps[k] == 0 {
+		k.fn.SetTrap(k.pc)
+	}
+	s.traps[k]++
+}
+
+func (s *Session) clearTrapLocked(k trapKey) {
+	if s.traps[k] <= 1 {
+		delete(s.traps, k)
+		k.fn.ClearTrap(k.pc)
+		return
+	}
+	s.traps[k]--
+}
+
+// stmtPCs returns fn's statement boundaries with their lines, by pc.
+func stmtPCs(fn *vm.Funcode) []vm.LineEntry {
+	var out []vm.LineEntry
+	for _, e := range fn.Lines {
+		if e.Stmt {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// locate finds where a breakpoint requested at line of file goes: the
+// first statement boundary on the first line >= line that has code.
+func (s *Session) locate(file string, line int) (*vm.Funcode, int32, int, bool) {
+	var bestFn *vm.Funcode
+	var bestPC int32
+	bestLine := 0
+	for _, fn := range s.prog.Funcs {
+		if canonPath(fn.File) != file {
+			continue
+		}
+		for _, e := range stmtPCs(fn) {
+			l := int(e.Line)
+			if l < line {
+				continue
+			}
+			if bestFn == nil || l < bestLine || (l == bestLine && fn == bestFn && e.PC < bestPC) {
+				bestFn, bestPC, bestLine = fn, e.PC, l
+			}
+		}
+	}
+	return bestFn, bestPC, bestLine, bestFn != nil
+}
+
+// parseHitCondition turns "5", "==5", ">=5", ">5", "<5", "<=5", "%5" into
+// a test of the hit count.
+func parseHitCondition(s string) (func(int) bool, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, nil
+	}
+	ops := []string{">=", "<=", "==", ">", "<", "%", "="}
+	op := "=="
+	for _, o := range ops {
+		if strings.HasPrefix(s, o) {
+			op, s = o, strings.TrimSpace(s[len(o):])
+			break
+		}
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || (op == "%" && n == 0) {
+		return nil, fmt.Errorf("invalid hit condition %q (want N, ==N, >=N, >N, <N, <=N or %%N)", s)
+	}
+	switch op {
+	case ">=":
+		return func(h int) bool { return h >= n }, nil
+	case "<=":
+		return func(h int) bool { return h <= n }, nil
+	case ">":
+		return func(h int) bool { return h > n }, nil
+	case "<":
+		return func(h int) bool { return h < n }, nil
+	case "%":
+		return func(h int) bool { return h%n == 0 }, nil
+	}
+	return func(h int) bool { return h == n }, nil
+}
+
+func (b *bp) info() Breakpoint {
+	return Breakpoint{ID: b.id, Verified: b.verified, File: b.file, Line: b.line, Message: b.message}
+}
+
+// SetBreakpoints replaces the line breakpoints of file.
+func (s *Session) SetBreakpoints(file string, specs []BreakpointSpec) []Breakpoint {
+	file = canonPath(file)
+	var out []Breakpoint
+	s.withWorldStopped(func() {
+		t := s.bps
+		for _, old := range t.byFile[file] {
+			t.remove(old)
+		}
+		var list []*bp
+		for _, sp := range specs {
+			t.nextID++
+			b := &bp{id: t.nextID, file: file, line: sp.Line, cond: sp.Condition, hitCond: sp.HitCondition, logMsg: sp.LogMessage}
+			fn, pc, line, ok := s.locate(file, sp.Line)
+			hit, err := parseHitCondition(sp.HitCondition)
+			switch {
+			case err != nil:
+				b.message = err.Error()
+			case !ok:
+				b.message = fmt.Sprintf("no code at or after line %d of %s", sp.Line, filepath.Base(file))
+			default:
+				b.fn, b.pc, b.line, b.verified, b.hitTest = fn, pc, line, true, hit
+				t.add(b)
+			}
+			list = append(list, b)
+			out = append(out, b.info())
+		}
+		t.byFile[file] = list
+	})
+	return out
+}
+
+// SetFunctionBreakpoints replaces the function breakpoints.
+func (s *Session) SetFunctionBreakpoints(specs []FunctionBreakpointSpec) []Breakpoint {
+	var out []Breakpoint
+	s.withWorldStopped(func() {
+		t := s.bps
+		for _, old := range t.funcs {
+			t.remove(old)
+		}
+		t.funcs = nil
+		for _, sp := range specs {
+			t.nextID++
+			b := &bp{id: t.nextID, isFunc: true, cond: sp.Condition, hitCond: sp.HitCondition}
+			hit, err := parseHitCondition(sp.HitCondition)
+			var fns []*vm.Funcode
+			for _, fn := range s.prog.Funcs {
+				if fn.Name == strings.TrimSpace(sp.Name) && !strings.HasPrefix(fn.File, "<") {
+					fns = append(fns, fn)
+				}
+			}
+			switch {
+			case err != nil:
+				b.message = err.Error()
+			case len(fns) == 0:
+				b.message = fmt.Sprintf("no function %s (write func or Class.method)", sp.Name)
+			default:
+				// every overload gets the same breakpoint id
+				for i, fn := range fns {
+					pcs := stmtPCs(fn)
+					if len(pcs) == 0 {
+						continue
+					}
+					c := b
+					if i > 0 {
+						cc := *b
+						c = &cc
+					}
+					c.fn, c.pc, c.line, c.file, c.verified, c.hitTest = fn, pcs[0].PC, int(pcs[0].Line), canonPath(fn.File), true, hit
+					t.add(c)
+					t.funcs = append(t.funcs, c)
+				}
+			}
+			if !b.verified {
+				t.funcs = append(t.funcs, b)
+			}
+			out = append(out, b.info())
+		}
+	})
+	return out
+}
+
+// SetExceptionBreakpoints selects stops on uncaught and on all thrown
+// exceptions.
+func (s *Session) SetExceptionBreakpoints(uncaught, all bool) {
+	s.mu.Lock()
+	s.excUnc, s.excAll = uncaught, all
+	s.mu.Unlock()
+}
+
+// Breakpoints returns every breakpoint, line breakpoints by file and line
+// first, then function breakpoints.
+func (s *Session) Breakpoints() []Breakpoint {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Breakpoint
+	var files []string
+	for f := range s.bps.byFile {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		for _, b := range s.bps.byFile[f] {
+			out = append(out, b.info())
+		}
+	}
+	seen := map[int]bool{}
+	for _, b := range s.bps.funcs {
+		if !seen[b.id] {
+			seen[b.id] = true
+			out = append(out, b.info())
+		}
+	}
+	return out
+}
+
+// add places b. Must hold s.mu with the world stopped.
+func (t *breakpoints) add(b *bp) {
+	k := trapKey{b.fn, b.pc}
+	t.at[k] = append(t.at[k], b)
+	t.s.setTrapLocked(k)
+}
+
+// remove takes b out. Must hold s.mu with the world stopped.
+func (t *breakpoints) remove(b *bp) {
+	if !b.verified || b.fn == nil {
+		return
+	}
+	k := trapKey{b.fn, b.pc}
+	list := t.at[k]
+	for i, x := range list {
+		if x == b {
+			t.at[k] = append(list[:i:i], list[i+1:]...)
+			t.s.clearTrapLocked(k)
+			break
+		}
+	}
+	if len(t.at[k]) == 0 {
+		delete(t.at, k)
+	}
+}

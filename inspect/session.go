@@ -1,0 +1,451 @@
+package inspect
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/vm"
+	"github.com/nlangdbg/nlangdbg/vm/compile"
+	"github.com/nlangdbg/nlangdbg/vm/syntax"
+)
+
+// Session states.
+const (
+	stateInit    = iota // launched, not configured yet
+	stateRunning        // the carrier dispatches
+	stateStopped        // every thread is parked at a boundary
+	stateExited         // the program is over
+)
+
+// Session debugs one program. See the package documentation.
+type Session struct {
+	cfg  Config
+	l    Listener
+	lmu  sync.Mutex // serialises Listener calls
+	prog *vm.Program
+	m    *vm.Machine
+	sch  *sched.Scheduler
+	lib  *vm.Library
+
+	// mu guards the fields below. Lock order: never call into the
+	// scheduler while holding mu, except through the trap hooks, which run
+	// inside a dispatch with the scheduler's lock held and take mu second.
+	mu       sync.Mutex
+	state    int
+	stop     StopInfo
+	stopped  *vm.Thread // the thread of the last stop
+	pending  *StopInfo  // decided by a hook during the current dispatch
+	bps      *breakpoints
+	step     *stepReq
+	excAll   bool
+	excUnc   bool
+	excStops map[int64]excStop // threads stopped on an exception
+	frozen   []*vm.Thread      // threads frozen for a single-thread resume
+	deadlock bool
+	code     int
+	done     chan struct{}
+	refs     handles
+	traps    map[trapKey]int // reference counts of patched pcs
+	resumeCh chan struct{}   // closed at the next resume (made at each stop)
+
+	// OnSched, if set, receives every scheduler event (the REPL's
+	// scheduler view). Called on the carrier goroutine.
+	OnSched func(sched.Event)
+}
+
+type excStop struct {
+	exc       *vm.Object
+	uncaught  bool
+	breakmode string
+}
+
+type trapKey struct {
+	fn *vm.Funcode
+	pc int32
+}
+
+// Library returns the native library programs are compiled with.
+func Library() *vm.Library {
+	lib := vm.StdLib()
+	lib.Merge(sched.Lib())
+	return lib
+}
+
+// CompileError is returned by Launch when the program does not compile;
+// Error() is the full report (file:line:col: message, source line, caret).
+type CompileError struct {
+	Report string
+	Err    error
+}
+
+func (e *CompileError) Error() string { return e.Report }
+func (e *CompileError) Unwrap() error { return e.Err }
+
+// FormatCompileError renders a compile error of the program at path.
+func FormatCompileError(path string, src []byte, err error) string {
+	var list syntax.ErrorList
+	if !errors.As(err, &list) {
+		return fmt.Sprintf("%s: %v\n", path, err)
+	}
+	var b bytes.Buffer
+	for _, e := range list {
+		text := src
+		if e.File != path {
+			text, _ = os.ReadFile(e.File)
+		}
+		b.WriteString(syntax.FormatErrors(e, text))
+	}
+	return b.String()
+}
+
+// Launch compiles the program of cfg and prepares it to run; it starts
+// running at ConfigurationDone. A compile error is a *CompileError.
+func Launch(cfg Config, l Listener) (*Session, error) {
+	path := cfg.Program
+	if cfg.Cwd != "" && !filepath.IsAbs(path) {
+		path = filepath.Join(cfg.Cwd, path)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	lib := Library()
+	prog, err := compile.CompileFile(path, src, compile.Options{Lib: lib})
+	if err != nil {
+		return nil, &CompileError{Report: FormatCompileError(path, src, err), Err: err}
+	}
+	s := &Session{cfg: cfg, l: l, prog: prog, lib: lib, done: make(chan struct{}),
+		excStops: map[int64]excStop{}, traps: map[trapKey]int{}}
+	s.bps = newBreakpoints(s)
+	stdin := cfg.Stdin
+	var stdout, stderr io.Writer = &outWriter{s: s, cat: "stdout"}, &outWriter{s: s, cat: "stderr"}
+	if cfg.Stdout != nil {
+		stdout = cfg.Stdout
+	}
+	if cfg.Stderr != nil {
+		stderr = cfg.Stderr
+	}
+	s.m = vm.NewMachine(prog, stdin, stdout, stderr)
+	if cfg.MaxFrames > 0 {
+		s.m.MaxFrames = cfg.MaxFrames
+	}
+	s.m.Hook = hook{s}
+	s.sch = sched.New(s.m, sched.Options{Quota: cfg.Quota, Seed: cfg.Seed})
+	s.sch.OnEvent = s.onEvent
+	s.sch.Pause()
+	s.sch.Start(s.m.NewCallThread(prog.Main, nil))
+	return s, nil
+}
+
+// Program returns the compiled program.
+func (s *Session) Program() *vm.Program { return s.prog }
+
+// Scheduler returns the scheduler running the program (for scheduler
+// views and stepping; use it only while stopped).
+func (s *Session) Scheduler() *sched.Scheduler { return s.sch }
+
+// outWriter forwards program output to the listener.
+type outWriter struct {
+	s   *Session
+	cat string
+}
+
+func (w *outWriter) Write(p []byte) (int, error) {
+	w.s.emit(func(l Listener) { l.Output(w.cat, string(p)) })
+	return len(p), nil
+}
+
+// SetListener replaces the listener (nil: events are dropped), e.g. when a
+// debugger attaches to or detaches from a running program.
+func (s *Session) SetListener(l Listener) {
+	s.lmu.Lock()
+	s.l = l
+	s.lmu.Unlock()
+}
+
+// emit calls the listener, serialised.
+func (s *Session) emit(f func(Listener)) {
+	s.lmu.Lock()
+	defer s.lmu.Unlock()
+	if s.l != nil {
+		f(s.l)
+	}
+}
+
+// ConfigurationDone starts the program: it stops at entry if the
+// configuration asks for it, and otherwise runs.
+func (s *Session) ConfigurationDone() {
+	s.mu.Lock()
+	if s.state != stateInit {
+		s.mu.Unlock()
+		return
+	}
+	s.state = stateRunning
+	s.mu.Unlock()
+	go s.carrier()
+	if s.cfg.StopOnEntry {
+		s.stopWorld(StopInfo{Reason: ReasonEntry, ThreadID: 1, Description: "Paused on entry"}, s.sch.Main())
+		return
+	}
+	s.sch.Resume()
+}
+
+// carrier runs the scheduler until the program ends.
+func (s *Session) carrier() {
+	code := s.sch.Run()
+	s.mu.Lock()
+	dead := s.deadlock
+	s.mu.Unlock()
+	if dead {
+		// Keep the threads for inspection until the user resumes.
+		s.sch.Pause()
+		report := "fatal: all threads are asleep - deadlock!"
+		s.stopWorld(StopInfo{Reason: ReasonDeadlock, ThreadID: 1, Description: "Deadlock: all threads are asleep", Text: report}, s.sch.Main())
+		s.waitResume()
+	}
+	s.finish(code)
+}
+
+// waitResume blocks until the session leaves the stopped state.
+func (s *Session) waitResume() {
+	s.mu.Lock()
+	ch := s.resumeCh
+	stopped := s.state == stateStopped
+	s.mu.Unlock()
+	if !stopped || ch == nil {
+		return
+	}
+	select {
+	case <-ch:
+	case <-s.done:
+	}
+}
+
+func (s *Session) finish(code int) {
+	s.mu.Lock()
+	if s.state == stateExited {
+		s.mu.Unlock()
+		return
+	}
+	s.state = stateExited
+	s.code = code
+	close(s.done)
+	s.mu.Unlock()
+	s.emit(func(l Listener) { l.Exited(code) })
+}
+
+// Done is closed when the program has ended.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// ExitCode returns the program's exit code once Done is closed.
+func (s *Session) ExitCode() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.code
+}
+
+// onEvent receives the scheduler's events on the carrier goroutine.
+func (s *Session) onEvent(ev sched.Event) {
+	if s.OnSched != nil {
+		s.OnSched(ev)
+	}
+	switch ev.Kind {
+	case sched.EventSpawn:
+		id := ev.Thread.ID
+		s.emit(func(l Listener) { l.ThreadStarted(id) })
+	case sched.EventExit:
+		id := ev.Thread.ID
+		s.emit(func(l Listener) { l.ThreadExited(id) })
+		s.mu.Lock()
+		if s.step != nil && s.step.thread == ev.Thread {
+			// The stepping thread ended: the step becomes a continue.
+			s.endStepLocked()
+		}
+		s.mu.Unlock()
+	case sched.EventDeadlock:
+		s.mu.Lock()
+		s.deadlock = true
+		s.mu.Unlock()
+	case sched.EventTrap:
+		s.mu.Lock()
+		p := s.pending
+		s.pending = nil
+		s.mu.Unlock()
+		if p != nil {
+			s.stopWorld(*p, ev.Thread)
+		}
+	case sched.EventIdle:
+		s.checkSingleThreadBlocked()
+	}
+}
+
+// stopWorld stops dispatching and reports the stop.
+func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
+	s.sch.Pause()
+	s.mu.Lock()
+	if s.state == stateExited {
+		s.mu.Unlock()
+		return
+	}
+	s.state = stateStopped
+	s.resumeCh = make(chan struct{})
+	info.AllThreadsStopped = true
+	if t != nil {
+		info.ThreadID = t.ID
+	}
+	s.stop = info
+	s.stopped = t
+	if s.step != nil {
+		s.endStepLocked()
+	}
+	s.thawLocked()
+	s.mu.Unlock()
+	s.emit(func(l Listener) { l.Stopped(info) })
+}
+
+// resume leaves the stopped state: the handles of the stop expire.
+// Must hold s.mu.
+func (s *Session) resumeLocked() {
+	s.state = stateRunning
+	s.refs.reset()
+	if s.resumeCh != nil {
+		close(s.resumeCh)
+		s.resumeCh = nil
+	}
+	if s.stopped != nil {
+		delete(s.excStops, s.stopped.ID)
+	}
+}
+
+// Continue resumes the program (only threadID with singleThread).
+func (s *Session) Continue(threadID int64, singleThread bool) error {
+	s.mu.Lock()
+	if s.state != stateStopped {
+		s.mu.Unlock()
+		return ErrRunning
+	}
+	if singleThread {
+		if err := s.freezeOthersLocked(threadID); err != nil {
+			s.mu.Unlock()
+			return err
+		}
+	}
+	s.resumeLocked()
+	s.mu.Unlock()
+	s.emit(func(l Listener) { l.Continued(threadID, !singleThread) })
+	s.sch.Resume()
+	return nil
+}
+
+// Pause stops the program after the current dispatch.
+func (s *Session) Pause() error {
+	s.mu.Lock()
+	if s.state != stateRunning {
+		st := s.state
+		s.mu.Unlock()
+		if st == stateStopped {
+			return nil
+		}
+		return ErrNotRunning
+	}
+	s.mu.Unlock()
+	s.sch.Pause()
+	var t *vm.Thread
+	if q := s.sch.RunQueue(); len(q) > 0 {
+		t = q[0]
+	} else {
+		t = s.sch.Main()
+	}
+	s.stopWorld(StopInfo{Reason: ReasonPause, Description: "Paused"}, t)
+	return nil
+}
+
+// Terminate ends the program now.
+func (s *Session) Terminate() {
+	s.sch.Pause()
+	s.finish(137)
+}
+
+// thread returns the live thread with the given id. Must be stopped.
+func (s *Session) thread(id int64) (*vm.Thread, error) {
+	for _, t := range s.sch.Threads() {
+		if t.ID == id {
+			return t, nil
+		}
+	}
+	return nil, ErrNoThread
+}
+
+// checkStopped returns ErrRunning unless the program is stopped.
+func (s *Session) checkStopped() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch s.state {
+	case stateStopped:
+		return nil
+	case stateExited:
+		return ErrNotRunning
+	}
+	return ErrRunning
+}
+
+// freezeOthersLocked keeps every thread but threadID off the run queue
+// until the next stop. Must hold s.mu.
+func (s *Session) freezeOthersLocked(threadID int64) error {
+	var found bool
+	for _, t := range s.sch.Threads() {
+		if t.ID == threadID {
+			found = true
+			continue
+		}
+		if !s.sch.Frozen(t) {
+			s.sch.Freeze(t)
+			s.frozen = append(s.frozen, t)
+		}
+	}
+	if !found {
+		return ErrNoThread
+	}
+	return nil
+}
+
+// thawLocked undoes freezeOthersLocked. Must hold s.mu.
+func (s *Session) thawLocked() {
+	for _, t := range s.frozen {
+		s.sch.Thaw(t)
+	}
+	s.frozen = nil
+}
+
+// checkSingleThreadBlocked stops the program when a single-thread resume
+// cannot go on: the only thread allowed to run is parked.
+func (s *Session) checkSingleThreadBlocked() {
+	s.mu.Lock()
+	if len(s.frozen) == 0 || s.state != stateRunning {
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	if len(s.sch.RunQueue()) > 0 || len(s.sch.Timers()) > 0 {
+		return
+	}
+	var t *vm.Thread
+	for _, x := range s.sch.Threads() {
+		if !s.sch.Frozen(x) {
+			t = x
+		}
+	}
+	desc := "Paused: the only thread allowed to run is blocked"
+	text := ""
+	if t != nil {
+		text = fmt.Sprintf("thread %d %q waits for %s; the other threads are frozen", t.ID, t.Name, t.WaitReason)
+	}
+	s.emit(func(l Listener) { l.Output("console", text+"\n") })
+	s.stopWorld(StopInfo{Reason: ReasonPause, Description: desc, Text: text}, t)
+}

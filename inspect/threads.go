@@ -1,0 +1,110 @@
+package inspect
+
+import (
+	"path/filepath"
+
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// threadInfo describes t (the program must be stopped).
+func (s *Session) threadInfo(t *vm.Thread) ThreadInfo {
+	ti := ThreadInfo{ID: t.ID, Name: t.Name, State: t.State.String(), Stopped: t == s.stopped}
+	if s.sch.Frozen(t) {
+		ti.State = "frozen"
+	}
+	if t.State == vm.Waiting {
+		ti.WaitReason = t.WaitReason
+		if p := s.sch.Pinned(t); p != "" {
+			ti.WaitReason = "pinned: " + p
+		}
+	}
+	if t.Depth() > 0 {
+		cs := t.CallStack()
+		ti.Func, ti.File, ti.Line = cs[0].Func, cs[0].File, int(cs[0].Line)
+	}
+	return ti
+}
+
+// Threads lists the live threads by id.
+func (s *Session) Threads() ([]ThreadInfo, error) {
+	if err := s.checkStopped(); err != nil {
+		return nil, err
+	}
+	var out []ThreadInfo
+	for _, t := range s.sch.Threads() {
+		out = append(out, s.threadInfo(t))
+	}
+	return out, nil
+}
+
+// StoppedThread returns the id of the thread the last stop is about.
+func (s *Session) StoppedThread() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped == nil {
+		return 0
+	}
+	return s.stopped.ID
+}
+
+// LastStop returns the last stop.
+func (s *Session) LastStop() StopInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stop
+}
+
+// Stack returns levels frames of a thread starting at depth start
+// (levels <= 0: all), and the total number of frames. Paging a deep
+// stack costs only the frames returned.
+func (s *Session) Stack(threadID int64, start, levels int) ([]FrameInfo, int, error) {
+	if err := s.checkStopped(); err != nil {
+		return nil, 0, err
+	}
+	t, err := s.thread(threadID)
+	if err != nil {
+		return nil, 0, err
+	}
+	total := t.Depth()
+	if start < 0 {
+		start = 0
+	}
+	end := total
+	if levels > 0 && start+levels < end {
+		end = start + levels
+	}
+	var out []FrameInfo
+	for d := start; d < end; d++ {
+		f := t.Frame(d)
+		pc := f.PC
+		if (d > 0 || t.InNative()) && pc > 0 {
+			pc-- // the call in progress
+		}
+		line, col := f.Fn.Pos(pc)
+		out = append(out, FrameInfo{Depth: d, Func: f.Fn.Name, File: f.Fn.File, Line: int(line), Col: int(col)})
+	}
+	return out, total, nil
+}
+
+// Sources lists the program's source files.
+func (s *Session) Sources() []string {
+	var out []string
+	for f := range s.prog.Files {
+		out = append(out, f)
+	}
+	return out
+}
+
+// Source returns a source file's text (also for library sources such as
+// "<prelude>").
+func (s *Session) Source(path string) ([]byte, bool) {
+	if b, ok := s.prog.Files[path]; ok {
+		return b, true
+	}
+	for f, b := range s.prog.Files {
+		if canonPath(f) == canonPath(path) || filepath.Base(f) == path {
+			return b, true
+		}
+	}
+	return nil, false
+}
