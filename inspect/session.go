@@ -54,6 +54,10 @@ type Session struct {
 	traps    map[trapKey]int // reference counts of patched pcs
 	resumeCh chan struct{}   // closed at the next resume (made at each stop)
 
+	stepping    bool                     // SchedStep is dispatching
+	safepoints  map[*vm.Thread]bool      // BreakSafepoint requests
+	schedBreaks map[sched.EventKind]bool // BreakSched kinds
+
 	// OnSched, if set, receives every scheduler event (the REPL's
 	// scheduler view). Called on the carrier goroutine.
 	OnSched func(sched.Event)
@@ -121,7 +125,8 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 		return nil, &CompileError{Report: FormatCompileError(path, src, err), Err: err}
 	}
 	s := &Session{cfg: cfg, l: l, prog: prog, lib: lib, done: make(chan struct{}),
-		excStops: map[int64]excStop{}, traps: map[trapKey]int{}}
+		excStops: map[int64]excStop{}, traps: map[trapKey]int{},
+		safepoints: map[*vm.Thread]bool{}, schedBreaks: map[sched.EventKind]bool{}}
 	s.bps = newBreakpoints(s)
 	stdin := cfg.Stdin
 	var stdout, stderr io.Writer = &outWriter{s: s, cat: "stdout"}, &outWriter{s: s, cat: "stderr"}
@@ -282,6 +287,9 @@ func (s *Session) onEvent(ev sched.Event) {
 		}
 	case sched.EventIdle:
 		s.checkSingleThreadBlocked()
+	}
+	if info, ok := s.schedEventStop(ev); ok {
+		s.stopWorld(info, ev.Thread)
 	}
 }
 

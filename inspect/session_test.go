@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -361,4 +362,82 @@ int main() {
 	if code := l.waitExit(t); code != 2 {
 		t.Fatalf("exit %d", code)
 	}
+}
+
+func TestSchedulerStepping(t *testing.T) {
+	src := `import io;
+import thread;
+void producer(Channel<int> c) {
+    c.send(1);
+    c.send(2);
+}
+int main() {
+    Channel<int> c = {};
+    Thread p = thread.spawn(producer, c);
+    int a = c.recv();
+    int b = c.recv();
+    p.join();
+    io.print(a + b);
+    return 0;
+}
+`
+	s, l, _ := launchSrc(t, src, Config{StopOnEntry: true})
+	s.ConfigurationDone()
+	l.waitStop(t)
+	var whys []string
+	for i := 0; i < 2; i++ {
+		d, err := s.SchedStep()
+		if err != nil {
+			t.Fatal(err)
+		}
+		whys = append(whys, fmt.Sprintf("%d:%s", d.ThreadID, d.Why))
+	}
+	// main parks on recv; the producer hands 1 over to it and parks on
+	// its second send, as no receiver waits.
+	want := "1:parked on chan recv 2:parked on chan send"
+	if got := strings.Join(whys, " "); got != want {
+		t.Fatalf("dispatches = %s, want %s", got, want)
+	}
+	v, err := s.SchedView()
+	if err != nil || len(v.RunQueue) != 1 || v.RunQueue[0].ID != 1 || len(v.Parked) != 1 || v.Parked[0].WaitReason != "chan send" {
+		t.Fatalf("sched view = %+v %v", v, err)
+	}
+	// stop when the producer ends
+	s.BreakSched("exit", true)
+	s.Continue(1, false)
+	st := l.waitStop(t)
+	if st.Reason != ReasonSched || !strings.Contains(st.Description, "exit of thread 2") {
+		t.Fatalf("stop = %+v", st)
+	}
+	s.BreakSched("exit", false)
+	s.Continue(1, false)
+	if code := l.waitExit(t); code != 0 || l.stdout() != "3\n" {
+		t.Fatalf("exit %d, stdout %q", code, l.stdout())
+	}
+}
+
+func TestBreakSafepoint(t *testing.T) {
+	src := `int main() {
+    int i = 0;
+    while (i < 100000000) {
+        i += 1;
+    }
+    return 0;
+}
+`
+	s, l, _ := launchSrc(t, src, Config{StopOnEntry: true})
+	s.ConfigurationDone()
+	l.waitStop(t)
+	if err := s.BreakSafepoint(1); err != nil {
+		t.Fatal(err)
+	}
+	s.Continue(1, false)
+	st := l.waitStop(t)
+	if st.Reason != ReasonSafepoint || st.ThreadID != 1 {
+		t.Fatalf("stop = %+v", st)
+	}
+	if r := s.Scheduler().Thread(1).Reductions(); r != 1 {
+		t.Fatalf("reductions = %d, want 1 (stopped at the first back-edge)", r)
+	}
+	s.Terminate()
 }

@@ -262,3 +262,14 @@ func (s *Scheduler) Pinned(t *vm.Thread) string {
 	}
 	return ""
 }
+
+// SetBudgetOnce makes t's next dispatch run with budget n instead of the
+// quota (n = 1 stops it at its next safepoint: a function entry or loop
+// back-edge).
+func (s *Scheduler) SetBudgetOnce(t *vm.Thread, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ti := info(t); ti != nil && n > 0 {
+		ti.budgetOnce = n
+	}
+}

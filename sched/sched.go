@@ -81,6 +81,9 @@ type threadInfo struct {
 	joiners waitq
 	future  *Future // the future this thread completes, if spawned for one
 	pinned  string  // the pinned native the thread is blocked in, if any
+	// budgetOnce, if > 0, is the budget of the thread's next dispatch
+	// (SetBudgetOnce).
+	budgetOnce int
 }
 
 func info(t *vm.Thread) *threadInfo {
@@ -344,13 +347,17 @@ func (s *Scheduler) dispatch() Event {
 	s.setState(t, vm.Runnable, vm.Running)
 	s.cur = t
 	r0, counted := reductions(t)
-	stop := t.Run(s.quota)
+	quota := s.quota
+	if ti := info(t); ti.budgetOnce > 0 {
+		quota, ti.budgetOnce = ti.budgetOnce, 0
+	}
+	stop := t.Run(quota)
 	used := -1
 	if counted {
 		r1, _ := reductions(t)
 		used = int(r1 - r0)
 	} else if stop == vm.StopBudget {
-		used = s.quota
+		used = quota
 	}
 
 	switch stop {
