@@ -8,7 +8,7 @@ import (
 type stepReq struct {
 	thread *vm.Thread
 	kind   StepKind
-	depth  int   // frames when the step began
+	depth  int // frames when the step began
 	fn     *vm.Funcode
 	pc     int32 // pc when the step began
 	line   int32
