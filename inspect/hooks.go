@@ -115,11 +115,12 @@ func (s *Session) interpolate(t *vm.Thread, msg string) string {
 			if err != nil {
 				fmt.Fprintf(&b, "<%s: %v>", expr, err)
 			} else {
-				str, ferr := t.Format(v, typ)
-				if ferr != nil {
-					str = "<" + ferr.Error() + ">"
+				// rendered without running user code (no toString calls)
+				if typ == vm.String {
+					b.WriteString(v.S())
+				} else {
+					b.WriteString(s.brief(v, typ, 0))
 				}
-				b.WriteString(str)
 			}
 			i += end
 		default:

@@ -2,6 +2,8 @@ package inspect
 
 import (
 	"fmt"
+
+	"github.com/nlangdbg/nlangdbg/vm"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -23,12 +25,15 @@ const MetaHelp = `debugger commands (type them with a leading ':' in a debug con
   break safepoint [THREAD]          stop THREAD at its next safepoint
   break sched spawn|park|wake|exit|deadlock   stop at scheduler events
   clear sched KIND      remove a scheduler-event stop
-  threads [-state S] [-func F] [-group func|wait]   list threads`
+  threads [-state S] [-func F] [-group func|wait]   list threads
+  disasm [FUNC]         bytecode of the selected frame's function (or FUNC)
+  funcs                 the program's functions`
 
 // MetaCommand runs a debugger command that DAP has no request for and
-// returns its output. threadID is the thread the client has selected (the
-// default THREAD). The leading MetaPrefix, if any, is ignored.
-func (s *Session) MetaCommand(threadID int64, line string) (string, error) {
+// returns its output. threadID and depth are the thread and frame the
+// client has selected (the default THREAD). The leading MetaPrefix, if
+// any, is ignored.
+func (s *Session) MetaCommand(threadID int64, depth int, line string) (string, error) {
 	line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), MetaPrefix))
 	f := strings.Fields(line)
 	if len(f) == 0 || f[0] == "help" {
@@ -68,6 +73,8 @@ func (s *Session) MetaCommand(threadID int64, line string) (string, error) {
 				return "", err
 			}
 			return fmt.Sprintf("next dispatch: thread %d", id), nil
+		case "breaks":
+			return strings.Join(s.SchedBreaks(), " "), nil
 		case "quota":
 			if len(f) < 3 {
 				return fmt.Sprintf("quota %d", s.sch.Quota()), nil
@@ -95,7 +102,8 @@ func (s *Session) MetaCommand(threadID int64, line string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("thread %d %sed", id, strings.TrimSuffix(f[0], "e")+"e"), nil
+		done := map[string]string{"freeze": "frozen", "thaw": "thawed"}[f[0]]
+		return fmt.Sprintf("thread %d %s", id, done), nil
 	case "break":
 		if len(f) >= 2 && f[1] == "safepoint" {
 			id, err := thread(2)
@@ -124,6 +132,19 @@ func (s *Session) MetaCommand(threadID int64, line string) (string, error) {
 		return "", fmt.Errorf("clear: want `clear sched KIND`")
 	case "threads":
 		return s.threadsCommand(f[1:])
+	case "funcs":
+		var names []string
+		seen := map[string]bool{}
+		for _, fn := range s.prog.Funcs {
+			if !strings.HasPrefix(fn.File, "<") && !seen[fn.Name] && !strings.Contains(fn.Name, "<") {
+				seen[fn.Name] = true
+				names = append(names, fn.Name)
+			}
+		}
+		sort.Strings(names)
+		return strings.Join(names, "\n"), nil
+	case "disasm":
+		return s.disasmCommand(threadID, depth, f[1:])
 	}
 	return "", fmt.Errorf("unknown debugger command %q (see :help)", f[0])
 }
@@ -275,4 +296,49 @@ func FormatDispatch(d DispatchInfo) string {
 		s += fmt.Sprintf("; spawned %v", d.Spawned)
 	}
 	return s
+}
+
+// disasmCommand lists the bytecode of a function, marking the selected
+// frame's pc.
+func (s *Session) disasmCommand(threadID int64, depth int, args []string) (string, error) {
+	var fn *vm.Funcode
+	var pc int32 = -1
+	if len(args) > 0 {
+		for _, f := range s.prog.Funcs {
+			if f.Name == args[0] {
+				fn = f
+				break
+			}
+		}
+		if fn == nil {
+			return "", fmt.Errorf("no function %s", args[0])
+		}
+	} else {
+		if err := s.checkStopped(); err != nil {
+			return "", err
+		}
+		t, err := s.thread(threadID)
+		if err != nil {
+			return "", err
+		}
+		if depth < 0 || depth >= t.Depth() {
+			return "", ErrNoFrame
+		}
+		f := t.Frame(depth)
+		fn, pc = f.Fn, f.PC
+		if (depth > 0 || t.InNative()) && pc > 0 {
+			pc--
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "func %s (%s:%d)\n", fn.Name, filepath.Base(fn.File), fn.Line)
+	for i := range fn.Code {
+		mark := "  "
+		if int32(i) == pc {
+			mark = "=>"
+		}
+		line, _ := fn.Pos(int32(i))
+		fmt.Fprintf(&b, "%s %4d %5d  %s\n", mark, line, i, fn.FormatInstr(int32(i)))
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
 }

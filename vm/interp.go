@@ -752,17 +752,7 @@ func Convert(v uint64, from, to Kind) uint64 {
 		return math.Float64bits(f)
 	}
 	if isF {
-		if to.unsigned() {
-			if f < 0 {
-				i = int64(f)
-				u = uint64(i)
-			} else {
-				u = uint64(f)
-			}
-		} else {
-			i = int64(f)
-			u = uint64(i)
-		}
+		u = floatToIntBits(f, to)
 	}
 	switch to {
 	case KByte:
@@ -786,6 +776,28 @@ func Convert(v uint64, from, to Kind) uint64 {
 		return 0
 	}
 	return u // long, ulong, enum
+}
+
+// floatToIntBits truncates f toward zero for an integer (or char) kind as
+// C++ on x86-64 does: a value outside the range of int (for byte, short
+// and int) or long (for the others), or NaN, gives that type's minimum;
+// narrower types then wrap.
+func floatToIntBits(f float64, to Kind) uint64 {
+	switch to {
+	case KByte, KShort, KInt:
+		if !(f > -2147483649 && f < 2147483648) {
+			return 0x80000000 // INT32_MIN; wraps below
+		}
+		return uint64(int64(f))
+	case KUlong:
+		if f >= 9223372036854775808 && f < 18446744073709551616 {
+			return uint64(f)
+		}
+	}
+	if !(f > -9223372036854775809 && f < 9223372036854775808) {
+		return 1 << 63
+	}
+	return uint64(int64(f))
 }
 
 func (k Kind) unsigned() bool {

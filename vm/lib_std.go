@@ -23,6 +23,8 @@ func StdLib() *Library {
 	l.Methods["List"] = listMethods()
 	l.Methods["Dict"] = dictMethods()
 	l.Methods["array"] = arrayMethods()
+	l.HostTypes["ByteStream"] = byteStreamHost
+	l.HostTypes["FileStream"] = fileStreamHost
 	return l
 }
 

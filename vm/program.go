@@ -186,6 +186,10 @@ type Program struct {
 	Funcs   []*Funcode        // every function and method
 	Classes []*Class
 	Main    *Funcode
+	// Debug is the compiler's state kept for the debugger (evaluating
+	// expressions in a frame's scope); nil if the program was not built
+	// by package compile. Opaque to the vm.
+	Debug any
 
 	classByName map[string]*Class
 	funcByName  map[string]*Funcode

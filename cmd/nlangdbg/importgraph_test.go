@@ -13,8 +13,11 @@ var allowed = map[string][]string{
 	"vm":                  {},
 	"vm/compile":          {"vm", "vm/syntax"},
 	"sched":               {"vm"},
+	"inspect":             {"vm", "vm/syntax", "vm/compile", "sched"},
+	"dap":                 {"inspect"},
+	"dap/daptest":         {},
 	"internal/scripttest": {},
-	"cmd/nlangdbg":        {"vm", "vm/syntax", "vm/compile", "sched", "internal/scripttest"},
+	"cmd/nlangdbg":        {"vm", "vm/syntax", "vm/compile", "sched", "inspect", "dap", "internal/scripttest"},
 }
 
 // TestImportGraph fails on any import that points the wrong way.

@@ -225,8 +225,7 @@ func (fc *fcomp) resolve(cands []*callee, args []*syntax.Arg, pos syntax.Pos, wh
 		score := 0
 		for i, a := range bound {
 			if a == nil {
-				score += 1
-				continue
+				continue // a default costs nothing (as in the reference)
 			}
 			at := types[indexOf(args, a)]
 			if at == nil {
@@ -242,7 +241,7 @@ func (fc *fcomp) resolve(cands []*callee, args []*syntax.Arg, pos syntax.Pos, wh
 			}
 			s := fc.c.convScore(at, cl.params[i])
 			if at != cl.params[i] && isIntLit(a.X) && cl.params[i].IsInteger() && fc.litFits(a.X, cl.params[i]) {
-				s = 0
+				s = litScore(at, cl.params[i]) // a literal fits narrower integers too
 			}
 			if s < 0 {
 				ok = false
@@ -276,6 +275,13 @@ func (fc *fcomp) resolve(cands []*callee, args []*syntax.Arg, pos syntax.Pos, wh
 		return nil, nil
 	}
 	if ties > 0 {
+		for _, t := range types {
+			if t == badType {
+				// an argument failed to compile: its error is reported
+				// when it is compiled, so do not add an ambiguity
+				return best, bestArgs
+			}
+		}
 		fc.errorf(pos, "ambiguous call of overloaded %s", what)
 		return nil, nil
 	}
@@ -536,7 +542,7 @@ func (fc *fcomp) callIdent(e *syntax.Call, id *syntax.Ident, hint *vm.Type, dst 
 			return fc.callCallee(best, bound, 0, true, id.Pos, dst, !fc.cls.cls.IsEnum, nil), best.result
 		}
 	}
-	if fs := fc.c.funcs[name]; len(fs) > 0 {
+	if fs := fc.visibleFuncs(name); len(fs) > 0 {
 		cands := make([]*callee, len(fs))
 		for i, f := range fs {
 			cands[i] = fc.c.userCallee(f)
@@ -559,7 +565,11 @@ func (fc *fcomp) callIdent(e *syntax.Call, id *syntax.Ident, hint *vm.Type, dst 
 		t := fc.c.resolveType(fc.file, &syntax.TypeExpr{Pos: id.Pos, Name: name}, nil)
 		return fc.construct(t, e.Args, id.Pos, dst), t
 	}
-	fc.errorf(id.Pos, "undefined: %s%s", name, fc.suggestName(name))
+	if hint := fc.hiddenFuncHint(name); hint != "" {
+		fc.errorf(id.Pos, "undefined: %s%s", name, hint)
+	} else {
+		fc.errorf(id.Pos, "undefined: %s%s", name, fc.suggestName(name))
+	}
 	for _, a := range e.Args {
 		fc.peekType(a.X)
 	}
@@ -567,6 +577,22 @@ func (fc *fcomp) callIdent(e *syntax.Call, id *syntax.Ident, hint *vm.Type, dst 
 }
 
 func (fc *fcomp) callMember(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst int32) (int32, *vm.Type) {
+	if mod, ok := fc.modulePath(m.X); ok {
+		fs := fc.moduleFuncs(mod, m.Name)
+		if len(fs) == 0 {
+			fc.errorf(m.NamePos, "module %s has no function %s", mod.module, m.Name)
+			return fc.out(dst), badType
+		}
+		cands := make([]*callee, len(fs))
+		for i, f := range fs {
+			cands[i] = fc.c.userCallee(f)
+		}
+		best, bound := fc.resolve(cands, e.Args, e.Lparen, mod.module+"."+m.Name)
+		if best == nil {
+			return fc.out(dst), badType
+		}
+		return fc.callCallee(best, bound, -1, false, m.NamePos, dst, false, nil), best.result
+	}
 	if id, ok := m.X.(*syntax.Ident); ok && fc.lookup(id.Name) == nil && !fc.isThisField(id.Name) {
 		pkg := id.Name
 		if fc.c.lib.Packages[pkg] != nil || pkg == "thread" {
@@ -647,6 +673,9 @@ func (fc *fcomp) callMember(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst
 		fc.errorf(m.NamePos, "structs have no methods (%s.%s)", xt, m.Name)
 		return fc.out(dst), badType
 	case vm.KHost:
+		if r, t, ok := fc.streamCall(e, m, x, xt, dst); ok {
+			return r, t
+		}
 		cands = fc.c.hostMethods(xt, m.Name)
 	case vm.KFunc:
 		if m.Name == "toString" || m.Name == "equals" {

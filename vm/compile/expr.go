@@ -2,6 +2,8 @@ package compile
 
 import (
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 	"github.com/nlangdbg/nlangdbg/vm/syntax"
@@ -41,6 +43,9 @@ func (fc *fcomp) value(e syntax.Expr, want *vm.Type, dst int32) int32 {
 }
 
 func (fc *fcomp) castHint(from, to *vm.Type) string {
+	if from.Kind == vm.KArray {
+		return " (an array converts only to its own type and to string)"
+	}
 	if (from.IsNumeric() || from == vm.Char) && (to.IsNumeric() || to == vm.Char) {
 		return " without a cast (use as " + to.String() + ")"
 	}
@@ -247,6 +252,17 @@ func (fc *fcomp) loadInt(d int32, v int64) {
 func (fc *fcomp) intLit(e *syntax.IntLit, neg bool, hint *vm.Type, dst int32) (int32, *vm.Type) {
 	d := fc.out(dst)
 	if e.Overflow {
+		if isExponentLit(e.Raw) {
+			// 1e21: written with an exponent and beyond ulong: a double
+			v, err := strconv.ParseFloat(e.Raw, 64)
+			if err == nil {
+				if neg {
+					v = -v
+				}
+				fc.emit(vm.LOADK, d, fc.constIndex(math.Float64bits(v), vm.FloatV(v)), 0)
+				return d, vm.Double
+			}
+		}
 		fc.errorf(e.Pos, "integer literal %s does not fit in ulong", e.Raw)
 		return d, badType
 	}
@@ -284,7 +300,7 @@ func (fc *fcomp) ident(e *syntax.Ident, hint *vm.Type, dst int32) (int32, *vm.Ty
 			return fc.methodRef(0, fc.this, e.Name, hint, e.Pos, dst)
 		}
 	}
-	if fs := fc.c.funcs[e.Name]; len(fs) > 0 {
+	if fs := fc.visibleFuncs(e.Name); len(fs) > 0 {
 		return fc.funcRef(fs, hint, e.Pos, dst)
 	}
 	if fc.c.classes[e.Name] != nil || fc.c.lib.HostTypes[e.Name] != nil {
@@ -396,6 +412,14 @@ func (fc *fcomp) methodRef(recv int32, rt *vm.Type, name string, hint *vm.Type, 
 }
 
 func (fc *fcomp) member(e *syntax.Member, hint *vm.Type, dst int32) (int32, *vm.Type) {
+	if mod, ok := fc.modulePath(e.X); ok {
+		fs := fc.moduleFuncs(mod, e.Name)
+		if len(fs) == 0 {
+			fc.errorf(e.NamePos, "module %s has no function %s", mod.module, e.Name)
+			return fc.out(dst), badType
+		}
+		return fc.funcRef(fs, hint, e.NamePos, dst)
+	}
 	if id, ok := e.X.(*syntax.Ident); ok && fc.lookup(id.Name) == nil && !fc.isThisField(id.Name) {
 		if ci := fc.c.classes[id.Name]; ci != nil && ci.cls.IsEnum {
 			v, ok := enumValue(ci.cls, e.Name)
@@ -508,6 +532,23 @@ func (fc *fcomp) unary(e *syntax.Unary, hint *vm.Type, dst int32) (int32, *vm.Ty
 	return fc.out(dst), badType
 }
 
+// isExponentLit reports whether an integer literal is written with an
+// exponent (2e5).
+func isExponentLit(raw string) bool {
+	return !strings.HasPrefix(raw, "0x") && !strings.HasPrefix(raw, "0X") && strings.ContainsAny(raw, "eE")
+}
+
+func isFloatLit(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.FloatLit:
+		return true
+	case *syntax.Unary:
+		_, ok := e.X.(*syntax.FloatLit)
+		return ok && e.Op == syntax.MINUS
+	}
+	return false
+}
+
 func isIntLit(e syntax.Expr) bool {
 	switch e := e.(type) {
 	case *syntax.IntLit:
@@ -573,7 +614,7 @@ func (fc *fcomp) binary(e *syntax.Binary, hint *vm.Type, dst int32) (int32, *vm.
 	}
 	// x + k and x - k with a small constant k: one instruction
 	if k, ok := smallIntLit(e.Y); ok && (e.Op == syntax.PLUS || e.Op == syntax.MINUS) && xt != badType {
-		pt := promote(xt, vm.Int)
+		pt := promote(xt, xt)
 		if pt == vm.Int || pt == vm.Long {
 			if e.Op == syntax.MINUS {
 				k = -k
@@ -778,7 +819,11 @@ func (fc *fcomp) compareRegs(op syntax.Token, rx int32, xt *vm.Type, ry int32, y
 
 func (fc *fcomp) cast(e *syntax.Cast, dst int32) (int32, *vm.Type) {
 	to := fc.c.resolveType(fc.file, e.Type, nil)
-	r, from := fc.gen(e.X, to, -1)
+	hint := to
+	if isIntLit(e.X) || isFloatLit(e.X) {
+		hint = nil // a literal keeps its own type: 98 as byte narrows an int
+	}
+	r, from := fc.gen(e.X, hint, -1)
 	if from == badType || to == badType {
 		return fc.out(dst), to
 	}
@@ -786,7 +831,7 @@ func (fc *fcomp) cast(e *syntax.Cast, dst int32) (int32, *vm.Type) {
 	num := func(t *vm.Type) bool { return t.IsNumeric() || t == vm.Char || t.Kind == vm.KEnum }
 	switch {
 	case from == to:
-		fc.errorf(e.Pos, "redundant cast: %s is already %s", e.X.Start(), to)
+		fc.errorf(e.Pos, "redundant cast: the value is already %s", to)
 	case num(from) && num(to):
 		if fc.c.convScore(from, to) >= 0 && from.Kind != vm.KEnum && !isIntLit(e.X) {
 			fc.errorf(e.Pos, "redundant cast: %s converts to %s implicitly", from, to)
@@ -801,7 +846,11 @@ func (fc *fcomp) cast(e *syntax.Cast, dst int32) (int32, *vm.Type) {
 		}
 		fc.emit(vm.CONV, d, r, int32(fk)<<8|int32(tk))
 	case from.Kind == vm.KObject && to.IsScalar():
+		fc.line(e.Pos, false)
 		fc.emit(vm.UNBOX, d, r, fc.typeIndex(to))
+	case from.Kind == vm.KObject && to == vm.String:
+		fc.line(e.Pos, false)
+		fc.emit(vm.CAST, d, r, fc.typeIndex(to))
 	case from.IsRef() && to.IsRef() && to.Kind != vm.KObject:
 		if fc.c.convScore(from, to) >= 0 {
 			fc.errorf(e.Pos, "redundant cast: %s converts to %s implicitly", from, to)
@@ -893,6 +942,16 @@ func (fc *fcomp) assign(s *syntax.Assign) {
 		x, xt := fc.gen(l.X, nil, -1)
 		if xt == badType {
 			return
+		}
+		if s.Op != syntax.ASSIGN {
+			// the target object is evaluated once: the read goes
+			// through a hidden local holding it
+			const hidden = "\x00lhs"
+			sc := fc.scopes[len(fc.scopes)-1]
+			sc.vars[hidden] = &local{name: hidden, typ: xt, reg: x, varIdx: -1}
+			defer delete(sc.vars, hidden)
+			b := rhs.(*syntax.Binary)
+			rhs = &syntax.Binary{Pos: b.Pos, Op: b.Op, X: &syntax.Member{X: &syntax.Ident{Pos: l.X.Start(), Name: hidden}, Name: l.Name, NamePos: l.NamePos}, Y: b.Y}
 		}
 		if xt.Kind != vm.KClass && xt.Kind != vm.KStruct {
 			fc.errorf(l.NamePos, "cannot assign to %s of %s", l.Name, xt)

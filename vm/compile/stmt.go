@@ -11,7 +11,8 @@ type local struct {
 	typ     *vm.Type
 	reg     int32
 	isConst bool
-	varIdx  int // index in fn.Locals
+	varIdx  int  // index in fn.Locals
+	loopVar bool // a for-init or foreach variable (function-scoped)
 }
 
 type scope struct {
@@ -54,6 +55,9 @@ type fcomp struct {
 	trys      []*tryCtx
 	inFinally int
 	hOrder    int
+	// inLoopInit is set while the init declaration of a for statement
+	// is compiled: its variables are loop variables.
+	inLoopInit bool
 }
 
 func (c *compiler) compileFunc(fi *funcInfo) {
@@ -108,12 +112,23 @@ func (fc *fcomp) pop() {
 // declare adds a local in the innermost scope, in a fresh register.
 func (fc *fcomp) declare(name string, t *vm.Type, pos syntax.Pos, isConst bool) *local {
 	s := fc.scopes[len(fc.scopes)-1]
+	// A loop variable (for-init, foreach) may be declared again by a later
+	// loop of the same function: the new declaration replaces the old one.
+	// In an inner block it shadows the old one.
+	shadowOK := false
+	if old := fc.lookup(name); old != nil && old.loopVar && fc.inLoopInit {
+		if s.vars[name] == old {
+			delete(s.vars, name)
+			fc.fn.Locals[old.varIdx].EndPC = fc.pc()
+		}
+		shadowOK = true
+	}
 	if old, dup := s.vars[name]; dup && old != nil {
 		fc.errorf(pos, "%s redeclared in this scope", name)
-	} else if fc.lookup(name) != nil && !s.barrier {
+	} else if fc.lookup(name) != nil && !s.barrier && !shadowOK {
 		fc.errorf(pos, "%s redeclared (it shadows a variable of an enclosing block)", name)
 	}
-	l := &local{name: name, typ: t, reg: fc.alloc(1), isConst: isConst, varIdx: len(fc.fn.Locals)}
+	l := &local{name: name, typ: t, reg: fc.alloc(1), isConst: isConst, varIdx: len(fc.fn.Locals), loopVar: fc.inLoopInit}
 	fc.fn.Locals = append(fc.fn.Locals, vm.LocalVar{Name: name, Type: t, Reg: l.reg, StartPC: fc.pc(), EndPC: -1})
 	s.vars[name] = l
 	return l
@@ -205,7 +220,9 @@ func (fc *fcomp) stmt(s syntax.Stmt) {
 		// current scope, which lives until the enclosing block ends.
 		if s.Init != nil {
 			if vd, ok := s.Init.(*syntax.VarDecl); ok {
+				fc.inLoopInit = true
 				fc.varDecl(vd)
+				fc.inLoopInit = false
 				mark = fc.top
 			} else {
 				fc.stmt(s.Init)
@@ -447,7 +464,9 @@ func (fc *fcomp) foreach(s *syntax.Foreach) {
 	fc.emit(vm.LEN, n, coll, fc.typeIndex(st))
 	i := fc.alloc(1)
 	fc.emit(vm.LOADI, i, 0, 0)
+	fc.inLoopInit = true
 	v := fc.declare(s.Name, et, s.NamePos, false)
+	fc.inLoopInit = false
 	fc.zero(v.reg, et)
 	top := fc.pc()
 	exit := fc.emit(vm.JNLTI, i, n, 0)

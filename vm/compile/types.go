@@ -150,9 +150,56 @@ func intContains(b, a *vm.Type) bool {
 	return alo >= blo && ahi <= bhi
 }
 
+// Overload distances (the reference's 0.7.5 ladder): a widening within
+// the signed or the unsigned integers, or across signs by containment,
+// costs the difference of the types' width ranks (at most 3); float to
+// double costs 1; any integer to float or double sits on a fixed rung
+// above every widening, and a conversion to string above that, so that
+// byte→int < byte→float < byte→string. An enum converts to int at no
+// cost. Class upcasts cost their inheritance depth (an implemented
+// interface one more than the class implementing it).
+const (
+	distToFloat  = 4
+	distToString = 5
+	distBox      = 6 // a scalar boxed as Object
+)
+
+// widthRank is 0..3 for 8-, 16-, 32- and 64-bit types.
+func widthRank(t *vm.Type) int {
+	switch t.Bits() {
+	case 8:
+		return 0
+	case 16:
+		return 1
+	case 32:
+		return 2
+	}
+	return 3
+}
+
+// classDepth returns how many base-class steps lead from c to d (0 when
+// c is d), or -1 if d is not a base class of c. An interface that c (or
+// a base) implements is one step beyond the class that implements it.
+func classDepth(c, d *vm.Class) int {
+	depth := 0
+	for k := c; k != nil; k = k.Base {
+		if k == d {
+			return depth
+		}
+		for _, i := range k.Interfaces {
+			if i.IsSubclassOf(d) {
+				return depth + 1
+			}
+		}
+		depth++
+	}
+	return -1
+}
+
 // convScore says whether a value of type from converts implicitly to to,
-// and how good the conversion is for overload resolution (0 = exact).
-// Returns -1 when there is no implicit conversion.
+// and how far the conversion goes for overload resolution (0 = exact; the
+// candidate with the smallest total distance wins). Returns -1 when there
+// is no implicit conversion.
 func (c *compiler) convScore(from, to *vm.Type) int {
 	switch {
 	case from == to:
@@ -163,44 +210,75 @@ func (c *compiler) convScore(from, to *vm.Type) int {
 		return -1
 	case from == vm.Null:
 		if to.IsRef() || to.Kind == vm.KString {
-			return 1
+			return 0
 		}
 		return -1
 	case from.IsInteger() && to.IsInteger():
 		if intContains(to, from) {
-			return 1
+			d := widthRank(to) - widthRank(from)
+			if d < 0 {
+				d = -d
+			}
+			return d
 		}
 		return -1
 	case from.IsInteger() && to.IsFloat():
-		return 2
+		// int/uint/long/ulong → float and long/ulong → double lose
+		// precision; the reference warns but converts
+		return distToFloat
 	case from == vm.Float && to == vm.Double:
 		return 1
 	case from.Kind == vm.KEnum && to.IsInteger():
 		if intContains(to, vm.Int) {
-			return 2
+			return widthRank(to) - widthRank(vm.Int)
 		}
 		return -1
 	case from.Kind == vm.KEnum && to.IsFloat():
-		return 3
+		return distToFloat
 	case to.Kind == vm.KString:
-		if from.IsScalar() {
-			return 4
-		}
-		if from.IsRef() {
-			return 5
+		if from.IsScalar() || from.IsRef() || from.Kind == vm.KStruct {
+			return distToString
 		}
 		return -1
 	case to.Kind == vm.KObject:
-		if from.IsScalar() {
-			return 3 // boxing
+		if from.IsScalar() || from.Kind == vm.KString {
+			return distBox
 		}
-		return 2
-	case from.Kind == vm.KClass || from.Kind == vm.KInterface:
-		if (to.Kind == vm.KClass || to.Kind == vm.KInterface) && from.Class.IsSubclassOf(to.Class) {
+		if from.Kind == vm.KClass || from.Kind == vm.KInterface {
+			if d := classDepth(from.Class, c.object.cls); d >= 0 {
+				return d
+			}
 			return 1
+		}
+		if (from.IsRef() || from.Kind == vm.KStruct) && from.Kind != vm.KArray {
+			return 1 // an array converts only to its own type and to string
+		}
+		return -1
+	case from.Kind == vm.KClass || from.Kind == vm.KInterface:
+		if to.Kind == vm.KClass || to.Kind == vm.KInterface {
+			if from.Class.IsSubclassOf(to.Class) {
+				if d := classDepth(from.Class, to.Class); d > 0 {
+					return d
+				}
+				return 1
+			}
 		}
 	}
 	return -1
+}
+
+// litScore is the overload distance of an integer literal of type lt
+// passed for the integer parameter pt that it fits (literals fit-check
+// into narrower types).
+func litScore(lt, pt *vm.Type) int {
+	d := widthRank(pt) - widthRank(lt)
+	if d < 0 {
+		d = -d
+	}
+	if pt.IsSigned() != lt.IsSigned() {
+		d++ // adapting across signs is never exact
+	}
+	return d
 }
 
 // promote returns the type of a binary arithmetic or comparison on a and

@@ -1,0 +1,264 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/peterh/liner"
+
+	dapserver "github.com/nlangdbg/nlangdbg/dap"
+)
+
+func init() {
+	commands = append(commands, &command{
+		name:    "debug",
+		usage:   "[--quota N] [--seed S] PROG.n [ARGS]",
+		summary: "debug a program in the terminal",
+		help: `
+Compiles PROG.n, starts it stopped at entry and opens the debugger REPL
+(type "help" there). The REPL is a DAP client of nlangdbg's own DAP server,
+running in-process; its commands also work in a DAP client's debug console
+(prefix the debugger-only ones with ':').
+
+History is kept in the user's config directory (nlangdbg/history); Tab
+completes commands, file names, file:line and function names; an empty
+line repeats the last command; Ctrl-C pauses a running program (and at the
+prompt clears the line); Ctrl-D quits.`,
+		run: debugCmd,
+	})
+	commands = append(commands, &command{
+		name:    "attach",
+		usage:   "ADDR",
+		summary: "debug a program started with run --listen",
+		help: `
+Connects the debugger REPL to a program started with
+"nlangdbg run --listen ADDR PROG.n". The program stops when the REPL
+connects; "detach" leaves it running, "quit" asks whether to kill it.`,
+		run: attachCmd,
+	})
+}
+
+func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var opts runOptions
+	fs := newFlagSet("debug", stderr)
+	opts.flags(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() < 1 {
+		fmt.Fprintln(stderr, "nlangdbg debug: missing program file")
+		return 2
+	}
+	prog, err := filepath.Abs(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	c1, c2 := net.Pipe()
+	srv := &dapserver.Server{}
+	go srv.ServeConn(c2)
+	client := newDAPClient(c1, c1)
+	r := newREPL(client, stdout)
+	r.program = prog
+	launch := map[string]any{"program": prog, "args": fs.Args()[1:], "stopOnEntry": true,
+		"quota": opts.Quota, "seed": opts.Seed}
+	return runTerminal(r, launch, false, stdin, stdout, stderr)
+}
+
+func attachCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("attach", stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "nlangdbg attach: want the address of a program started with run --listen")
+		return 2
+	}
+	conn, err := net.Dial("tcp", fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "nlangdbg attach: %v\n", err)
+		return 1
+	}
+	defer conn.Close()
+	r := newREPL(newDAPClient(conn, conn), stdout)
+	return runTerminal(r, map[string]any{}, true, stdin, stdout, stderr)
+}
+
+// historyFile is where the REPL keeps its history.
+func historyFile() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "nlangdbg", "history")
+}
+
+// runTerminal starts the session and runs the REPL on a liner terminal
+// until quit, detach, Ctrl-D or the end of the program's input.
+func runTerminal(r *repl, launch map[string]any, attach bool, stdin io.Reader, stdout, stderr io.Writer) int {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	go func() {
+		for range sig {
+			select {
+			case r.interrupt <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	if err := r.start(launch, attach); err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 1
+	}
+	line := liner.NewLiner()
+	defer line.Close()
+	line.SetCtrlCAborts(true)
+	line.SetTabCompletionStyle(liner.TabPrints)
+	line.SetCompleter(r.complete)
+	hist := historyFile()
+	if f, err := os.Open(hist); err == nil {
+		line.ReadHistory(f)
+		f.Close()
+	}
+	defer func() {
+		if hist == "" {
+			return
+		}
+		os.MkdirAll(filepath.Dir(hist), 0o755)
+		if f, err := os.Create(hist); err == nil {
+			line.WriteHistory(f)
+			f.Close()
+		}
+	}()
+	confirmKill = func(r *repl) bool {
+		ans, err := line.Prompt("Kill the program? [y/N] ")
+		return err == nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(ans)), "y")
+	}
+	for {
+		in, err := line.Prompt("(nlangdbg) ")
+		if errors.Is(err, liner.ErrPromptAborted) {
+			continue // Ctrl-C at the prompt clears the line
+		}
+		if err != nil { // Ctrl-D or end of input
+			fmt.Fprintln(stdout)
+			cmdQuit(r, "")
+			break
+		}
+		if strings.TrimSpace(in) != "" {
+			line.AppendHistory(in)
+		}
+		r.drainEvents()
+		if err := r.Exec(in); err != nil {
+			if errors.Is(err, errQuit) {
+				break
+			}
+			fmt.Fprintf(stdout, "error: %v\n", err)
+		}
+	}
+	return r.code
+}
+
+// complete offers completions for the line typed so far (whole-line
+// candidates, as liner wants them).
+func (r *repl) complete(line string) []string {
+	if !strings.Contains(line, " ") {
+		var out []string
+		for _, c := range replCmds {
+			for _, n := range append([]string{c.name}, c.aliases...) {
+				if strings.HasPrefix(n, line) {
+					out = append(out, n+" ")
+				}
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	name, rest, _ := strings.Cut(line, " ")
+	cmd := lookupCmd(name)
+	if cmd == nil {
+		return nil
+	}
+	words := strings.Fields(rest)
+	prefix := ""
+	if len(words) > 0 && !strings.HasSuffix(rest, " ") {
+		prefix = words[len(words)-1]
+	}
+	head := line[:len(line)-len(prefix)]
+	var cands []string
+	switch cmd.complete {
+	case "location":
+		cands = append(cands, r.functions()...)
+		cands = append(cands, r.sourceFiles()...)
+		if strings.Contains(prefix, ":") {
+			cands = append(cands, r.lineCompletions(prefix)...)
+		}
+		if cmd.name == "break" {
+			cands = append(cands, "safepoint", "sched")
+		}
+	case "thread":
+		if ths, err := r.threads(); err == nil {
+			for _, t := range ths {
+				cands = append(cands, fmt.Sprint(t.Id))
+			}
+		}
+	case "sched":
+		cands = []string{"step", "next", "quota"}
+	}
+	var out []string
+	for _, c := range cands {
+		if strings.HasPrefix(c, prefix) {
+			out = append(out, head+c)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sourceFiles lists the .n files next to the program and in the current
+// directory, as "file.n:" (ready for a line number).
+func (r *repl) sourceFiles() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, dir := range []string{".", filepath.Dir(r.program)} {
+		ms, _ := filepath.Glob(filepath.Join(dir, "*.n"))
+		for _, m := range ms {
+			b := filepath.Base(m) + ":"
+			if !seen[b] {
+				seen[b] = true
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// lineCompletions offers file:line for the lines of file that hold code
+// (non-blank, not comment-only).
+func (r *repl) lineCompletions(prefix string) []string {
+	file, _, _ := strings.Cut(prefix, ":")
+	lines := r.sourceLines(r.resolveFile(file))
+	var out []string
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "//") {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s:%d", file, i+1))
+	}
+	return out
+}

@@ -1,0 +1,499 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/go-dap"
+)
+
+// repl is the terminal debugger: a DAP client of nlangdbg's own DAP
+// server, in-process for `debug` and over TCP for `attach`. Exec runs one
+// command line and writes what it has to say to out.
+type repl struct {
+	c   *dapClient
+	out io.Writer
+
+	attached bool   // attached to a `run --listen` program
+	program  string // main file (debug)
+	launch   map[string]any
+
+	thread  int // selected thread
+	frame   int // selected frame
+	file    string
+	line    int
+	stopped bool
+	exited  bool
+	code    int
+	last    string // the last command (an empty line repeats it)
+
+	bps    []*replBP
+	nextBP int
+
+	interrupt chan struct{} // Ctrl-C while the program runs
+
+	srcMu   sync.Mutex
+	sources map[string][]string
+	funcs   []string
+}
+
+// replBP is a breakpoint as the REPL numbers it.
+type replBP struct {
+	id       int
+	file     string // line breakpoint
+	line     int
+	fn       string // function breakpoint
+	cond     string
+	hits     string
+	temp     bool
+	verified bool
+	actual   int
+	serverID int
+	msg      string
+}
+
+func (b *replBP) where() string {
+	if b.fn != "" {
+		return b.fn
+	}
+	l := b.line
+	if b.verified && b.actual != 0 {
+		l = b.actual
+	}
+	return fmt.Sprintf("%s:%d", filepath.Base(b.file), l)
+}
+
+func newREPL(c *dapClient, out io.Writer) *repl {
+	return &repl{c: c, out: out, interrupt: make(chan struct{}, 1), sources: map[string][]string{}}
+}
+
+func (r *repl) printf(format string, args ...any) { fmt.Fprintf(r.out, format, args...) }
+
+// errQuit ends the REPL.
+var errQuit = errors.New("quit")
+
+// Exec runs one command line. An empty line repeats the last command.
+func (r *repl) Exec(line string) error {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		line = r.last
+		if line == "" {
+			return nil
+		}
+	}
+	name, args, _ := strings.Cut(line, " ")
+	args = strings.TrimSpace(args)
+	cmd := lookupCmd(name)
+	if cmd == nil {
+		return fmt.Errorf("unknown command %q (try help)", name)
+	}
+	if cmd.repeat {
+		r.last = line
+	} else {
+		r.last = ""
+	}
+	return cmd.fn(r, args)
+}
+
+// start initializes the session: launch (debug) or attach.
+func (r *repl) start(launchArgs map[string]any, attach bool) error {
+	init := &dap.InitializeRequest{Request: request("initialize"), Arguments: dap.InitializeRequestArguments{
+		ClientID: "nlangdbg-repl", ClientName: "nlangdbg REPL", AdapterID: "nlang", LinesStartAt1: true,
+		ColumnsStartAt1: true, PathFormat: "path", SupportsVariableType: true}}
+	if _, err := r.c.call(init); err != nil {
+		return err
+	}
+	r.launch = launchArgs
+	r.attached = attach
+	var err error
+	if attach {
+		_, err = r.c.call(&dap.AttachRequest{Request: request("attach"), Arguments: rawArgs(launchArgs)})
+	} else {
+		_, err = r.c.call(&dap.LaunchRequest{Request: request("launch"), Arguments: rawArgs(launchArgs)})
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := r.c.call(&dap.SetExceptionBreakpointsRequest{Request: request("setExceptionBreakpoints"),
+		Arguments: dap.SetExceptionBreakpointsArguments{Filters: []string{"uncaught"}}}); err != nil {
+		return err
+	}
+	if _, err := r.c.call(&dap.ConfigurationDoneRequest{Request: request("configurationDone")}); err != nil {
+		return err
+	}
+	return r.waitStop()
+}
+
+// waitStop handles events until the program stops or ends; Ctrl-C
+// (r.interrupt) pauses it.
+func (r *repl) waitStop() error {
+	r.stopped = false
+	for {
+		select {
+		case <-r.interrupt:
+			r.c.call(&dap.PauseRequest{Request: request("pause"), Arguments: dap.PauseArguments{ThreadId: max(r.thread, 1)}})
+		case m, ok := <-r.c.Events:
+			if !ok {
+				r.exited = true
+				return nil
+			}
+			if done := r.event(m); done {
+				return nil
+			}
+		}
+	}
+}
+
+// drainEvents handles the events already received (output, threads)
+// without waiting.
+func (r *repl) drainEvents() {
+	for {
+		select {
+		case m, ok := <-r.c.Events:
+			if !ok {
+				return
+			}
+			r.event(m)
+		default:
+			return
+		}
+	}
+}
+
+// event handles one event; it reports whether the program stopped or
+// ended.
+func (r *repl) event(m dap.Message) bool {
+	switch e := m.(type) {
+	case *dap.OutputEvent:
+		switch e.Body.Category {
+		case "stdout", "stderr", "console", "":
+			io.WriteString(r.out, e.Body.Output)
+		}
+	case *dap.StoppedEvent:
+		r.stopped = true
+		r.thread = e.Body.ThreadId
+		r.frame = 0
+		r.showStop(e)
+		return true
+	case *dap.ExitedEvent:
+		r.exited = true
+		r.code = e.Body.ExitCode
+		r.printf("Program exited with code %d\n", e.Body.ExitCode)
+		return true
+	case *dap.TerminatedEvent:
+		if !r.exited {
+			r.exited = true
+			r.printf("Program terminated\n")
+		}
+		return true
+	}
+	return false
+}
+
+// showStop prints the stop line and the source around it, e.g.
+// `Breakpoint 1 at Producer.run (producer.n:8) [thread 2 "producer"]`.
+func (r *repl) showStop(e *dap.StoppedEvent) {
+	what := ""
+	switch e.Body.Reason {
+	case "breakpoint", "function breakpoint":
+		ids := r.localBPIDs(e.Body.HitBreakpointIds)
+		what = "Breakpoint " + strings.Join(ids, ", ")
+		if len(ids) == 0 {
+			what = "Breakpoint"
+		}
+		r.dropTemp(e.Body.HitBreakpointIds)
+	case "entry":
+		what = "Stopped at entry"
+	case "step":
+		what = "Step"
+	case "pause":
+		what = "Paused"
+	case "exception":
+		what = e.Body.Description
+		if e.Body.Text != "" {
+			what += ": " + firstLine(e.Body.Text)
+		}
+	default:
+		what = e.Body.Description
+		if what == "" {
+			what = e.Body.Reason
+		}
+	}
+	name := r.threadName(e.Body.ThreadId)
+	frames, err := r.stack(e.Body.ThreadId, 0, 1)
+	if err != nil || len(frames) == 0 {
+		r.printf("%s [thread %d %q]\n", what, e.Body.ThreadId, name)
+		return
+	}
+	f := frames[0]
+	path := ""
+	if f.Source != nil {
+		path = f.Source.Path
+	}
+	r.file, r.line = path, f.Line
+	r.printf("%s at %s (%s:%d) [thread %d %q]\n", what, f.Name, filepath.Base(path), f.Line, e.Body.ThreadId, name)
+	r.listAround(path, f.Line, 2)
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+// threadName returns a thread's own name from the server's thread list
+// ("[2] producer · Producer.run · chan send" → "producer").
+func (r *repl) threadName(id int) string {
+	ths, err := r.threads()
+	if err != nil {
+		return ""
+	}
+	for _, t := range ths {
+		if t.Id == id {
+			return threadShortName(t.Name)
+		}
+	}
+	return ""
+}
+
+func threadShortName(s string) string {
+	if i := strings.Index(s, "] "); i >= 0 {
+		s = s[i+2:]
+	}
+	name, _, _ := strings.Cut(s, " · ")
+	return name
+}
+
+func (r *repl) threads() ([]dap.Thread, error) {
+	resp, err := r.c.call(&dap.ThreadsRequest{Request: request("threads")})
+	if err != nil {
+		return nil, err
+	}
+	return resp.(*dap.ThreadsResponse).Body.Threads, nil
+}
+
+func (r *repl) stack(thread, start, levels int) ([]dap.StackFrame, error) {
+	resp, err := r.c.call(&dap.StackTraceRequest{Request: request("stackTrace"),
+		Arguments: dap.StackTraceArguments{ThreadId: thread, StartFrame: start, Levels: levels}})
+	if err != nil {
+		return nil, err
+	}
+	return resp.(*dap.StackTraceResponse).Body.StackFrames, nil
+}
+
+// currentFrame returns the selected frame.
+func (r *repl) currentFrame() (dap.StackFrame, error) {
+	fs, err := r.stack(r.thread, r.frame, 1)
+	if err != nil {
+		return dap.StackFrame{}, err
+	}
+	if len(fs) == 0 {
+		return dap.StackFrame{}, fmt.Errorf("thread %d has no frame %d", r.thread, r.frame)
+	}
+	return fs[0], nil
+}
+
+// sourceLines returns a file's lines (cached).
+func (r *repl) sourceLines(path string) []string {
+	r.srcMu.Lock()
+	defer r.srcMu.Unlock()
+	if l, ok := r.sources[path]; ok {
+		return l
+	}
+	var text string
+	if b, err := os.ReadFile(path); err == nil {
+		text = string(b)
+	} else if resp, err := r.c.call(&dap.SourceRequest{Request: request("source"),
+		Arguments: dap.SourceArguments{Source: &dap.Source{Path: path}}}); err == nil {
+		text = resp.(*dap.SourceResponse).Body.Content
+	}
+	lines := strings.Split(text, "\n")
+	r.sources[path] = lines
+	return lines
+}
+
+// listAround prints lines [line-n, line+n] of path with a marker on line
+// and breakpoint marks.
+func (r *repl) listAround(path string, line, n int) {
+	lines := r.sourceLines(path)
+	if len(lines) == 0 || path == "" {
+		return
+	}
+	lo, hi := max(1, line-n), min(len(lines), line+n)
+	bpLines := map[int]bool{}
+	for _, b := range r.bps {
+		if b.verified && b.fn == "" && samePath(b.file, path) {
+			bpLines[b.actual] = true
+		}
+	}
+	for i := lo; i <= hi; i++ {
+		mark := "  "
+		if i == line && i == r.line && samePath(path, r.file) {
+			mark = "=>"
+		}
+		bp := " "
+		if bpLines[i] {
+			bp = "●"
+		}
+		r.printf("%s%s%5d: %s\n", mark, bp, i, lines[i-1])
+	}
+}
+
+func samePath(a, b string) bool {
+	if a == b {
+		return true
+	}
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
+
+// resume sends a resume request and waits for the next stop.
+func (r *repl) resume(req dap.RequestMessage) error {
+	if r.exited {
+		return errors.New("the program is not running (restart it)")
+	}
+	if _, err := r.c.call(req); err != nil {
+		return err
+	}
+	return r.waitStop()
+}
+
+// localBPIDs maps server breakpoint ids to the REPL's numbers.
+func (r *repl) localBPIDs(server []int) []string {
+	var out []string
+	for _, s := range server {
+		for _, b := range r.bps {
+			if b.serverID == s {
+				out = append(out, strconv.Itoa(b.id))
+			}
+		}
+	}
+	return out
+}
+
+// dropTemp clears temporary breakpoints that were hit.
+func (r *repl) dropTemp(server []int) {
+	for _, s := range server {
+		for _, b := range r.bps {
+			if b.serverID == s && b.temp {
+				r.removeBP(b.id)
+				return
+			}
+		}
+	}
+}
+
+// syncBreakpoints sends the breakpoints of file (or the function
+// breakpoints when file is "") to the server and records what it says.
+func (r *repl) syncBreakpoints(file string) error {
+	var mine []*replBP
+	for _, b := range r.bps {
+		if (file == "" && b.fn != "") || (file != "" && b.fn == "" && samePath(b.file, file)) {
+			mine = append(mine, b)
+		}
+	}
+	if file == "" {
+		var specs []dap.FunctionBreakpoint
+		for _, b := range mine {
+			specs = append(specs, dap.FunctionBreakpoint{Name: b.fn, Condition: b.cond, HitCondition: b.hits})
+		}
+		if specs == nil {
+			specs = []dap.FunctionBreakpoint{}
+		}
+		resp, err := r.c.call(&dap.SetFunctionBreakpointsRequest{Request: request("setFunctionBreakpoints"),
+			Arguments: dap.SetFunctionBreakpointsArguments{Breakpoints: specs}})
+		if err != nil {
+			return err
+		}
+		r.record(mine, resp.(*dap.SetFunctionBreakpointsResponse).Body.Breakpoints)
+		return nil
+	}
+	specs := []dap.SourceBreakpoint{}
+	for _, b := range mine {
+		specs = append(specs, dap.SourceBreakpoint{Line: b.line, Condition: b.cond, HitCondition: b.hits})
+	}
+	resp, err := r.c.call(&dap.SetBreakpointsRequest{Request: request("setBreakpoints"),
+		Arguments: dap.SetBreakpointsArguments{Source: dap.Source{Path: file, Name: filepath.Base(file)}, Breakpoints: specs}})
+	if err != nil {
+		return err
+	}
+	r.record(mine, resp.(*dap.SetBreakpointsResponse).Body.Breakpoints)
+	return nil
+}
+
+func (r *repl) record(mine []*replBP, got []dap.Breakpoint) {
+	for i, b := range mine {
+		if i >= len(got) {
+			break
+		}
+		b.serverID = got[i].Id
+		b.verified = got[i].Verified
+		b.actual = got[i].Line
+		b.msg = got[i].Message
+	}
+}
+
+func (r *repl) removeBP(id int) bool {
+	for i, b := range r.bps {
+		if b.id == id {
+			r.bps = append(r.bps[:i], r.bps[i+1:]...)
+			if b.fn != "" {
+				r.syncBreakpoints("")
+			} else {
+				r.syncBreakpoints(b.file)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// functions returns the program's function names (for completion and
+// `break func`).
+func (r *repl) functions() []string {
+	if r.funcs != nil {
+		return r.funcs
+	}
+	out, err := r.meta("funcs")
+	if err != nil {
+		return nil
+	}
+	r.funcs = strings.Fields(out)
+	sort.Strings(r.funcs)
+	return r.funcs
+}
+
+// meta runs a debugger command on the server (evaluate in the repl
+// context with the ':' prefix: the same commands work in a DAP client's
+// debug console).
+func (r *repl) meta(cmd string) (string, error) {
+	resp, err := r.c.call(&dap.EvaluateRequest{Request: request("evaluate"),
+		Arguments: dap.EvaluateArguments{Expression: ":" + cmd, Context: "repl", FrameId: r.frameID()}})
+	if err != nil {
+		return "", err
+	}
+	return resp.(*dap.EvaluateResponse).Body.Result, nil
+}
+
+// frameID returns the DAP id of the selected frame (0 if unknown).
+func (r *repl) frameID() int {
+	if !r.stopped || r.thread == 0 {
+		return 0
+	}
+	fs, err := r.stack(r.thread, r.frame, 1)
+	if err != nil || len(fs) == 0 {
+		return 0
+	}
+	return fs[0].Id
+}
+
+// waitTimeout is how long quit waits for the server to end the program.
+const waitTimeout = 5 * time.Second

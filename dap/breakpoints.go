@@ -1,0 +1,194 @@
+package dap
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	dap "github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/inspect"
+)
+
+// Exception breakpoint filters.
+const (
+	filterUncaught = "uncaught"
+	filterAll      = "all"
+)
+
+// canonFile makes a client's path comparable with the program's file
+// names (absolute, clean); library names such as "<prelude>" stay.
+func canonFile(p string) string {
+	if p == "" || strings.HasPrefix(p, "<") {
+		return p
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	return filepath.Clean(p)
+}
+
+func (c *session) onSetBreakpointsRequest(req *dap.SetBreakpointsRequest) {
+	args := req.Arguments
+	path := args.Source.Path
+	if path == "" && args.Source.SourceReference > 0 {
+		path, _ = c.srcRefs.get(args.Source.SourceReference)
+	}
+	if path == "" {
+		c.sendError(req, errBadArguments, "setBreakpoints: the source has no path (and no known sourceReference)")
+		return
+	}
+	path = canonFile(path)
+	specs := args.Breakpoints
+	if len(specs) == 0 {
+		for _, l := range args.Lines { // the deprecated form
+			specs = append(specs, dap.SourceBreakpoint{Line: l})
+		}
+	}
+	if len(specs) == 0 {
+		delete(c.srcBps, path)
+	} else {
+		c.srcBps[path] = specs
+	}
+	out := make([]dap.Breakpoint, 0, len(specs))
+	if c.prog == nil || c.args.NoDebug {
+		msg := "set when the program is launched"
+		if c.args.NoDebug {
+			msg = "breakpoints are off: launched with noDebug"
+		}
+		for _, sp := range specs {
+			out = append(out, dap.Breakpoint{Verified: false, Message: msg, Source: &args.Source, Line: sp.Line})
+		}
+	} else {
+		for _, b := range c.prog.SetBreakpoints(path, sourceSpecs(specs)) {
+			out = append(out, c.breakpoint(b, &args.Source))
+		}
+	}
+	c.respond(&dap.SetBreakpointsResponse{Response: newResponse(req),
+		Body: dap.SetBreakpointsResponseBody{Breakpoints: out}})
+}
+
+// sourceSpecs converts line breakpoints for inspect.
+func sourceSpecs(specs []dap.SourceBreakpoint) []inspect.BreakpointSpec {
+	out := make([]inspect.BreakpointSpec, 0, len(specs))
+	for _, sp := range specs {
+		out = append(out, inspect.BreakpointSpec{Line: sp.Line, Condition: sp.Condition,
+			HitCondition: sp.HitCondition, LogMessage: sp.LogMessage})
+	}
+	return out
+}
+
+// funcSpecs converts function breakpoints for inspect.
+func funcSpecs(specs []dap.FunctionBreakpoint) []inspect.FunctionBreakpointSpec {
+	out := make([]inspect.FunctionBreakpointSpec, 0, len(specs))
+	for _, sp := range specs {
+		out = append(out, inspect.FunctionBreakpointSpec{Name: sp.Name, Condition: sp.Condition,
+			HitCondition: sp.HitCondition})
+	}
+	return out
+}
+
+// breakpoint converts a breakpoint as set; src is the source it was asked
+// for in, if any.
+func (c *session) breakpoint(b inspect.Breakpoint, src *dap.Source) dap.Breakpoint {
+	out := dap.Breakpoint{Id: b.ID, Verified: b.Verified, Message: b.Message, Line: b.Line}
+	switch {
+	case src != nil:
+		out.Source = src
+	case b.File != "":
+		out.Source = c.source(b.File)
+	}
+	return out
+}
+
+func (c *session) onSetFunctionBreakpointsRequest(req *dap.SetFunctionBreakpointsRequest) {
+	specs := req.Arguments.Breakpoints
+	c.funcBps = specs
+	out := make([]dap.Breakpoint, 0, len(specs))
+	if c.prog == nil || c.args.NoDebug {
+		for range specs {
+			out = append(out, dap.Breakpoint{Verified: false, Message: "set when the program is launched"})
+		}
+	} else {
+		for _, b := range c.prog.SetFunctionBreakpoints(funcSpecs(specs)) {
+			out = append(out, c.breakpoint(b, nil))
+		}
+	}
+	c.respond(&dap.SetFunctionBreakpointsResponse{Response: newResponse(req),
+		Body: dap.SetFunctionBreakpointsResponseBody{Breakpoints: out}})
+}
+
+func (c *session) onSetExceptionBreakpointsRequest(req *dap.SetExceptionBreakpointsRequest) {
+	filters := append([]string(nil), req.Arguments.Filters...)
+	for _, o := range req.Arguments.FilterOptions {
+		filters = append(filters, o.FilterId)
+	}
+	out := make([]dap.Breakpoint, 0, len(filters))
+	for _, f := range filters {
+		if f != filterUncaught && f != filterAll {
+			c.sendError(req, errBadArguments, fmt.Sprintf("setExceptionBreakpoints: unknown filter %q (want %q or %q)", f, filterUncaught, filterAll))
+			return
+		}
+		out = append(out, dap.Breakpoint{Verified: true})
+	}
+	c.excFilters = filters
+	if c.prog != nil && !c.args.NoDebug {
+		c.applyExceptionFilters()
+	}
+	c.respond(&dap.SetExceptionBreakpointsResponse{Response: newResponse(req),
+		Body: dap.SetExceptionBreakpointsResponseBody{Breakpoints: out}})
+}
+
+// applyExceptionFilters passes the exception filters to the program.
+func (c *session) applyExceptionFilters() {
+	var uncaught, all bool
+	for _, f := range c.excFilters {
+		uncaught = uncaught || f == filterUncaught
+		all = all || f == filterAll
+	}
+	c.prog.SetExceptionBreakpoints(uncaught, all)
+}
+
+// applyBreakpoints sets every breakpoint asked for so far in a freshly
+// launched program (those asked before launch, or before a restart).
+func (c *session) applyBreakpoints() {
+	if c.args.NoDebug {
+		return
+	}
+	for file, specs := range c.srcBps {
+		c.prog.SetBreakpoints(file, sourceSpecs(specs))
+	}
+	if len(c.funcBps) > 0 {
+		c.prog.SetFunctionBreakpoints(funcSpecs(c.funcBps))
+	}
+	c.applyExceptionFilters()
+}
+
+func (c *session) onExceptionInfoRequest(req *dap.ExceptionInfoRequest) {
+	if c.prog == nil {
+		c.sendError(req, errNotLaunched, "exceptionInfo: no program")
+		return
+	}
+	tid := int64(req.Arguments.ThreadId)
+	body := dap.ExceptionInfoResponseBody{}
+	if stop := c.prog.LastStop(); stop.Reason == inspect.ReasonDeadlock && stop.ThreadID == tid {
+		c.mu.Lock()
+		report := c.report
+		c.mu.Unlock()
+		if report == "" {
+			report = stop.Text
+		}
+		body = dap.ExceptionInfoResponseBody{ExceptionId: "Deadlock", Description: strings.TrimRight(report, "\n"),
+			BreakMode: "always", Details: &dap.ExceptionDetails{Message: stop.Text, TypeName: "Deadlock"}}
+	} else {
+		d, err := c.prog.ExceptionInfo(tid)
+		if err != nil {
+			c.sendError(req, errID(err, errExceptionInfo), fmt.Sprintf("exceptionInfo: %v", err))
+			return
+		}
+		body = dap.ExceptionInfoResponseBody{ExceptionId: d.ID, Description: d.Description,
+			BreakMode: dap.ExceptionBreakMode(d.Breakmode),
+			Details:   &dap.ExceptionDetails{Message: d.Description, TypeName: d.ID, StackTrace: d.StackTrace}}
+	}
+	c.respond(&dap.ExceptionInfoResponse{Response: newResponse(req), Body: body})
+}

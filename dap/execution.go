@@ -1,0 +1,114 @@
+package dap
+
+import (
+	"errors"
+	"fmt"
+
+	dap "github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/inspect"
+)
+
+// errID picks the error id for an error from inspect.
+func errID(err error, fallback int) int {
+	switch {
+	case errors.Is(err, inspect.ErrRunning):
+		return errRunning
+	case errors.Is(err, inspect.ErrNotRunning):
+		return errNotLaunched
+	}
+	return fallback
+}
+
+// resumed forgets what the last stop's handles meant. Every resume the
+// client asks for goes through it (the read loop is the only user of the
+// handles, so resetting after the resume started is safe).
+func (c *session) resumed() {
+	c.frames.reset()
+	c.indexed = nil
+}
+
+// haveProgram answers req with an error unless a program is launched
+// (or attached) and has not ended.
+func (c *session) haveProgram(req dap.RequestMessage) bool {
+	cmd := req.GetRequest().Command
+	if c.prog == nil {
+		c.sendError(req, errNotLaunched, cmd+": no program (launch or attach first)")
+		return false
+	}
+	c.mu.Lock()
+	exited := c.exited
+	c.mu.Unlock()
+	if exited {
+		c.sendError(req, errNotLaunched, cmd+": the program has ended")
+		return false
+	}
+	return true
+}
+
+func (c *session) onContinueRequest(req *dap.ContinueRequest) {
+	if !c.haveProgram(req) {
+		return
+	}
+	args := req.Arguments
+	if err := c.prog.Continue(int64(args.ThreadId), args.SingleThread); err != nil {
+		if errors.Is(err, inspect.ErrNoThread) {
+			err = fmt.Errorf("no thread %d", args.ThreadId)
+		}
+		c.sendError(req, errID(err, errExecution), fmt.Sprintf("continue: %v", err))
+		return
+	}
+	c.resumed()
+	c.respond(&dap.ContinueResponse{Response: newResponse(req),
+		Body: dap.ContinueResponseBody{AllThreadsContinued: !args.SingleThread}})
+}
+
+func (c *session) onNextRequest(req *dap.NextRequest) {
+	a := req.Arguments
+	if c.step(req, a.ThreadId, inspect.StepOver, a.SingleThread) {
+		c.respond(&dap.NextResponse{Response: newResponse(req)})
+	}
+}
+
+func (c *session) onStepInRequest(req *dap.StepInRequest) {
+	a := req.Arguments
+	if c.step(req, a.ThreadId, inspect.StepIn, a.SingleThread) {
+		c.respond(&dap.StepInResponse{Response: newResponse(req)})
+	}
+}
+
+func (c *session) onStepOutRequest(req *dap.StepOutRequest) {
+	a := req.Arguments
+	if c.step(req, a.ThreadId, inspect.StepOut, a.SingleThread) {
+		c.respond(&dap.StepOutResponse{Response: newResponse(req)})
+	}
+}
+
+// step starts a step of thread tid. On failure it answers req and
+// returns false.
+func (c *session) step(req dap.RequestMessage, tid int, kind inspect.StepKind, single bool) bool {
+	cmd := req.GetRequest().Command
+	if !c.haveProgram(req) {
+		return false
+	}
+	if err := c.prog.Step(int64(tid), kind, single); err != nil {
+		if errors.Is(err, inspect.ErrNoThread) {
+			err = fmt.Errorf("no thread %d", tid)
+		}
+		c.sendError(req, errID(err, errExecution), fmt.Sprintf("%s: %v", cmd, err))
+		return false
+	}
+	c.resumed()
+	return true
+}
+
+func (c *session) onPauseRequest(req *dap.PauseRequest) {
+	if !c.haveProgram(req) {
+		return
+	}
+	if err := c.prog.Pause(); err != nil {
+		c.sendError(req, errID(err, errExecution), fmt.Sprintf("pause: %v", err))
+		return
+	}
+	c.respond(&dap.PauseResponse{Response: newResponse(req)})
+}

@@ -1,0 +1,275 @@
+package dap
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	dap "github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/inspect"
+)
+
+// capabilities lists exactly what this adapter implements.
+func capabilities() dap.Capabilities {
+	return dap.Capabilities{
+		SupportsConfigurationDoneRequest:      true,
+		SupportsFunctionBreakpoints:           true,
+		SupportsConditionalBreakpoints:        true,
+		SupportsHitConditionalBreakpoints:     true,
+		SupportsLogPoints:                     true,
+		SupportsEvaluateForHovers:             true,
+		SupportsClipboardContext:              true,
+		SupportsSetVariable:                   true,
+		SupportsExceptionInfoRequest:          true,
+		SupportsTerminateRequest:              true,
+		SupportTerminateDebuggee:              true,
+		SupportsRestartRequest:                true,
+		SupportsSingleThreadExecutionRequests: true,
+		SupportsDelayedStackTraceLoading:      true,
+		SupportsLoadedSourcesRequest:          true,
+		ExceptionBreakpointFilters: []dap.ExceptionBreakpointsFilter{
+			{Filter: filterUncaught, Label: "Uncaught Exceptions", Default: true,
+				Description: "Stop where an exception is thrown that no catch will handle"},
+			{Filter: filterAll, Label: "All Exceptions",
+				Description: "Stop wherever an exception is thrown, caught or not"},
+		},
+	}
+}
+
+// launchArgs are the arguments of launch (and of restart).
+type launchArgs struct {
+	Program     string   `json:"program"`     // the .n file (relative to cwd)
+	Args        []string `json:"args"`        // program arguments
+	Cwd         string   `json:"cwd"`         // directory the program path is relative to
+	StopOnEntry bool     `json:"stopOnEntry"` // stop before main's first statement
+	Quota       int      `json:"quota"`       // reductions per dispatch (0: default)
+	Seed        int64    `json:"seed"`        // scheduler seed (0: FIFO)
+	NoDebug     bool     `json:"noDebug"`     // run without breakpoints or stops
+}
+
+func (c *session) onInitializeRequest(req *dap.InitializeRequest) {
+	if c.initialized {
+		c.sendError(req, errBadArguments, "initialize: the session is already initialized")
+		return
+	}
+	if f := req.Arguments.PathFormat; f != "" && f != "path" {
+		c.sendError(req, errBadArguments, fmt.Sprintf("initialize: unsupported pathFormat %q (want \"path\")", f))
+		return
+	}
+	c.initialized = true
+	c.respond(&dap.InitializeResponse{Response: newResponse(req), Body: capabilities()})
+	c.send(&dap.InitializedEvent{Event: newEvent("initialized")})
+}
+
+func (c *session) onLaunchRequest(req *dap.LaunchRequest) {
+	if c.srv.Attach != nil {
+		c.sendError(req, errLaunch, "launch: this server debugs a program that already runs; use attach")
+		return
+	}
+	if c.prog != nil {
+		c.sendError(req, errLaunch, "launch: a program is already launched in this session")
+		return
+	}
+	var args launchArgs
+	if err := decodeArgs(req.Arguments, &args); err != nil {
+		c.sendError(req, errBadArguments, fmt.Sprintf("launch: bad arguments: %v", err))
+		return
+	}
+	if err := c.launch(args); err != nil {
+		c.sendError(req, errLaunch, err.Error())
+		var ce *inspect.CompileError
+		if errors.As(err, &ce) {
+			c.sendOutput("stderr", ce.Report)
+		}
+		return
+	}
+	c.respond(&dap.LaunchResponse{Response: newResponse(req)})
+}
+
+// launch starts a program (it runs at configurationDone) and sets the
+// breakpoints asked for so far. A compile error is an
+// *inspect.CompileError whose text is the file:line:col report.
+func (c *session) launch(args launchArgs) error {
+	if args.Program == "" {
+		return errors.New(`launch: missing "program" (the .n file to debug)`)
+	}
+	if args.Quota < 0 {
+		return fmt.Errorf("launch: quota must be positive, got %d", args.Quota)
+	}
+	path := args.Program
+	if !filepath.IsAbs(path) && args.Cwd != "" {
+		path = filepath.Join(args.Cwd, path)
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	cfg := inspect.Config{
+		Program:     path,
+		Args:        args.Args,
+		Cwd:         args.Cwd,
+		Quota:       args.Quota,
+		Seed:        args.Seed,
+		StopOnEntry: args.StopOnEntry && !args.NoDebug,
+	}
+	lis := &listener{c: c}
+	prog, err := inspect.Launch(cfg, lis)
+	if err != nil {
+		var ce *inspect.CompileError
+		if errors.As(err, &ce) {
+			ce.Report = strings.TrimRight(ce.Report, "\n") + "\n"
+			return ce
+		}
+		return fmt.Errorf("launch: %v", err)
+	}
+	c.prog, c.lis, c.args = prog, lis, args
+	c.applyBreakpoints()
+	// Main (thread 1) exists from now on; the scheduler reports its start
+	// only after its first dispatch, which may print first.
+	lis.ThreadStarted(1)
+	return nil
+}
+
+func (c *session) onAttachRequest(req *dap.AttachRequest) {
+	p := c.srv.Attach
+	switch {
+	case p == nil:
+		c.sendError(req, errAttach, "attach: no program to attach to; start one with `nlangdbg run --listen ADDR PROG.n` and attach to ADDR")
+		return
+	case c.prog != nil:
+		c.sendError(req, errAttach, "attach: a program is already being debugged in this session")
+		return
+	}
+	select {
+	case <-p.Done():
+		c.sendError(req, errAttach, "attach: the program has ended")
+		return
+	default:
+	}
+	c.prog, c.attached = p, true
+	c.lis = &listener{c: c, attached: true}
+	c.srv.mux.set(c.lis)
+	if err := p.Pause(); err != nil {
+		c.srv.mux.set(nil)
+		c.prog, c.attached = nil, false
+		c.sendError(req, errAttach, fmt.Sprintf("attach: %v", err))
+		return
+	}
+	c.respond(&dap.AttachResponse{Response: newResponse(req)})
+}
+
+func (c *session) onConfigurationDoneRequest(req *dap.ConfigurationDoneRequest) {
+	if c.prog == nil {
+		c.sendError(req, errNotLaunched, "configurationDone: launch or attach first")
+		return
+	}
+	c.configured = true
+	if !c.attached {
+		c.prog.ConfigurationDone()
+	}
+	c.respond(&dap.ConfigurationDoneResponse{Response: newResponse(req)})
+}
+
+func (c *session) onDisconnectRequest(req *dap.DisconnectRequest) {
+	terminate := !c.attached // a launched program ends with its session
+	if req.Arguments != nil && c.attached {
+		terminate = req.Arguments.TerminateDebuggee
+	}
+	if p := c.prog; p != nil {
+		if terminate {
+			p.Terminate() // exited and terminated follow the response
+		} else {
+			c.detach()
+		}
+		c.prog = nil
+	}
+	c.respond(&dap.DisconnectResponse{Response: newResponse(req)})
+	c.disconnected = true
+}
+
+// detach leaves an attached program running as if no debugger had been
+// there: every breakpoint goes, the program resumes, its events go back
+// to the Server's attach listener.
+func (c *session) detach() {
+	p := c.prog
+	files := map[string]bool{}
+	for f := range c.srcBps {
+		files[f] = true
+	}
+	for _, b := range p.Breakpoints() {
+		if b.File != "" {
+			files[b.File] = true
+		}
+	}
+	for f := range files {
+		p.SetBreakpoints(f, nil)
+	}
+	p.SetFunctionBreakpoints(nil)
+	p.SetExceptionBreakpoints(false, false)
+	c.srcBps = map[string][]dap.SourceBreakpoint{}
+	c.funcBps, c.excFilters = nil, nil
+	c.srv.mux.set(nil)
+	c.resumed()
+	p.Continue(0, false) // ErrRunning if it runs already: fine
+}
+
+func (c *session) onTerminateRequest(req *dap.TerminateRequest) {
+	if c.prog == nil {
+		c.sendError(req, errNotLaunched, "terminate: no program")
+		return
+	}
+	c.prog.Terminate() // exited and terminated follow the response
+	c.respond(&dap.TerminateResponse{Response: newResponse(req)})
+}
+
+// onRestartRequest ends the program and launches it again, with the
+// arguments of the request if it has them and the last ones otherwise,
+// sets the breakpoints again and starts it as configurationDone would.
+func (c *session) onRestartRequest(req *dap.RestartRequest) {
+	switch {
+	case c.attached:
+		c.sendError(req, errRestart, "restart: not supported for an attached program (detach and start it again)")
+		return
+	case c.prog == nil:
+		c.sendError(req, errNotLaunched, "restart: launch first")
+		return
+	}
+	args := c.args
+	var ra struct {
+		Arguments *launchArgs `json:"arguments"`
+	}
+	if err := decodeArgs(req.Arguments, &ra); err != nil {
+		c.sendError(req, errBadArguments, fmt.Sprintf("restart: bad arguments: %v", err))
+		return
+	}
+	if ra.Arguments != nil {
+		args = *ra.Arguments
+	}
+	old := c.prog
+	old.SetListener(nil) // its exit is not the session's
+	old.Terminate()
+	c.prog = nil
+	c.frames.reset()
+	c.mu.Lock()
+	var gone []int64
+	for id := range c.live {
+		gone = append(gone, id)
+	}
+	c.live, c.names, c.report, c.exited = map[int64]bool{}, map[int64]string{}, "", false
+	c.mu.Unlock()
+	sort.Slice(gone, func(i, j int) bool { return gone[i] < gone[j] })
+	for _, id := range gone {
+		c.send(&dap.ThreadEvent{Event: newEvent("thread"), Body: dap.ThreadEventBody{Reason: "exited", ThreadId: int(id)}})
+	}
+	if err := c.launch(args); err != nil {
+		c.sendError(req, errRestart, err.Error())
+		c.sendTerminated()
+		return
+	}
+	c.respond(&dap.RestartResponse{Response: newResponse(req)})
+	if c.configured {
+		c.prog.ConfigurationDone()
+	}
+}

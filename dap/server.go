@@ -1,0 +1,515 @@
+package dap
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"sync"
+
+	dap "github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/inspect"
+)
+
+// Error ids of error responses (body.error.id).
+const (
+	errUnsupported    = 1000 // a request this adapter does not implement
+	errMalformed      = 1001 // a message that is not valid JSON or not DAP
+	errBadArguments   = 1002 // arguments of the wrong shape or value
+	errInternal       = 1003 // a panic while handling a request
+	errNotLaunched    = 1010 // a request that needs a program before launch/attach
+	errLaunch         = 1011 // launch failed (compile error, missing file, …)
+	errAttach         = 1012 // attach failed
+	errRestart        = 1013 // restart failed
+	errRunning        = 1020 // the program must be stopped for this request
+	errExecution      = 1021 // continue, step or pause failed
+	errStackTrace     = 1030
+	errScopes         = 1031
+	errVariables      = 1032
+	errEvaluate       = 1033
+	errSetVariable    = 1034
+	errThreads        = 1035
+	errSource         = 1036
+	errExceptionInfo  = 1037
+	errSetBreakpoints = 1040
+)
+
+// Server serves DAP sessions over any connection. Its fields must be set
+// before the first ServeConn or Serve.
+type Server struct {
+	// ReplCommands, if set, is offered every expression evaluated in the
+	// "repl" context first: when it returns true, its text is the result
+	// and the expression is not evaluated as NLang. The REPL fills it
+	// with its debugger commands.
+	ReplCommands func(expr string) (string, bool)
+
+	// Attach, if set, is a program that already runs (`nlangdbg run
+	// --listen`): clients debug it with attach, and launch is refused.
+	// Serve then returns when the program ends.
+	Attach *inspect.Session
+
+	// Log, if set, receives one line per message in ("<-") and out ("->").
+	Log io.Writer
+
+	logMu    sync.Mutex
+	mux      *attachMux // the Attach session's listener (made once)
+	once     sync.Once
+	activeMu sync.Mutex
+	active   *session // the session ServeConn serves (the last one, if several)
+}
+
+// NewAttachServer returns a Server for a program that already runs (or
+// is about to: call it before prog.ConfigurationDone). From then on the
+// program's events go through the server, which keeps the program
+// running while no client is attached.
+func NewAttachServer(prog *inspect.Session) *Server {
+	s := &Server{Attach: prog}
+	s.setup()
+	return s
+}
+
+// ServeConn runs one DAP session on rw until the client disconnects or
+// rw fails, then closes rw. A launched program still running at that
+// point is terminated; an attached one is detached and left running.
+func (s *Server) ServeConn(rw io.ReadWriteCloser) error {
+	s.setup()
+	c := newSession(s, rw)
+	s.setActive(c)
+	defer s.setActive(nil)
+	defer c.cleanup()
+	return c.readLoop()
+}
+
+// Serve accepts clients on ln one after another, serving each with
+// ServeConn. Without Attach it returns when ln fails (e.g. is closed).
+// With Attach it returns, closing ln, once the attached program has ended
+// and its client (if any) has been told and disconnected.
+func (s *Server) Serve(ln net.Listener) error {
+	s.setup()
+	conns := make(chan net.Conn)
+	acceptErr := make(chan error, 1)
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				acceptErr <- err
+				return
+			}
+			conns <- conn
+		}
+	}()
+	var exited <-chan struct{} // never ready without Attach
+	if s.mux != nil {
+		exited = s.mux.exited
+	}
+	end := func() error {
+		ln.Close()
+		select { // a client that connected in the meantime gets nothing
+		case conn := <-conns:
+			conn.Close()
+		default:
+		}
+		return nil
+	}
+	for {
+		select {
+		case conn := <-conns:
+			done := make(chan struct{})
+			go func() {
+				s.ServeConn(conn)
+				close(done)
+			}()
+			select {
+			case <-done:
+			case <-exited:
+				// The program is over: the session ends once what it
+				// holds back has gone out.
+				s.closeActive()
+				<-done
+				return end()
+			}
+		case err := <-acceptErr:
+			return err
+		case <-exited:
+			return end()
+		}
+	}
+}
+
+// closeActive ends the session being served, if any, once its pending
+// messages are out.
+func (s *Server) closeActive() {
+	s.activeMu.Lock()
+	c := s.active
+	s.activeMu.Unlock()
+	if c != nil {
+		c.closeSoon()
+	}
+}
+
+// setActive records the session being served (nil: none).
+func (s *Server) setActive(c *session) {
+	s.activeMu.Lock()
+	s.active = c
+	s.activeMu.Unlock()
+}
+
+// setup installs the attach multiplexer once.
+func (s *Server) setup() {
+	s.once.Do(func() {
+		if s.Attach != nil {
+			s.mux = newAttachMux(s.Attach)
+			s.Attach.SetListener(s.mux)
+		}
+	})
+}
+
+// logf writes a line to the log, if any.
+func (s *Server) logf(format string, args ...any) {
+	if s.Log == nil {
+		return
+	}
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fmt.Fprintf(s.Log, format+"\n", args...)
+}
+
+// readLoop reads and handles requests until the connection ends or the
+// client disconnects.
+func (c *session) readLoop() error {
+	for !c.disconnected {
+		content, err := dap.ReadBaseMessage(c.r)
+		if err != nil {
+			var bpe *dap.BaseProtocolError
+			if errors.As(err, &bpe) {
+				// The framing is lost: there is no telling where the next
+				// message starts.
+				c.sendOutput("stderr", fmt.Sprintf("nlangdbg dap: %v; closing the connection\n", err))
+				return err
+			}
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			return err
+		}
+		c.srv.logf("<- %s", content)
+		msg, err := dap.DecodeProtocolMessage(content)
+		if err != nil {
+			c.badMessage(content, err)
+			continue
+		}
+		if req, ok := msg.(dap.RequestMessage); ok {
+			c.handle(req)
+		}
+		// Responses (to reverse requests we never send) and events from
+		// the client are ignored.
+	}
+	return nil
+}
+
+// seqPattern finds a request's seq in a message that is not valid JSON.
+var seqPattern = regexp.MustCompile(`"seq"\s*:\s*([0-9]+)`)
+
+// badMessage answers a message that did not decode: an unknown command,
+// arguments of the wrong shape, or malformed JSON. The session goes on.
+func (c *session) badMessage(content []byte, err error) {
+	var head struct {
+		Seq     int    `json:"seq"`
+		Type    string `json:"type"`
+		Command string `json:"command"`
+	}
+	c.hold()
+	defer c.release()
+	jsonErr := json.Unmarshal(content, &head)
+	var fieldErr *dap.DecodeProtocolMessageFieldError
+	id, text := errMalformed, fmt.Sprintf("malformed message: %v", err)
+	switch {
+	case jsonErr != nil:
+		if m := seqPattern.FindSubmatch(content); m != nil {
+			head.Seq, _ = strconv.Atoi(string(m[1]))
+		}
+		head.Command = ""
+		c.sendOutput("console", fmt.Sprintf("nlangdbg dap: %s\n", text))
+	case errors.As(err, &fieldErr) && fieldErr.SubType == "Request":
+		id, text = errUnsupported, fmt.Sprintf("unsupported command %q", head.Command)
+	case head.Type == "request":
+		id, text = errBadArguments, fmt.Sprintf("bad arguments for %q: %v", head.Command, err)
+	default:
+		// A response or event we cannot decode: nothing to answer.
+		c.sendOutput("console", fmt.Sprintf("nlangdbg dap: ignoring %s\n", text))
+		return
+	}
+	c.sendErrorResponse(head.Seq, head.Command, id, text)
+}
+
+// handle answers one request. The events it causes go out after its
+// response.
+func (c *session) handle(req dap.RequestMessage) {
+	c.hold()
+	defer c.release()
+	defer c.recoverPanic(req)
+	c.dispatch(req)
+}
+
+// recoverPanic turns a panic in a handler into an error response, so
+// that nothing a client sends can stop the server.
+func (c *session) recoverPanic(req dap.RequestMessage) {
+	if r := recover(); r != nil {
+		c.srv.logf("panic in %s: %v\n%s", req.GetRequest().Command, r, debug.Stack())
+		c.sendError(req, errInternal, fmt.Sprintf("internal error in %s: %v", req.GetRequest().Command, r))
+	}
+}
+
+// dispatch calls the handler of req. Each handler sends exactly one
+// response.
+func (c *session) dispatch(req dap.RequestMessage) {
+	switch req := req.(type) {
+	case *dap.InitializeRequest: // Required
+		c.onInitializeRequest(req)
+	case *dap.LaunchRequest: // Required
+		c.onLaunchRequest(req)
+	case *dap.AttachRequest: // Required
+		c.onAttachRequest(req)
+	case *dap.ConfigurationDoneRequest: // Optional (capability 'supportsConfigurationDoneRequest')
+		c.onConfigurationDoneRequest(req)
+	case *dap.DisconnectRequest: // Required
+		c.onDisconnectRequest(req)
+	case *dap.TerminateRequest: // Optional (capability 'supportsTerminateRequest')
+		c.onTerminateRequest(req)
+	case *dap.RestartRequest: // Optional (capability 'supportsRestartRequest')
+		c.onRestartRequest(req)
+	case *dap.SetBreakpointsRequest: // Required
+		c.onSetBreakpointsRequest(req)
+	case *dap.SetFunctionBreakpointsRequest: // Optional (capability 'supportsFunctionBreakpoints')
+		c.onSetFunctionBreakpointsRequest(req)
+	case *dap.SetExceptionBreakpointsRequest: // Optional (capability 'exceptionBreakpointFilters')
+		c.onSetExceptionBreakpointsRequest(req)
+	case *dap.ExceptionInfoRequest: // Optional (capability 'supportsExceptionInfoRequest')
+		c.onExceptionInfoRequest(req)
+	case *dap.ContinueRequest: // Required
+		c.onContinueRequest(req)
+	case *dap.NextRequest: // Required
+		c.onNextRequest(req)
+	case *dap.StepInRequest: // Required
+		c.onStepInRequest(req)
+	case *dap.StepOutRequest: // Required
+		c.onStepOutRequest(req)
+	case *dap.PauseRequest: // Required
+		c.onPauseRequest(req)
+	case *dap.ThreadsRequest: // Required
+		c.onThreadsRequest(req)
+	case *dap.StackTraceRequest: // Required
+		c.onStackTraceRequest(req)
+	case *dap.ScopesRequest: // Required
+		c.onScopesRequest(req)
+	case *dap.VariablesRequest: // Required
+		c.onVariablesRequest(req)
+	case *dap.EvaluateRequest: // Required
+		c.onEvaluateRequest(req)
+	case *dap.SetVariableRequest: // Optional (capability 'supportsSetVariable')
+		c.onSetVariableRequest(req)
+	case *dap.SourceRequest: // Required
+		c.onSourceRequest(req)
+	case *dap.LoadedSourcesRequest: // Optional (capability 'supportsLoadedSourcesRequest')
+		c.onLoadedSourcesRequest(req)
+	default:
+		// Not advertised: stepBack, reverseContinue, restartFrame, goto,
+		// gotoTargets, stepInTargets, completions, modules, setExpression,
+		// data and instruction breakpoints, memory, disassemble, cancel,
+		// breakpointLocations, terminateThreads.
+		c.sendError(req, errUnsupported, fmt.Sprintf("unsupported command %q", req.GetRequest().Command))
+	}
+}
+
+// session is one client connection.
+type session struct {
+	srv *Server
+	rw  io.ReadWriteCloser
+	r   *bufio.Reader
+
+	// wmu guards the writer: seq, the held events and the state of rw.
+	wmu        sync.Mutex
+	seq        int
+	holding    bool
+	held       []dap.Message
+	broken     bool // rw failed or was closed
+	closeAfter bool // close rw once the held events are out
+
+	// The fields below belong to the read loop.
+	disconnected bool // disconnect answered: stop reading
+	initialized  bool
+	prog         *inspect.Session
+	lis          *listener
+	args         launchArgs // of the launch (for restart)
+	attached     bool
+	configured   bool
+	frames       handles[frameRef]
+	indexed      map[int]bool    // variables references with indexed children
+	srcRefs      handles[string] // source references (never reset)
+	srcBps       map[string][]dap.SourceBreakpoint
+	funcBps      []dap.FunctionBreakpoint
+	excFilters   []string
+	focused      []int64 // threads asked for stackTrace, most recent first
+
+	// mu guards what the listener shares with the read loop.
+	mu        sync.Mutex
+	live      map[int64]bool   // started, not exited
+	names     map[int64]string // thread names from the last listing
+	report    string           // the last deadlock report seen on stderr
+	stops     int              // number of stops so far
+	notedStop int              // the stop whose threads listing was noted as capped
+	exited    bool
+}
+
+// frameRef is what a frame id stands for.
+type frameRef struct {
+	thread int64
+	depth  int
+}
+
+func newSession(srv *Server, rw io.ReadWriteCloser) *session {
+	return &session{srv: srv, rw: rw, r: bufio.NewReader(rw),
+		srcBps: map[string][]dap.SourceBreakpoint{},
+		live:   map[int64]bool{}, names: map[int64]string{}, notedStop: -1}
+}
+
+// cleanup ends the session: a launched program is terminated, an
+// attached one detached.
+func (c *session) cleanup() {
+	if c.prog != nil {
+		if c.attached {
+			c.detach()
+		} else {
+			c.prog.SetListener(nil)
+			c.prog.Terminate()
+		}
+		c.prog = nil
+	}
+	c.wmu.Lock()
+	c.broken = true
+	c.wmu.Unlock()
+	c.rw.Close()
+}
+
+// hold starts holding events back until release.
+func (c *session) hold() {
+	c.wmu.Lock()
+	c.holding = true
+	c.wmu.Unlock()
+}
+
+// release sends the events held back.
+func (c *session) release() {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.holding = false
+	for _, m := range c.held {
+		c.writeLocked(m)
+	}
+	c.held = nil
+	if c.closeAfter {
+		c.closeLocked()
+	}
+}
+
+// send sends an event, or holds it back while a request is handled.
+func (c *session) send(m dap.Message) {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.holding {
+		c.held = append(c.held, m)
+		return
+	}
+	c.writeLocked(m)
+}
+
+// respond sends a response at once. Must be called by the read loop.
+func (c *session) respond(m dap.ResponseMessage) {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.writeLocked(m)
+}
+
+// closeSoon closes the connection once the held events are out.
+func (c *session) closeSoon() {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.holding {
+		c.closeAfter = true
+		return
+	}
+	c.closeLocked()
+}
+
+// closeLocked closes rw. Must hold c.wmu.
+func (c *session) closeLocked() {
+	c.broken = true
+	c.rw.Close()
+}
+
+// writeLocked numbers m and writes it. Must hold c.wmu.
+func (c *session) writeLocked(m dap.Message) {
+	if c.broken {
+		return
+	}
+	c.seq++
+	switch m := m.(type) {
+	case dap.ResponseMessage:
+		m.GetResponse().Seq = c.seq
+		m.GetResponse().Type = "response"
+	case dap.EventMessage:
+		m.GetEvent().Seq = c.seq
+		m.GetEvent().Type = "event"
+	}
+	if c.srv.Log != nil {
+		b, _ := json.Marshal(m)
+		c.srv.logf("-> %s", b)
+	}
+	if err := dap.WriteProtocolMessage(c.rw, m); err != nil {
+		c.broken = true
+	}
+}
+
+// newResponse returns a successful response to req.
+func newResponse(req dap.RequestMessage) dap.Response {
+	r := req.GetRequest()
+	return dap.Response{RequestSeq: r.Seq, Command: r.Command, Success: true}
+}
+
+// newEvent returns an event header.
+func newEvent(name string) dap.Event {
+	return dap.Event{Event: name}
+}
+
+// sendError answers req with an error.
+func (c *session) sendError(req dap.RequestMessage, id int, msg string) {
+	r := req.GetRequest()
+	c.sendErrorResponse(r.Seq, r.Command, id, msg)
+}
+
+func (c *session) sendErrorResponse(seq int, command string, id int, msg string) {
+	c.respond(&dap.ErrorResponse{
+		Response: dap.Response{RequestSeq: seq, Command: command, Success: false, Message: msg},
+		Body:     dap.ErrorResponseBody{Error: &dap.ErrorMessage{Id: id, Format: msg, ShowUser: true}},
+	})
+}
+
+// sendOutput sends an output event.
+func (c *session) sendOutput(category, text string) {
+	c.send(&dap.OutputEvent{Event: newEvent("output"), Body: dap.OutputEventBody{Category: category, Output: text}})
+}
+
+// decodeArgs decodes raw arguments into v (absent arguments leave v as
+// it is).
+func decodeArgs(raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	return json.Unmarshal(raw, v)
+}

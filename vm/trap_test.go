@@ -1,0 +1,334 @@
+package vm_test
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// trapSrc prints 0, 1, 3 and returns 3.
+const trapSrc = `import io;
+int main() {
+    int s = 0;
+    for (int i = 0; i < 3; i += 1) { // @loop
+        s += i; // @body
+        io.print(s); // @print
+    }
+    return s;
+}`
+
+const trapOutput = "0\n1\n3\n"
+
+// stmtPCs returns the pcs of fn's statements on line.
+func stmtPCs(fn *vm.Funcode, line int32) []int32 {
+	var pcs []int32
+	for _, e := range fn.Lines {
+		if e.Stmt && e.Line == line {
+			pcs = append(pcs, e.PC)
+		}
+	}
+	return pcs
+}
+
+// stmtPC returns the pc of the first statement of fn on line.
+func stmtPC(tb testing.TB, fn *vm.Funcode, line int32) int32 {
+	tb.Helper()
+	pcs := stmtPCs(fn, line)
+	if len(pcs) == 0 {
+		tb.Fatalf("no statement of %s on line %d", fn.Name, line)
+	}
+	return pcs[0]
+}
+
+// recHook is a DebugHook that records each trap it sees and answers stop.
+type recHook struct {
+	tb   testing.TB
+	stop bool
+	hits []string
+}
+
+func (h *recHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
+	if top := t.Frame(0); top.Fn != fn || top.PC != pc {
+		h.tb.Errorf("OnTrap(%s, %d) while the top frame is %s at pc %d", fn.Name, pc, top.Fn.Name, top.PC)
+	}
+	h.hits = append(h.hits, fmt.Sprintf("%s@%d", fn.Name, pc))
+	return h.stop
+}
+
+// trapRun runs th to completion with the budget, recording the output
+// printed so far at each StopTrap and checking where the thread stopped.
+func trapRun(tb testing.TB, th *vm.Thread, out *bytes.Buffer, budget int) (atStops []string) {
+	tb.Helper()
+	for i := 0; ; i++ {
+		if i > 100_000 {
+			tb.Fatal("thread does not end")
+		}
+		switch stop := th.Run(budget); stop {
+		case vm.StopDone:
+			return atStops
+		case vm.StopBudget:
+		case vm.StopTrap:
+			top := th.Frame(0)
+			if !top.Fn.HasTrap(top.PC) {
+				tb.Fatalf("stopped in %s at pc %d, which has no trap", top.Fn.Name, top.PC)
+			}
+			atStops = append(atStops, fmt.Sprintf("%s@%d %q", top.Fn.Name, top.PC, out.String()))
+		default:
+			tb.Fatalf("Run returned %v", stop)
+		}
+	}
+}
+
+// TestTrapStops checks that a trap whose hook answers true stops the
+// thread before the trapped instruction, and that resuming executes the
+// original instruction once and goes on: the output is unchanged, under
+// any budget.
+func TestTrapStops(t *testing.T) {
+	for _, budget := range []int{1, 2, math.MaxInt} {
+		prog := compileSrc(t, trapSrc)
+		main := prog.Main
+		line := markerLine(t, trapSrc, "body")
+		pc := stmtPC(t, main, line)
+		orig := main.Instr(pc)
+		if !main.SetTrap(pc) || !main.HasTrap(pc) {
+			t.Fatalf("SetTrap(%d) failed", pc)
+		}
+		if main.Code[pc].Op != vm.TRAP || main.Instr(pc) != orig {
+			t.Fatalf("after SetTrap: code %v, Instr %v; want trap and the original %v", main.Code[pc], main.Instr(pc), orig)
+		}
+		var out bytes.Buffer
+		m, th := newMain(prog, &out)
+		hook := &recHook{tb: t, stop: true}
+		m.Hook = hook
+
+		// the first stop: nothing printed yet, the thread is walkable
+		if stop := runUntilTrap(t, th, budget); stop != vm.StopTrap {
+			t.Fatalf("budget %d: Run = %v, want trap", budget, stop)
+		}
+		if th.Frame(0).Fn != main || th.Frame(0).PC != pc || th.Depth() != 1 {
+			t.Fatalf("budget %d: stopped in %s at pc %d, want main at %d", budget, th.Frame(0).Fn.Name, th.Frame(0).PC, pc)
+		}
+		if cs := th.CallStack(); len(cs) != 1 || cs[0].Func != "main" || cs[0].Line != line {
+			t.Errorf("call stack %v, want main at line %d", cs, line)
+		}
+		stops := trapRun(t, th, &out, budget)
+		want := []string{
+			fmt.Sprintf("main@%d %q", pc, "0\n"),
+			fmt.Sprintf("main@%d %q", pc, "0\n1\n"),
+		}
+		if strings.Join(stops, "\n") != strings.Join(want, "\n") {
+			t.Errorf("budget %d: later stops\n%s\nwant\n%s", budget, strings.Join(stops, "\n"), strings.Join(want, "\n"))
+		}
+		if out.String() != trapOutput || int64(th.Result.N) != 3 {
+			t.Errorf("budget %d: output %q, result %d; want %q, 3", budget, out.String(), int64(th.Result.N), trapOutput)
+		}
+		if len(hook.hits) != 3 {
+			t.Errorf("budget %d: hook called %d times, want 3", budget, len(hook.hits))
+		}
+	}
+}
+
+// runUntilTrap runs th until it stops for another reason than its budget.
+func runUntilTrap(tb testing.TB, th *vm.Thread, budget int) vm.Stop {
+	tb.Helper()
+	for i := 0; i < 100_000; i++ {
+		if stop := th.Run(budget); stop != vm.StopBudget {
+			return stop
+		}
+	}
+	tb.Fatal("thread does not stop")
+	return vm.StopBudget
+}
+
+// TestTrapAtLoopHead sets a trap on a loop condition, the pc a budget
+// stop resumes at: the trap still stops once per test of the condition,
+// before and after a budget stop at the same pc.
+func TestTrapAtLoopHead(t *testing.T) {
+	for _, budget := range []int{1, math.MaxInt} {
+		prog := compileSrc(t, trapSrc)
+		// the for statement's line has three statement entries: the
+		// initialization, the condition and the step
+		pcs := stmtPCs(prog.Main, markerLine(t, trapSrc, "loop"))
+		if len(pcs) != 3 {
+			t.Fatalf("statement pcs %v on the for line, want 3", pcs)
+		}
+		pc := pcs[1]
+		if !isLoopHead(prog.Main, pc) {
+			t.Fatalf("pc %d is not a loop head", pc)
+		}
+		prog.Main.SetTrap(pc)
+		var out bytes.Buffer
+		m, th := newMain(prog, &out)
+		m.Hook = &recHook{tb: t, stop: true}
+		stops := trapRun(t, th, &out, budget)
+		want := []string{
+			fmt.Sprintf("main@%d %q", pc, ""),
+			fmt.Sprintf("main@%d %q", pc, "0\n"),
+			fmt.Sprintf("main@%d %q", pc, "0\n1\n"),
+			fmt.Sprintf("main@%d %q", pc, "0\n1\n3\n"),
+		}
+		if strings.Join(stops, "\n") != strings.Join(want, "\n") {
+			t.Errorf("budget %d: stops\n%s\nwant\n%s", budget, strings.Join(stops, "\n"), strings.Join(want, "\n"))
+		}
+		if out.String() != trapOutput {
+			t.Errorf("budget %d: output %q", budget, out.String())
+		}
+	}
+}
+
+func isLoopHead(fn *vm.Funcode, pc int32) bool {
+	for i := range fn.Code {
+		if in := fn.Instr(int32(i)); in.Op == vm.LOOP && in.A == pc {
+			return true
+		}
+	}
+	return false
+}
+
+// TestTrapContinue checks that a hook answering false sees every hit but
+// never stops the thread.
+func TestTrapContinue(t *testing.T) {
+	prog := compileSrc(t, trapSrc)
+	pc := stmtPC(t, prog.Main, markerLine(t, trapSrc, "print"))
+	prog.Main.SetTrap(pc)
+	var out bytes.Buffer
+	m, th := newMain(prog, &out)
+	hook := &recHook{tb: t}
+	m.Hook = hook
+	if stop := th.Run(math.MaxInt); stop != vm.StopDone {
+		t.Fatalf("Run = %v, want done", stop)
+	}
+	at := fmt.Sprintf("main@%d", pc)
+	if got := strings.Join(hook.hits, " "); got != at+" "+at+" "+at {
+		t.Errorf("hits %q, want 3 × %s", got, at)
+	}
+	if out.String() != trapOutput || int64(th.Result.N) != 3 {
+		t.Errorf("output %q, result %d", out.String(), int64(th.Result.N))
+	}
+}
+
+// TestTrapWithoutHook checks that a trap is transparent when no debugger
+// is attached.
+func TestTrapWithoutHook(t *testing.T) {
+	prog := compileSrc(t, trapSrc)
+	prog.Main.SetTrap(stmtPC(t, prog.Main, markerLine(t, trapSrc, "body")))
+	var out bytes.Buffer
+	_, th := newMain(prog, &out)
+	if stop := th.Run(math.MaxInt); stop != vm.StopDone || out.String() != trapOutput {
+		t.Errorf("Run = %v with output %q, want done and %q", stop, out.String(), trapOutput)
+	}
+}
+
+// TestClearTrap checks that ClearTrap restores the instruction, that
+// SetTrap is idempotent and rejects pcs out of range, and FormatInstr's
+// "[trap]" mark.
+func TestClearTrap(t *testing.T) {
+	prog := compileSrc(t, trapSrc)
+	main := prog.Main
+	pc := stmtPC(t, main, markerLine(t, trapSrc, "body"))
+	orig := main.Code[pc]
+	text := main.FormatInstr(pc)
+	if strings.Contains(text, "[trap]") || strings.HasPrefix(text, "trap") {
+		t.Fatalf("untrapped instruction formats as %q", text)
+	}
+	if main.SetTrap(-1) || main.SetTrap(int32(len(main.Code))) {
+		t.Errorf("SetTrap accepted a pc out of range")
+	}
+	main.SetTrap(pc)
+	main.SetTrap(pc) // twice: still one trap over the original
+	if got, want := main.FormatInstr(pc), text+"  [trap]"; got != want {
+		t.Errorf("FormatInstr = %q, want %q", got, want)
+	}
+	var buf bytes.Buffer
+	vm.DisassembleFunc(&buf, main)
+	if n := strings.Count(buf.String(), "[trap]"); n != 1 {
+		t.Errorf("listing has %d traps, want 1:\n%s", n, buf.String())
+	}
+	main.ClearTrap(pc)
+	if main.HasTrap(pc) || main.Code[pc] != orig || main.FormatInstr(pc) != text {
+		t.Errorf("after ClearTrap: HasTrap %v, code %v (want %v), text %q", main.HasTrap(pc), main.Code[pc], orig, main.FormatInstr(pc))
+	}
+	main.ClearTrap(pc)     // clearing again is harmless
+	main.ClearTrap(pc + 1) // as is clearing an untrapped pc
+	if main.Code[pc] != orig || main.Code[pc+1].Op == vm.TRAP {
+		t.Errorf("ClearTrap changed the code")
+	}
+
+	var out bytes.Buffer
+	m, th := newMain(prog, &out)
+	hook := &recHook{tb: t, stop: true}
+	m.Hook = hook
+	if stop := th.Run(math.MaxInt); stop != vm.StopDone || len(hook.hits) != 0 || out.String() != trapOutput {
+		t.Errorf("Run = %v, hits %v, output %q; want done, none, %q", stop, hook.hits, out.String(), trapOutput)
+	}
+}
+
+// TestTrapSetWhileStopped checks the usual debugger sequence: stop at a
+// trap, set another one, resume; the thread stops at both, in order.
+func TestTrapSetWhileStopped(t *testing.T) {
+	prog := compileSrc(t, trapSrc)
+	main := prog.Main
+	body := stmtPC(t, main, markerLine(t, trapSrc, "body"))
+	printPC := stmtPC(t, main, markerLine(t, trapSrc, "print"))
+	main.SetTrap(printPC)
+	var out bytes.Buffer
+	m, th := newMain(prog, &out)
+	m.Hook = &recHook{tb: t, stop: true}
+	if stop := th.Run(math.MaxInt); stop != vm.StopTrap || th.Frame(0).PC != printPC {
+		t.Fatalf("Run = %v at pc %d, want trap at %d", stop, th.Frame(0).PC, printPC)
+	}
+	main.SetTrap(body)
+	stops := trapRun(t, th, &out, math.MaxInt)
+	want := []string{
+		fmt.Sprintf("main@%d %q", body, "0\n"),
+		fmt.Sprintf("main@%d %q", printPC, "0\n"),
+		fmt.Sprintf("main@%d %q", body, "0\n1\n"),
+		fmt.Sprintf("main@%d %q", printPC, "0\n1\n"),
+	}
+	if strings.Join(stops, "\n") != strings.Join(want, "\n") {
+		t.Errorf("stops\n%s\nwant\n%s", strings.Join(stops, "\n"), strings.Join(want, "\n"))
+	}
+	if out.String() != trapOutput {
+		t.Errorf("output %q", out.String())
+	}
+}
+
+// TestTrapInNestedCall checks that a trap in code the runtime calls from a
+// native (a toString while printing) does not stop: a nested call cannot
+// be suspended. The hook is not consulted there.
+func TestTrapInNestedCall(t *testing.T) {
+	src := `import io;
+class Node {
+    public string toString() {
+        return "N"; // @ts
+    }
+}
+int main() {
+    List<Node> l = [new Node(), new Node()];
+    io.print(l);
+    Node n = new Node();
+    io.print(n.toString()); // @direct
+    return 0;
+}`
+	prog := compileSrc(t, src)
+	ts := prog.FuncByName("Node.toString")
+	pc := stmtPC(t, ts, markerLine(t, src, "ts"))
+	ts.SetTrap(pc)
+	var out bytes.Buffer
+	m, th := newMain(prog, &out)
+	hook := &recHook{tb: t, stop: true}
+	m.Hook = hook
+	// the direct call from NLang code stops; the two nested ones do not
+	stops := trapRun(t, th, &out, math.MaxInt)
+	want := fmt.Sprintf("Node.toString@%d %q", pc, "[N, N]\n")
+	if len(stops) != 1 || stops[0] != want {
+		t.Errorf("stops %q, want [%s]", stops, want)
+	}
+	if out.String() != "[N, N]\nN\n" || len(hook.hits) != 1 {
+		t.Errorf("output %q, hook hits %v", out.String(), hook.hits)
+	}
+}
