@@ -3,6 +3,7 @@ module github.com/nlangdbg/nlangdbg
 go 1.26.8
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/google/go-dap v0.12.0
 	github.com/peterh/liner v1.2.3
 )

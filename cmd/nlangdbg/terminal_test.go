@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// buildBinary builds nlangdbg once per test run.
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+func nlangdbgBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "nlangdbg-bin")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "nlangdbg")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = err
+			binPath = string(out)
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("building nlangdbg: %v\n%s", binErr, binPath)
+	}
+	return binPath
+}
+
+// screen collects a process's terminal output.
+type screen struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	pos int // what expect has consumed
+}
+
+func (s *screen) copyFrom(r io.Reader) {
+	b := make([]byte, 4096)
+	for {
+		n, err := r.Read(b)
+		s.mu.Lock()
+		s.buf.Write(b[:n])
+		s.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+// expect waits until the unread output matches re and consumes it.
+func (s *screen) expect(t *testing.T, re string) string {
+	t.Helper()
+	rx := regexp.MustCompile(re)
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		text := s.buf.String()[s.pos:]
+		if loc := rx.FindStringIndex(text); loc != nil {
+			s.pos += loc[1]
+			s.mu.Unlock()
+			return text[:loc[1]]
+		}
+		s.mu.Unlock()
+		time.Sleep(20 * time.Millisecond) // polling a terminal: there is no event to wait on
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t.Fatalf("timeout waiting for %q; terminal shows:\n%s", re, s.buf.String()[s.pos:])
+	return ""
+}
+
+// TestTerminalLiner drives the real binary in a pseudo-terminal: tab
+// completion, history (arrow up, and the history file), Ctrl-C pausing a
+// busy program, Ctrl-D quitting.
+func TestTerminalLiner(t *testing.T) {
+	bin := nlangdbgBinary(t)
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "busy.n")
+	os.WriteFile(prog, []byte(`int main() {
+    long n = 0;
+    while (true) {
+        n += 1;
+    }
+    return 0;
+}
+`), 0o644)
+	cmd := exec.Command(bin, "debug", prog)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "HOME="+dir, "TERM=xterm")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	scr := &screen{}
+	go scr.copyFrom(f)
+	scr.expect(t, `Stopped at entry at main`)
+	scr.expect(t, `\(nlangdbg\) `)
+
+	// Tab completes a unique command name.
+	f.Write([]byte("disa\t"))
+	scr.expect(t, `disasm `)
+	f.Write([]byte("\r"))
+	scr.expect(t, `func main`)
+	scr.expect(t, `\(nlangdbg\) `)
+
+	// Arrow up recalls it.
+	f.Write([]byte("\x1b[A"))
+	scr.expect(t, `disasm`)
+	f.Write([]byte("\r"))
+	scr.expect(t, `func main`)
+	scr.expect(t, `\(nlangdbg\) `)
+
+	// Ctrl-C at the prompt clears the line.
+	f.Write([]byte("garbage\x03"))
+	scr.expect(t, `\(nlangdbg\) `)
+
+	// Ctrl-C while the program runs pauses it.
+	f.Write([]byte("continue\r"))
+	scr.expect(t, `continue`)
+	time.Sleep(200 * time.Millisecond) // let it spin
+	f.Write([]byte("\x03"))
+	scr.expect(t, `Paused at main \(busy\.n:\d+\) \[thread 1 "main"\]`)
+	scr.expect(t, `\(nlangdbg\) `)
+
+	// Ctrl-D quits (and kills the debugged program).
+	f.Write([]byte("\x04"))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("nlangdbg did not exit on Ctrl-D")
+	}
+	hist, err := os.ReadFile(filepath.Join(dir, "nlangdbg", "history"))
+	if err != nil || !strings.Contains(string(hist), "disasm") || strings.Contains(string(hist), "garbage") {
+		t.Fatalf("history file: %q, %v", hist, err)
+	}
+}
+
+// TestAttach runs a program with `run --listen` and attaches to it from
+// a second process: inspect, detach, and the program finishes normally.
+func TestAttach(t *testing.T) {
+	bin := nlangdbgBinary(t)
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "slow.n")
+	os.WriteFile(prog, []byte(`import io;
+import thread;
+void ticker(int n) {
+    for (int i = 0; i < n; i += 1) {
+        thread.sleep(20);
+    }
+}
+int main() {
+    Thread t = thread.spawn(ticker, 50);
+    t.setName("ticker");
+    t.join();
+    io.print("done");
+    return 7;
+}
+`), 0o644)
+	run := exec.Command(bin, "run", "--listen", "127.0.0.1:0", prog)
+	var runOut bytes.Buffer
+	run.Stdout = &runOut
+	stderr, _ := run.StderrPipe()
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer run.Process.Kill()
+	sc := bufio.NewScanner(stderr)
+	addr := ""
+	for sc.Scan() {
+		if a, ok := strings.CutPrefix(sc.Text(), "DAP server listening at: "); ok {
+			addr = a
+			break
+		}
+	}
+	if addr == "" {
+		t.Fatal("no listen address on stderr")
+	}
+	go io.Copy(io.Discard, stderr)
+
+	att := exec.Command(bin, "attach", addr)
+	att.Stdin = strings.NewReader("threads\nbt\nthread 2\nbt\ndetach\n")
+	out, err := att.CombinedOutput()
+	if err != nil {
+		t.Fatalf("attach: %v\n%s", err, out)
+	}
+	for _, want := range []string{`Paused`, `\[1\] "main"\s+join ticker`, `\[2\] "ticker"\s+sleep`, `ticker \(slow\.n:\d+\)`, `Detached`} {
+		if !regexp.MustCompile(want).Match(out) {
+			t.Errorf("attach transcript does not match %q:\n%s", want, out)
+		}
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- run.Wait() }()
+	select {
+	case err := <-errc:
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 7 {
+			t.Fatalf("program ended with %v, want exit code 7", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("program did not finish after detach")
+	}
+	if runOut.String() != "done\n" {
+		t.Fatalf("program output %q", runOut.String())
+	}
+}
