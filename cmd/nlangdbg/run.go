@@ -173,8 +173,12 @@ func runProgram(path string, src []byte, opts runOptions, stdin io.Reader, stdou
 	}
 	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed})
 	s.Start(m.NewCallThread(prog.Main, nil))
-	return s.Run()
+	return exitStatus(s.Run())
 }
+
+// exitStatus is what a POSIX parent sees of main's return value: its low
+// 8 bits (main returning 300 exits with 44, -1 with 255).
+func exitStatus(code int) int { return code & 0xFF }
 
 func disasmCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("disasm", stderr)
