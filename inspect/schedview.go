@@ -202,6 +202,7 @@ func (s *Session) BreakSched(kind string, on bool) error {
 	if !ok {
 		return fmt.Errorf("unknown scheduler event %q (want %s)", kind, strings.Join(SchedBreakKinds, ", "))
 	}
+	s.sch.SetYieldOn(k, on)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if on {
@@ -236,8 +237,8 @@ func (s *Session) schedEventStop(ev sched.Event) (StopInfo, bool) {
 		delete(s.safepoints, ev.Thread)
 		return StopInfo{Reason: ReasonSafepoint, Description: "Stopped at a safepoint"}, true
 	}
-	if !s.schedBreaks[ev.Kind] {
-		return StopInfo{}, false
+	if !s.schedBreaks[ev.Kind] || (ev.Kind == sched.EventSpawn && ev.By == nil) {
+		return StopInfo{}, false // (main's own spawn is not an event of the program)
 	}
 	desc := fmt.Sprintf("Scheduler event: %s", ev.Kind)
 	if ev.Thread != nil {

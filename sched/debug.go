@@ -273,3 +273,15 @@ func (s *Scheduler) SetBudgetOnce(t *vm.Thread, n int) {
 		ti.budgetOnce = n
 	}
 }
+
+// SetYieldOn makes the thread that causes an event of kind (a spawn, a
+// wake) give up its quantum right after the native call that caused it,
+// so that a debugger stopping at scheduler events sees it there.
+func (s *Scheduler) SetYieldOn(kind EventKind, on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.yieldOn == nil {
+		s.yieldOn = map[EventKind]bool{}
+	}
+	s.yieldOn[kind] = on
+}

@@ -59,6 +59,7 @@ type Scheduler struct {
 	timers   timerHeap
 	timerSeq uint64
 	paused   bool
+	yieldOn  map[EventKind]bool // SetYieldOn
 	ended    bool
 	code     int
 	// busy is set while a dispatch is in progress, even while a pinned
@@ -458,6 +459,9 @@ func (s *Scheduler) report(text string) {
 
 // emit records an event for OnEvent. Must hold s.mu.
 func (s *Scheduler) emit(ev Event) {
+	if s.cur != nil && s.yieldOn[ev.Kind] {
+		s.cur.YieldAfterNative = true
+	}
 	if s.OnEvent != nil {
 		s.events = append(s.events, ev)
 	}

@@ -15,6 +15,7 @@ import (
 // same thread.
 func (t *Thread) Run(budget int) Stop {
 	t.inNative = false
+	t.YieldAfterNative = false
 	stop, left := t.run(budget)
 	t.reductions += int64(budget - left)
 	return stop
@@ -662,6 +663,10 @@ func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 	switch err {
 	case nil:
 		t.stack[dest] = v
+		if t.YieldAfterNative {
+			t.YieldAfterNative = false
+			return StopYield, false
+		}
 		return 0, true
 	case ErrPark:
 		t.inNative = true

@@ -148,6 +148,12 @@ type Thread struct {
 	Result Value
 	// Uncaught is the exception that ended the thread, if any.
 	Uncaught *Object
+	// YieldAfterNative makes the native call in progress end the thread's
+	// quantum when it returns (the scheduler sets it so that a debugger
+	// stopping at a scheduler event sees the thread right after the call
+	// that caused it).
+	YieldAfterNative bool
+
 	// NoDebug makes the thread ignore traps and the debugger's throw hook
 	// (threads the debugger runs to evaluate expressions).
 	NoDebug bool

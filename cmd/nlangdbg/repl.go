@@ -212,10 +212,13 @@ func (r *repl) showStop(e *dap.StoppedEvent) {
 		r.dropTemp(e.Body.HitBreakpointIds)
 	case "entry":
 		what = "Stopped at entry"
-	case "step":
-		what = "Step"
-	case "pause":
-		what = "Paused"
+	case "step", "pause":
+		// safepoint and scheduler-event stops travel as step and pause
+		// with their own description
+		what = map[string]string{"step": "Step", "pause": "Paused"}[e.Body.Reason]
+		if d := e.Body.Description; d != "" && d != "Step" && d != "Paused" {
+			what = d
+		}
 	case "exception":
 		what = e.Body.Description
 		if e.Body.Text != "" {

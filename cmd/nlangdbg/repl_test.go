@@ -203,3 +203,98 @@ func TestREPLHelp(t *testing.T) {
 	out = ft.Exec("frobnicate")
 	ft.expect(out, `error: unknown command "frobnicate"`)
 }
+
+func TestREPLTbreakConditionAndHits(t *testing.T) {
+	ft := newFakeTerminal(t, replProg)
+	out := ft.Exec("tbreak " + strconv.Itoa(ft.line("recv")))
+	ft.expect(out, `^Temporary breakpoint 1 at prog\.n:\d+`)
+	out = ft.Exec("continue")
+	ft.expect(out, `^Breakpoint 1 at main`)
+	out = ft.Exec("breakpoints")
+	ft.expect(out, `No breakpoints`)
+	ft.Exec("break " + strconv.Itoa(ft.line("send")) + " if i == 2")
+	out = ft.Exec("continue")
+	ft.expect(out, `^Breakpoint 2 at Producer\.run`)
+	ft.expect(ft.Exec("print i"), `^2$`)
+	out = ft.Exec("condition 2 i == 3")
+	ft.expect(out, `Breakpoint 2: stop if i == 3`)
+	ft.Exec("continue")
+	ft.expect(ft.Exec("print i"), `^3$`)
+	out = ft.Exec("condition 2")
+	ft.expect(out, `unconditional`)
+	out = ft.Exec("clear all")
+	ft.expect(out, `All breakpoints cleared`)
+	ft.Exec("break " + strconv.Itoa(ft.line("twice")) + " hits 1")
+	ft.expect(ft.Exec("breakpoints"), `hits >=1`)
+}
+
+func TestREPLFramesLocalsSetAndList(t *testing.T) {
+	ft := newFakeTerminal(t, replProg)
+	ft.Exec("break twice")
+	ft.Exec("continue")
+	out := ft.Exec("args")
+	ft.expect(out, `^int v = 6$`)
+	out = ft.Exec("locals")
+	ft.expect(out, `(no locals)|int r = `)
+	out = ft.Exec("up")
+	ft.expect(out, `^Frame 1: main \(prog\.n:\d+\)`)
+	out = ft.Exec("locals")
+	ft.expect(out, `^int sum = 6$`, `Producer p = `)
+	out = ft.Exec("print p.feed")
+	ft.expect(out, `Channel`)
+	out = ft.Exec("down")
+	ft.expect(out, `^Frame 0: twice`)
+	ft.expect(ft.Exec("frame 1"), `^Frame 1: main`)
+	ft.expect(ft.Exec("frame 7"), `error: no frame 7`)
+	ft.Exec("frame 0")
+	out = ft.Exec("set v = 50")
+	ft.expect(out, `^v = 50$`)
+	out = ft.Exec("list")
+	ft.expect(out, `=>\s+\d+:\s+int r = v \* 2;`)
+	out = ft.Exec("disasm")
+	ft.expect(out, `^func twice`, `(?m)^=>`)
+	out = ft.Exec("continue")
+	ft.expect(out, `^sum 100$`)
+}
+
+func TestREPLSchedulerCommands(t *testing.T) {
+	ft := newFakeTerminal(t, replProg)
+	out := ft.Exec("break sched spawn")
+	ft.expect(out, `will stop at scheduler events: spawn`)
+	out = ft.Exec("continue")
+	ft.expect(out, `Scheduler event: spawn of thread 2 "thread-2"`)
+	out = ft.Exec("clear sched spawn")
+	ft.expect(out, `cleared`)
+	// step the scheduler dispatch by dispatch: main, then the producer
+	out = ft.Exec("sched next 2")
+	ft.expect(out, `next dispatch: thread 2`)
+	out = ft.Exec("sched step")
+	ft.expect(out, `^dispatched thread 2 "(thread-2|producer)": \d+ reductions, stopped: parked on chan send`)
+	out = ft.Exec("sched step")
+	ft.expect(out, `^dispatched thread 1 "main": \d+ reductions, stopped: `)
+	out = ft.Exec("break safepoint 1")
+	ft.expect(out, `thread 1 will stop at its next safepoint`)
+	out = ft.Exec("continue")
+	ft.expect(out, `Stopped at a safepoint .*\[thread 1 "main"\]`)
+}
+
+func TestREPLPauseRestartQuit(t *testing.T) {
+	ft := newFakeTerminal(t, `int main() {
+    long n = 0;
+    while (true) {
+        n += 1;
+    }
+    return 0;
+}
+`)
+	// Ctrl-C while the program runs sends a pause.
+	ft.r.interrupt <- struct{}{}
+	out := ft.Exec("continue")
+	ft.expect(out, `^Paused at main \(prog\.n:\d+\) \[thread 1 "main"\]`)
+	ft.expect(ft.Exec("pause"), `error: the program is already stopped`)
+	out = ft.Exec("restart")
+	ft.expect(out, `Restarted`, `Stopped at entry at main`)
+	if err := ft.r.Exec("quit"); !errors.Is(err, errQuit) {
+		t.Fatalf("quit returned %v", err)
+	}
+}
