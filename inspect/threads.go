@@ -19,8 +19,13 @@ func (s *Session) threadInfo(t *vm.Thread) ThreadInfo {
 		}
 	}
 	if t.Depth() > 0 {
-		cs := t.CallStack()
-		ti.Func, ti.File, ti.Line = cs[0].Func, cs[0].File, int(cs[0].Line)
+		f := t.Frame(0)
+		pc := f.PC
+		if t.InNative() && pc > 0 {
+			pc-- // parked in the call
+		}
+		line, _ := f.Fn.Pos(pc)
+		ti.Func, ti.File, ti.Line = f.Fn.Name, f.Fn.File, int(line)
 	}
 	return ti
 }
@@ -107,4 +112,32 @@ func (s *Session) Source(path string) ([]byte, bool) {
 		}
 	}
 	return nil, false
+}
+
+// ThreadsPage lists at most limit threads by id, always including the
+// stopped thread and the threads in include (even past the limit); total
+// is the number of live threads. It costs only the threads it returns, so
+// it stays fast with hundreds of thousands of threads.
+func (s *Session) ThreadsPage(limit int, include []int64) (page []ThreadInfo, total int, err error) {
+	if err := s.checkStopped(); err != nil {
+		return nil, 0, err
+	}
+	all := s.sch.Threads()
+	want := map[int64]bool{}
+	for _, id := range include {
+		want[id] = true
+	}
+	if st := s.StoppedThread(); st != 0 {
+		want[st] = true
+	}
+	n := 0
+	for _, t := range all {
+		if n < limit || want[t.ID] {
+			page = append(page, s.threadInfo(t))
+			if !want[t.ID] {
+				n++
+			}
+		}
+	}
+	return page, len(all), nil
 }
