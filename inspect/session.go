@@ -333,6 +333,9 @@ func (s *Session) resumeLocked() {
 
 // Continue resumes the program (only threadID with singleThread).
 func (s *Session) Continue(threadID int64, singleThread bool) error {
+	if err := s.checkStopped(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	if s.state != stateStopped {
 		s.mu.Unlock()

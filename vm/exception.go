@@ -107,7 +107,7 @@ func (t *Thread) recordTrace(exc *Object) {
 	if _, ok := exc.Native.(*Trace); ok {
 		return
 	}
-	frames := t.CallStack()
+	frames := t.callStack(true) // the top frame's PC is past the faulting instruction
 	exc.Native = &Trace{Frames: frames}
 	if len(exc.Fields) > excBacktrace && exc.Class.Fields[excBacktrace].Type.Kind == KList {
 		l := &List{Type: exc.Class.Fields[excBacktrace].Type, Data: make([]Value, len(frames))}

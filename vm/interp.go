@@ -287,16 +287,22 @@ reload:
 		case CONV:
 			regs[ins.A].N = Convert(regs[ins.B].N, Kind(ins.C>>8), Kind(ins.C&255))
 		case TOSTR:
+			fr.PC = pc
 			s, err := t.format(regs[ins.B], fn.Types[ins.C])
+			fr = &t.frames[len(t.frames)-1] // a nested toString may have grown the frames
 			if err != nil {
-				fr.PC = pc
 				exc = t.errToException(err)
 				goto throw
 			}
 			regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
 			regs[ins.A] = StrV(s)
 		case CONCAT:
-			regs[ins.A] = StrV(regs[ins.B].S() + regs[ins.C].S())
+			a, b := regs[ins.B].S(), regs[ins.C].S()
+			if int64(len(a))+int64(len(b)) > t.M.MaxHeap {
+				exc = t.M.NewException("OutOfMemoryException", fmt.Sprintf("string of %d bytes exceeds the heap limit", len(a)+len(b)))
+				goto throwHere
+			}
+			regs[ins.A] = StrV(a + b)
 		case BOX:
 			regs[ins.A] = Value{N: regs[ins.B].N, R: fn.Types[ins.C]}
 		case UNBOX:
@@ -426,7 +432,7 @@ reload:
 			regs[ins.A].N = uint64(n)
 		case NEWLIST:
 			lt := fn.Types[ins.B]
-			n := code[pc].A // length in the following NOP
+			n := fn.original(pc).A // length in the following NOP (which may be trapped)
 			l := &List{Type: lt, Data: make([]Value, n)}
 			copy(l.Data, regs[ins.C:ins.C+n])
 			regs[ins.A] = RefV(l)
@@ -436,6 +442,10 @@ reload:
 		case CALL:
 			callee := fn.Funcs[ins.B]
 			fr.PC = pc
+			if callee.NeedsThis && regs[ins.A].R == nil {
+				exc = t.npe("method " + callee.Short + " called on null")
+				goto throw
+			}
 			if !t.push(callee, fr.Base+ins.A, fr.Base+ins.C) {
 				exc = t.M.NewException("StackOverflowException", "stack overflow")
 				goto throw
@@ -462,6 +472,7 @@ reload:
 				if ins.Op == CALLI && regs[ins.A].R != nil {
 					// Object methods on strings, boxed primitives, collections.
 					v, err := t.objectMethod(fn.Dyns[ins.B].Name, regs[ins.A:int(ins.A)+1+fn.Dyns[ins.B].NArgs])
+					fr = &t.frames[len(t.frames)-1]
 					if err != nil {
 						exc = t.errToException(err)
 						goto throw
@@ -583,14 +594,15 @@ reload:
 
 		case TRAP:
 			orig := fn.original(pc - 1)
-			if t.skipTrap || t.nested > 0 || t.M.Hook == nil || t.NoDebug {
+			if (t.skipTrap && t.skipFn == fn && t.skipPC == pc-1) || t.nested > 0 || t.M.Hook == nil || t.NoDebug {
 				t.skipTrap = false
 				ins = orig
 				goto dispatch
 			}
 			fr.PC = pc - 1
+			t.skipTrap = false
 			if t.M.Hook.OnTrap(t, fn, pc-1) {
-				t.skipTrap = true
+				t.skipTrap, t.skipFn, t.skipPC = true, fn, pc-1
 				return StopTrap, budget
 			}
 			ins = orig

@@ -16,6 +16,9 @@ func listMethods() []*Native {
 	length := func(t *Thread, l *List, a []Value) (Value, error) { return IntV(int64(len(l.Data))), nil }
 	return []*Native{
 		m("add", "void add(T x)", func(t *Thread, l *List, a []Value) (Value, error) {
+			if t.M != nil && t.M.MaxHeap > 0 && int64(len(l.Data)+1)*24 > t.M.MaxHeap {
+				return Value{}, Throwf("OutOfMemoryException", "a List of %d elements exceeds the heap limit", len(l.Data)+1)
+			}
 			l.Data = append(l.Data, a[1])
 			return Value{}, nil
 		}),

@@ -137,6 +137,9 @@ type Funcode struct {
 	VIndex    int // slot in Class.VTable if virtual; -1 otherwise
 	IsCtor    bool
 	IsStatic  bool
+	// NeedsThis marks a method whose receiver must not be null (every
+	// class method; not enum methods, whose this is a value).
+	NeedsThis bool
 
 	Code     []Instr
 	Consts   []Value
@@ -186,6 +189,10 @@ type Program struct {
 	Funcs   []*Funcode        // every function and method
 	Classes []*Class
 	Main    *Funcode
+	// Warnings are the compiler's warnings, "file:line:col: warning: …"
+	// (implicit conversions that may lose precision: int, uint, long and
+	// ulong to float, long and ulong to double). The program runs anyway.
+	Warnings []string
 	// Debug is the compiler's state kept for the debugger (evaluating
 	// expressions in a frame's scope); nil if the program was not built
 	// by package compile. Opaque to the vm.

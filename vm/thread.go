@@ -168,7 +168,9 @@ type Thread struct {
 	nativeType   *Type
 	pendingThrow error
 	reported     *Object // exception already shown to the debugger's ThrowHook
-	skipTrap     bool
+	skipTrap     bool    // execute the trapped instruction at (skipFn, skipPC) once
+	skipFn       *Funcode
+	skipPC       int32
 	nested       int
 }
 
@@ -266,10 +268,14 @@ func (c CallFrame) String() string {
 }
 
 // CallStack returns the thread's frames, innermost first, as plain data.
-func (t *Thread) CallStack() []CallFrame {
+func (t *Thread) CallStack() []CallFrame { return t.callStack(t.inNative) }
+
+// callStack is CallStack; midInstr says the top frame's PC is already past
+// the instruction in progress (a native call, a throw).
+func (t *Thread) callStack(midInstr bool) []CallFrame {
 	out := make([]CallFrame, 0, len(t.frames))
 	for i := len(t.frames) - 1; i >= 0; i-- {
-		out = append(out, frameInfo(&t.frames[i], i == len(t.frames)-1 && !t.inNative))
+		out = append(out, frameInfo(&t.frames[i], i == len(t.frames)-1 && !midInstr))
 	}
 	return out
 }

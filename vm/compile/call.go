@@ -71,9 +71,11 @@ func (c *compiler) nativeCallee(n *vm.Native, env map[string]*vm.Type, owner str
 func (c *compiler) methodsOf(ci *classInfo, name string) []*funcInfo {
 	var out []*funcInfo
 	seen := map[string]bool{}
+	visited := map[*classInfo]bool{}
 	var walk func(k *classInfo)
 	walk = func(k *classInfo) {
-		for ; k != nil; k = k.base {
+		for ; k != nil && !visited[k]; k = k.base {
+			visited[k] = true
 			for _, m := range k.methods {
 				key := fmt.Sprint(m.params)
 				if m.decl.Name == name && !seen[key] {
@@ -692,6 +694,24 @@ func (fc *fcomp) callMember(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst
 			d := fc.out(dst)
 			fc.emit(vm.TOSTR, d, x, fc.typeIndex(xt))
 			return d, vm.String
+		}
+		if xt.IsScalar() && (m.Name == "equals" || m.Name == "getHashCode") {
+			// Object's methods on a primitive: the value is boxed
+			var oc []*callee
+			for _, f := range fc.c.methodsOf(fc.c.object, m.Name) {
+				oc = append(oc, fc.c.userCallee(f))
+			}
+			best, bound := fc.resolve(oc, e.Args, e.Lparen, xt.String()+"."+m.Name)
+			if best == nil {
+				return fc.out(dst), badType
+			}
+			base := fc.alloc(int32(len(best.params)) + 1)
+			fc.emit(vm.BOX, base, x, fc.typeIndex(xt))
+			fc.emitArgs(best, bound, base+1)
+			d := fc.out(dst)
+			fc.line(m.NamePos, false)
+			fc.emit(vm.CALLI, base, fc.dyn(vm.DynCall{Name: m.Name, NArgs: len(best.params)}), d)
+			return d, best.result
 		}
 	}
 	if len(cands) == 0 {

@@ -359,6 +359,7 @@ int f(int a) {
 		{
 			// break out of a try runs its finally first; the inlined
 			// copies are outside the protected ranges
+			// the break keeps a pc of its own (the nop) for its line
 			name: "break through finally",
 			src: `int f(int n) {
     int s = 0;
@@ -377,25 +378,26 @@ int f(int a) {
 			fn: "f",
 			want: `
 				0 loadi r1, 0
-				1 jnlti r1, r0, 13
+				1 jnlti r1, r0, 14
 				2 loadi r3, 3
 				3 eq r4, r1, r3
-				4 jf r4, 7
-				5 addik r1, r1, 10
-				6 jmp 13
-				7 addik r1, r1, 1
-				8 addik r1, r1, 10
-				9 jmp 12
-				10 addik r1, r1, 10
-				11 rethrow r2
-				12 loop 1
-				13 ret r1
-				14 loadnil r3
-				15 ret r3
-				handler [2, 5) -> 10 any in r2
-				handler [7, 8) -> 10 any in r2
-				local int n r0 [0, 16)
-				local int s r1 [1, 16)`,
+				4 jf r4, 8
+				5 nop
+				6 addik r1, r1, 10
+				7 jmp 14
+				8 addik r1, r1, 1
+				9 addik r1, r1, 10
+				10 jmp 13
+				11 addik r1, r1, 10
+				12 rethrow r2
+				13 loop 1
+				14 ret r1
+				15 loadnil r3
+				16 ret r3
+				handler [2, 6) -> 11 any in r2
+				handler [8, 9) -> 11 any in r2
+				local int n r0 [0, 17)
+				local int s r1 [1, 17)`,
 		},
 		{
 			// a block-scoped local lives from its initialization to the

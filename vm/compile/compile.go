@@ -69,6 +69,7 @@ type compiler struct {
 	lib     *vm.Library
 	prog    *vm.Program
 	errs    syntax.ErrorList
+	warns   []string // "file:line:col: warning: …", in the order found
 	files   []*fileInfo
 	classes map[string]*classInfo
 	order   []*classInfo
@@ -98,6 +99,21 @@ func (c *compiler) errorf(file *fileInfo, pos syntax.Pos, format string, args ..
 		}
 	}
 	c.errs = append(c.errs, &syntax.Error{File: name, Pos: pos, Msg: msg})
+}
+
+// warnf records a warning at pos of file (once per position and text).
+func (c *compiler) warnf(file *fileInfo, pos syntax.Pos, format string, args ...any) {
+	name := "<input>"
+	if file != nil && file.ast != nil {
+		name = file.ast.Name
+	}
+	w := fmt.Sprintf("%s:%d:%d: warning: %s", name, pos.Line, pos.Col, fmt.Sprintf(format, args...))
+	for _, x := range c.warns {
+		if x == w {
+			return
+		}
+	}
+	c.warns = append(c.warns, w)
 }
 
 // CompileFile compiles the program whose main file is filename.
@@ -144,6 +160,7 @@ func CompileFile(filename string, src []byte, opts Options) (*vm.Program, error)
 		c.errorf(main[0].file, main[0].decl.NamePos, "main must be declared int main()")
 		return nil, c.sortedErrs()
 	}
+	c.prog.Warnings = c.warns
 	c.prog.Finish()
 	c.prog.Debug = newDebugInfo(c)
 	return c.prog, nil
@@ -336,12 +353,19 @@ func (c *compiler) declare() {
 
 func (c *compiler) interfaceMethods(ii *classInfo) []*funcInfo {
 	var out []*funcInfo
-	out = append(out, ii.methods...)
-	for _, sup := range ii.cls.Interfaces {
-		if s := c.classes[sup.Name]; s != nil && s != ii {
-			out = append(out, c.interfaceMethods(s)...)
+	seen := map[*classInfo]bool{}
+	var walk func(k *classInfo)
+	walk = func(k *classInfo) {
+		if k == nil || seen[k] { // an inheritance cycle is reported elsewhere
+			return
+		}
+		seen[k] = true
+		out = append(out, k.methods...)
+		for _, sup := range k.cls.Interfaces {
+			walk(c.classes[sup.Name])
 		}
 	}
+	walk(ii)
 	return out
 }
 
@@ -406,6 +430,9 @@ func (c *compiler) layout(ci *classInfo) {
 			c.errorf(ci.file, d.BasePos, "cannot derive from %s", d.Base)
 		default:
 			c.layout(b)
+			if b.state != 2 {
+				break // an inheritance cycle (reported)
+			}
 			if cls.IsInterface {
 				cls.Interfaces = append(cls.Interfaces, b.cls)
 			} else {
@@ -640,6 +667,7 @@ func (c *compiler) declareFunc(f *fileInfo, ci *classInfo, d *syntax.FuncDecl) *
 	if ci != nil {
 		fn.Name = ci.name + "." + d.Name
 		fn.Class = ci.cls
+		fn.NeedsThis = !ci.cls.IsEnum
 		fn.Params = append(fn.Params, vm.ClassType(ci.cls))
 		fn.ParamOut = append(fn.ParamOut, false)
 	}

@@ -37,9 +37,39 @@ func (fc *fcomp) value(e syntax.Expr, want *vm.Type, dst int32) int32 {
 		fc.errorf(e.Start(), "cannot use %s as %s%s", t, want, fc.castHint(t, want))
 		return r
 	}
+	if lossyImplicit(t, want) && !exactLiteral(e, want) {
+		fc.warnf(e.Start(), "implicit conversion from %s to %s may lose precision", t, want)
+	}
 	d := fc.out(dst)
 	fc.convertInto(d, r, t, want, e.Start())
 	return d
+}
+
+// lossyImplicit reports whether the implicit conversion from to to may
+// lose precision (the reference warns about these): int, uint, long and
+// ulong to float; long and ulong to double.
+func lossyImplicit(from, to *vm.Type) bool {
+	if !from.IsInteger() {
+		return false
+	}
+	return to == vm.Float && from.Bits() >= 32 || to == vm.Double && from.Bits() == 64
+}
+
+// exactLiteral reports whether e is an integer literal whose value
+// converts to the floating type t exactly.
+func exactLiteral(e syntax.Expr, t *vm.Type) bool {
+	if u, ok := e.(*syntax.Unary); ok && u.Op == syntax.MINUS {
+		e = u.X // the sign does not change exactness
+	}
+	l, ok := e.(*syntax.IntLit)
+	if !ok || l.Overflow {
+		return false
+	}
+	f := float64(l.Value)
+	if t == vm.Float {
+		f = float64(float32(f))
+	}
+	return f < 1<<64 && uint64(f) == l.Value
 }
 
 func (fc *fcomp) castHint(from, to *vm.Type) string {
@@ -609,6 +639,12 @@ func (fc *fcomp) binary(e *syntax.Binary, hint *vm.Type, dst int32) (int32, *vm.
 	}
 	mark := fc.top
 	rx, xt := fc.gen(e.X, xh, -1)
+	if _, isLocal := e.X.(*syntax.Ident); isLocal && hasOutArg(e.Y) {
+		// the right operand may write the local back: read it first
+		t := fc.temp()
+		fc.emit(vm.MOVE, t, rx, 0)
+		rx = t
+	}
 	if !isIntLit(e.X) || isIntLit(e.Y) {
 		yh = xt
 	}
@@ -1040,4 +1076,29 @@ func smallIntLit(e syntax.Expr) (int32, bool) {
 		v = -v
 	}
 	return v, true
+}
+
+// hasOutArg reports whether e contains a call with an out argument (which
+// may change a local while e is evaluated).
+func hasOutArg(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.Call:
+		for _, a := range e.Args {
+			if a.Out || hasOutArg(a.X) {
+				return true
+			}
+		}
+		return hasOutArg(e.Fun)
+	case *syntax.Binary:
+		return hasOutArg(e.X) || hasOutArg(e.Y)
+	case *syntax.Unary:
+		return hasOutArg(e.X)
+	case *syntax.Cast:
+		return hasOutArg(e.X)
+	case *syntax.Member:
+		return hasOutArg(e.X)
+	case *syntax.Index:
+		return hasOutArg(e.X) || hasOutArg(e.Index)
+	}
+	return false
 }

@@ -40,6 +40,7 @@ type tryCtx struct {
 	finally syntax.Stmt
 	open    []*region
 	depth   int
+	scopes  int // len(fcomp.scopes) where the try statement began
 }
 
 // fcomp compiles one function body.
@@ -83,11 +84,18 @@ func (c *compiler) compileFunc(fi *funcInfo) {
 		fc.emit(vm.RET, r, 0, 0)
 	}
 	fc.pop()
+	if fi.cls != nil {
+		fc.fn.Locals[0].EndPC = fc.pc() // this lives in the whole method
+	}
 	fc.finish()
 }
 
 func (fc *fcomp) errorf(pos syntax.Pos, format string, args ...any) {
 	fc.c.errorf(fc.file, pos, format, args...)
+}
+
+func (fc *fcomp) warnf(pos syntax.Pos, format string, args ...any) {
+	fc.c.warnf(fc.file, pos, format, args...)
 }
 
 func (fc *fcomp) push() { fc.scopes = append(fc.scopes, &scope{vars: map[string]*local{}}) }
@@ -112,16 +120,18 @@ func (fc *fcomp) pop() {
 // declare adds a local in the innermost scope, in a fresh register.
 func (fc *fcomp) declare(name string, t *vm.Type, pos syntax.Pos, isConst bool) *local {
 	s := fc.scopes[len(fc.scopes)-1]
-	// A loop variable (for-init, foreach) may be declared again by a later
-	// loop of the same function: the new declaration replaces the old one.
-	// In an inner block it shadows the old one.
+	// A loop variable (for-init, foreach) is function-scoped, but a later
+	// loop of the same block may declare the name again (replacing it),
+	// and a declaration in an inner block shadows it.
 	shadowOK := false
-	if old := fc.lookup(name); old != nil && old.loopVar && fc.inLoopInit {
-		if s.vars[name] == old {
+	if old := fc.lookup(name); old != nil && old.loopVar {
+		switch {
+		case s.vars[name] != old:
+			shadowOK = true
+		case fc.inLoopInit:
 			delete(s.vars, name)
 			fc.fn.Locals[old.varIdx].EndPC = fc.pc()
 		}
-		shadowOK = true
 	}
 	if old, dup := s.vars[name]; dup && old != nil {
 		fc.errorf(pos, "%s redeclared in this scope", name)
@@ -556,6 +566,7 @@ func (fc *fcomp) jumpOut(pos syntax.Pos, isBreak bool) {
 		}
 		return
 	}
+	fc.ownLine(lc.tryDepth)
 	saved := fc.leaveTrys(lc.tryDepth)
 	j := fc.emit(vm.JMP, 0, 0, 0)
 	fc.reenterTrys(saved)
@@ -570,6 +581,9 @@ func (fc *fcomp) returnStmt(s *syntax.Return) {
 	if fc.inFinally > 0 {
 		fc.errorf(s.Pos, "return is not allowed inside a finally block")
 		return
+	}
+	if s.X == nil {
+		fc.ownLine(0)
 	}
 	res := fc.fi.result
 	if fc.fi.fn.IsCtor {
@@ -607,6 +621,18 @@ func (fc *fcomp) returnStmt(s *syntax.Return) {
 	saved := fc.leaveTrys(0)
 	fc.emit(vm.RET, r, 0, 0)
 	fc.reenterTrys(saved)
+}
+
+// ownLine emits a NOP when leaving the try statements deeper than depth
+// runs finally code, so that the jump statement's line keeps a pc of its
+// own (a breakpoint on `break;` must have somewhere to go).
+func (fc *fcomp) ownLine(depth int) {
+	for i := len(fc.trys) - 1; i >= depth; i-- {
+		if fc.trys[i].finally != nil {
+			fc.emit(vm.NOP, 0, 0, 0)
+			return
+		}
+	}
 }
 
 // leaveTrys emits the finally blocks of the try statements deeper than
@@ -673,11 +699,15 @@ func (fc *fcomp) inlineFinally(t *tryCtx) {
 			break
 		}
 	}
+	// and the try body's locals are out of its scope
+	savedScopes := fc.scopes
+	fc.scopes = fc.scopes[:t.scopes:t.scopes]
 	fc.inFinally++
 	fc.push()
 	fc.stmt(t.finally)
 	fc.pop()
 	fc.inFinally--
+	fc.scopes = savedScopes
 	fc.trys = saved
 }
 
@@ -694,7 +724,7 @@ func (fc *fcomp) currentCatchVar() int32 {
 
 func (fc *fcomp) tryStmt(s *syntax.Try) {
 	depth := len(fc.trys) + 1
-	t := &tryCtx{finally: s.Finally, depth: depth}
+	t := &tryCtx{finally: s.Finally, depth: depth, scopes: len(fc.scopes)}
 	excReg := fc.alloc(1) // the pending exception for finally
 	// region A: the try body, guarded by the catch clauses and finally;
 	// region B: the catch bodies, guarded by finally only.
@@ -743,11 +773,13 @@ func (fc *fcomp) tryStmt(s *syntax.Try) {
 		fc.openRegions(t)
 		fc.line(cc.Pos, true)
 		fc.push()
-		l := fc.declare(cc.Name, vm.ClassType(catchTypes[i]), cc.NamePos, false)
-		if catchTypes[i] == nil {
-			l.typ = badType
+		ct := badType
+		if catchTypes[i] != nil {
+			ct = vm.ClassType(catchTypes[i])
 		}
+		l := fc.declare(cc.Name, ct, cc.NamePos, false)
 		fc.emit(vm.MOVE, l.reg, catchRegs[i], 0)
+		fc.fn.Locals[l.varIdx].StartPC = fc.pc()
 		fc.scopes[len(fc.scopes)-1].vars["\x00catch"] = &local{reg: catchRegs[i], varIdx: l.varIdx}
 		fc.stmt(cc.Body)
 		delete(fc.scopes[len(fc.scopes)-1].vars, "\x00catch")
