@@ -15,6 +15,21 @@
 // While a request is handled, the events it causes are held back and go
 // out after its response.
 //
+// Launch arguments: program (the .n file, relative to cwd), args, cwd,
+// stopOnEntry, quota (reductions per dispatch), seed (scheduler seed),
+// noDebug. A compile error fails the launch with the file:line:col
+// report as its message. Attach takes no arguments: it pauses the
+// program the Server was made for (NewAttachServer), and disconnect
+// without terminateDebuggee leaves it running without breakpoints.
+//
+// Exception breakpoint filters are "uncaught" and "all". A deadlock stops
+// the program as an exception (description "Deadlock", text the
+// scheduler's report). Thread names read "[ID] NAME · FUNC · STATE"; the
+// threads response lists at most 1,000 (always the stopped thread and
+// the ones recently asked for stackTrace). In the "repl" context an
+// expression starting with ':' is a debugger command
+// (inspect.MetaCommand), after Server.ReplCommands had its say.
+//
 // Frame ids are handles into a table that is reset on every resume;
 // variable references are inspect's own (they expire the same way).
 package dap

@@ -25,6 +25,25 @@ const (
 )
 
 func (c *session) onThreadsRequest(req *dap.ThreadsRequest) {
+	if c.prog != nil {
+		// Stopped: list a page, costing only the threads listed (fast
+		// with hundreds of thousands of threads).
+		c.mu.Lock()
+		focus := append([]int64(nil), c.focused...)
+		c.mu.Unlock()
+		if page, total, err := c.prog.ThreadsPage(maxThreads, focus); err == nil {
+			out := make([]dap.Thread, 0, len(page))
+			c.mu.Lock()
+			for _, t := range page {
+				c.names[t.ID] = t.Name
+				out = append(out, dap.Thread{Id: int(t.ID), Name: threadName(t)})
+			}
+			c.mu.Unlock()
+			c.respond(&dap.ThreadsResponse{Response: newResponse(req), Body: dap.ThreadsResponseBody{Threads: out}})
+			c.noteLeftOut(len(page), total)
+			return
+		}
+	}
 	list := c.threadList()
 	stopped := int64(0)
 	if c.prog != nil {
@@ -37,14 +56,23 @@ func (c *session) onThreadsRequest(req *dap.ThreadsRequest) {
 	}
 	c.respond(&dap.ThreadsResponse{Response: newResponse(req), Body: dap.ThreadsResponseBody{Threads: out}})
 	if left > 0 {
-		c.mu.Lock()
-		note := c.notedStop != c.stops
-		c.notedStop = c.stops
-		c.mu.Unlock()
-		if note {
-			c.sendOutput("console", fmt.Sprintf("nlangdbg: showing %d of %d threads; %d left out (the stopped thread and the threads you looked at last are always listed; the REPL's `:threads -state S -func F` filters)\n",
-				len(kept), len(list), left))
-		}
+		c.noteLeftOut(len(kept), len(list))
+	}
+}
+
+// noteLeftOut tells the user (once per stop) that the thread list is
+// capped.
+func (c *session) noteLeftOut(shown, total int) {
+	if shown >= total {
+		return
+	}
+	c.mu.Lock()
+	note := c.notedStop != c.stops
+	c.notedStop = c.stops
+	c.mu.Unlock()
+	if note {
+		c.sendOutput("console", fmt.Sprintf("nlangdbg: showing %d of %d threads; %d left out (the stopped thread and the threads you looked at last are always listed; the REPL's `:threads -state S -func F` filters)\n",
+			shown, total, total-shown))
 	}
 }
 

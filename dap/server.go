@@ -19,25 +19,23 @@ import (
 
 // Error ids of error responses (body.error.id).
 const (
-	errUnsupported    = 1000 // a request this adapter does not implement
-	errMalformed      = 1001 // a message that is not valid JSON or not DAP
-	errBadArguments   = 1002 // arguments of the wrong shape or value
-	errInternal       = 1003 // a panic while handling a request
-	errNotLaunched    = 1010 // a request that needs a program before launch/attach
-	errLaunch         = 1011 // launch failed (compile error, missing file, …)
-	errAttach         = 1012 // attach failed
-	errRestart        = 1013 // restart failed
-	errRunning        = 1020 // the program must be stopped for this request
-	errExecution      = 1021 // continue, step or pause failed
-	errStackTrace     = 1030
-	errScopes         = 1031
-	errVariables      = 1032
-	errEvaluate       = 1033
-	errSetVariable    = 1034
-	errThreads        = 1035
-	errSource         = 1036
-	errExceptionInfo  = 1037
-	errSetBreakpoints = 1040
+	errUnsupported   = 1000 // a request this adapter does not implement
+	errMalformed     = 1001 // a message that is not valid JSON or not DAP
+	errBadArguments  = 1002 // arguments of the wrong shape or value
+	errInternal      = 1003 // a panic while handling a request
+	errNotLaunched   = 1010 // a request that needs a program before launch/attach
+	errLaunch        = 1011 // launch failed (compile error, missing file, …)
+	errAttach        = 1012 // attach failed
+	errRestart       = 1013 // restart failed
+	errRunning       = 1020 // the program must be stopped for this request
+	errExecution     = 1021 // continue, step or pause failed
+	errStackTrace    = 1030
+	errScopes        = 1031
+	errVariables     = 1032
+	errEvaluate      = 1033
+	errSetVariable   = 1034
+	errSource        = 1036
+	errExceptionInfo = 1037
 )
 
 // Server serves DAP sessions over any connection. Its fields must be set
@@ -83,6 +81,13 @@ func (s *Server) ServeConn(rw io.ReadWriteCloser) error {
 	s.setActive(c)
 	defer s.setActive(nil)
 	defer c.cleanup()
+	if s.mux != nil {
+		select {
+		case <-s.mux.exited: // the attached program is over
+			c.closeSoon()
+		default:
+		}
+	}
 	return c.readLoop()
 }
 
@@ -94,6 +99,7 @@ func (s *Server) Serve(ln net.Listener) error {
 	s.setup()
 	conns := make(chan net.Conn)
 	acceptErr := make(chan error, 1)
+	stop := make(chan struct{})
 	go func() {
 		for {
 			conn, err := ln.Accept()
@@ -101,7 +107,12 @@ func (s *Server) Serve(ln net.Listener) error {
 				acceptErr <- err
 				return
 			}
-			conns <- conn
+			select {
+			case conns <- conn:
+			case <-stop: // a client that connected at the end gets nothing
+				conn.Close()
+				return
+			}
 		}
 	}()
 	var exited <-chan struct{} // never ready without Attach
@@ -109,12 +120,8 @@ func (s *Server) Serve(ln net.Listener) error {
 		exited = s.mux.exited
 	}
 	end := func() error {
+		close(stop)
 		ln.Close()
-		select { // a client that connected in the meantime gets nothing
-		case conn := <-conns:
-			conn.Close()
-		default:
-		}
 		return nil
 	}
 	for {
@@ -240,10 +247,12 @@ func (c *session) badMessage(content []byte, err error) {
 		id, text = errUnsupported, fmt.Sprintf("unsupported command %q", head.Command)
 	case head.Type == "request":
 		id, text = errBadArguments, fmt.Sprintf("bad arguments for %q: %v", head.Command, err)
-	default:
+	case head.Type == "response" || head.Type == "event":
 		// A response or event we cannot decode: nothing to answer.
 		c.sendOutput("console", fmt.Sprintf("nlangdbg dap: ignoring %s\n", text))
 		return
+	default:
+		c.sendOutput("console", fmt.Sprintf("nlangdbg dap: %s\n", text))
 	}
 	c.sendErrorResponse(head.Seq, head.Command, id, text)
 }

@@ -130,13 +130,22 @@ func (s *Session) ThreadsPage(limit int, include []int64) (page []ThreadInfo, to
 	if st := s.StoppedThread(); st != 0 {
 		want[st] = true
 	}
-	n := 0
+	// the wanted threads first, then the lowest ids, up to limit
+	keep := map[*vm.Thread]bool{}
 	for _, t := range all {
-		if n < limit || want[t.ID] {
+		if want[t.ID] && len(keep) < limit {
+			keep[t] = true
+		}
+	}
+	for _, t := range all {
+		if len(keep) >= limit {
+			break
+		}
+		keep[t] = true
+	}
+	for _, t := range all { // in id order
+		if keep[t] {
 			page = append(page, s.threadInfo(t))
-			if !want[t.ID] {
-				n++
-			}
 		}
 	}
 	return page, len(all), nil

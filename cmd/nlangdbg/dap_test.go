@@ -71,7 +71,10 @@ func markerLine(t *testing.T, src, name string) int {
 	return 0
 }
 
-var listeningRE = regexp.MustCompile(`DAP server listening at: (\S+)\n`)
+var (
+	listeningRE = regexp.MustCompile(`DAP server listening at: (\S+)\n`)
+	loopingRE   = regexp.MustCompile(`(looping)\n`)
+)
 
 // TestRunListenAttach runs a busy program with `run --listen`, attaches
 // twice (the first client detaches and the program runs on), ends the
@@ -84,6 +87,7 @@ func TestRunListenAttach(t *testing.T) {
 		code <- doMain([]string{"run", "--listen", "127.0.0.1:0", path}, strings.NewReader(""), stdout, stderr)
 	}()
 	addr := stderr.waitFor(t, listeningRE)
+	stdout.waitFor(t, loopingRE) // main's locals exist from now on
 
 	attach := func() *daptest.Client {
 		conn, err := net.Dial("tcp", addr)
@@ -145,7 +149,7 @@ func TestRunListenAttach(t *testing.T) {
 	case <-time.After(daptest.DefaultTimeout):
 		t.Fatal("the program did not finish after the debugger detached")
 	}
-	if got := stdout.String(); got != "done\n" {
+	if got := stdout.String(); got != "looping\ndone\n" {
 		t.Errorf("stdout %q, want the program's own output", got)
 	}
 }
@@ -164,6 +168,7 @@ func TestRunListenAttachedClientSeesExit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	stdout.waitFor(t, loopingRE)
 	c := daptest.NewClient(conn)
 	defer c.Close()
 	c.Initialize(t)
@@ -256,4 +261,34 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestRunListenEndsWithClientNotAttached checks that the program's end
+// ends the process even while a client is connected but has not
+// attached.
+func TestRunListenEndsWithClientNotAttached(t *testing.T) {
+	path, _ := filepath.Abs("../../testdata/dap/stdin.n")
+	stdinR, stdinW := io.Pipe()
+	stdout, stderr := newWatchWriter(), newWatchWriter()
+	code := make(chan int, 1)
+	go func() {
+		code <- doMain([]string{"run", "--listen", "127.0.0.1:0", path}, stdinR, stdout, stderr)
+	}()
+	conn, err := net.Dial("tcp", stderr.waitFor(t, listeningRE))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := daptest.NewClient(conn)
+	defer c.Close()
+	c.Initialize(t)
+	io.WriteString(stdinW, "hello\n")
+	c.ExpectClosed(t)
+	select {
+	case got := <-code:
+		if got != 5 || stdout.String() != "got hello\n" {
+			t.Errorf("exit code %d, stdout %q", got, stdout)
+		}
+	case <-time.After(daptest.DefaultTimeout):
+		t.Fatal("the process did not end with the program")
+	}
 }

@@ -85,12 +85,12 @@ func runListen(addr, path string, args []string, opts runOptions, stdin io.Reade
 		prog.Terminate()
 		return 1
 	}
-	fmt.Fprintf(stderr, "DAP server listening at: %s\n", ln.Addr())
 	srv := dap.NewAttachServer(prog)
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(stderr, "DAP server listening at: %s\n", ln.Addr())
+	// The program runs from now on. Clients that connect already wait in
+	// the listen queue; Serve accepts them once the program runs.
 	prog.ConfigurationDone()
-	if err := <-served; err != nil {
+	if err := srv.Serve(ln); err != nil {
 		fmt.Fprintf(stderr, "nlangdbg run: %v\n", err)
 		prog.Terminate()
 		return 1
