@@ -56,9 +56,13 @@ func (c *session) onSetBreakpointsRequest(req *dap.SetBreakpointsRequest) {
 		if c.args.NoDebug {
 			msg = "breakpoints are off: launched with noDebug"
 		}
+		ids := make([]int, 0, len(specs))
 		for _, sp := range specs {
-			out = append(out, dap.Breakpoint{Verified: false, Message: msg, Source: &args.Source, Line: sp.Line})
+			id := c.newBPID()
+			ids = append(ids, id)
+			out = append(out, dap.Breakpoint{Id: id, Verified: false, Message: msg, Source: &args.Source, Line: sp.Line})
 		}
+		c.pendingIDs[path] = ids
 	} else {
 		for _, b := range c.prog.SetBreakpoints(path, sourceSpecs(specs)) {
 			out = append(out, c.breakpoint(b, &args.Source))
@@ -91,7 +95,15 @@ func funcSpecs(specs []dap.FunctionBreakpoint) []inspect.FunctionBreakpointSpec 
 // breakpoint converts a breakpoint as set; src is the source it was asked
 // for in, if any.
 func (c *session) breakpoint(b inspect.Breakpoint, src *dap.Source) dap.Breakpoint {
-	out := dap.Breakpoint{Id: b.ID, Verified: b.Verified, Message: b.Message, Line: b.Line}
+	c.mu.Lock()
+	id, ok := c.bpIDs[b.ID]
+	if !ok {
+		c.nextBPID++
+		id = c.nextBPID
+		c.bpIDs[b.ID] = id
+	}
+	c.mu.Unlock()
+	out := dap.Breakpoint{Id: id, Verified: b.Verified, Message: b.Message, Line: b.Line}
 	switch {
 	case src != nil:
 		out.Source = src
@@ -106,9 +118,13 @@ func (c *session) onSetFunctionBreakpointsRequest(req *dap.SetFunctionBreakpoint
 	c.funcBps = specs
 	out := make([]dap.Breakpoint, 0, len(specs))
 	if c.prog == nil || c.args.NoDebug {
+		ids := make([]int, 0, len(specs))
 		for range specs {
-			out = append(out, dap.Breakpoint{Verified: false, Message: "set when the program is launched"})
+			id := c.newBPID()
+			ids = append(ids, id)
+			out = append(out, dap.Breakpoint{Id: id, Verified: false, Message: "set when the program is launched"})
 		}
+		c.pendingIDs[""] = ids
 	} else {
 		for _, b := range c.prog.SetFunctionBreakpoints(funcSpecs(specs)) {
 			out = append(out, c.breakpoint(b, nil))
@@ -156,12 +172,56 @@ func (c *session) applyBreakpoints() {
 		return
 	}
 	for file, specs := range c.srcBps {
-		c.prog.SetBreakpoints(file, sourceSpecs(specs))
+		placed := c.prog.SetBreakpoints(file, sourceSpecs(specs))
+		c.announce(file, placed, c.source(file))
 	}
 	if len(c.funcBps) > 0 {
-		c.prog.SetFunctionBreakpoints(funcSpecs(c.funcBps))
+		c.announce("", c.prog.SetFunctionBreakpoints(funcSpecs(c.funcBps)), nil)
 	}
 	c.applyExceptionFilters()
+}
+
+// newBPID hands out a breakpoint id for the client.
+func (c *session) newBPID() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nextBPID++
+	return c.nextBPID
+}
+
+// announce tells the client where the breakpoints it set before launch
+// went (a `breakpoint` event, reason changed, per breakpoint), keeping the
+// ids it was given.
+func (c *session) announce(key string, placed []inspect.Breakpoint, src *dap.Source) {
+	ids := c.pendingIDs[key]
+	delete(c.pendingIDs, key)
+	for i, b := range placed {
+		if i < len(ids) {
+			c.mu.Lock()
+			c.bpIDs[b.ID] = ids[i]
+			c.mu.Unlock()
+		}
+		if i >= len(ids) {
+			continue // set after launch: the response said it all
+		}
+		bp := c.breakpoint(b, src)
+		c.send(&dap.BreakpointEvent{Event: newEvent("breakpoint"), Body: dap.BreakpointEventBody{Reason: "changed", Breakpoint: bp}})
+	}
+}
+
+// clientBPIDs translates inspect's breakpoint ids to the client's.
+func (c *session) clientBPIDs(ids []int) []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]int, 0, len(ids))
+	for _, id := range ids {
+		if x, ok := c.bpIDs[id]; ok {
+			out = append(out, x)
+		} else {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 func (c *session) onExceptionInfoRequest(req *dap.ExceptionInfoRequest) {

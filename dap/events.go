@@ -36,7 +36,7 @@ func (l *listener) Stopped(info inspect.StopInfo) {
 		ThreadId:          int(info.ThreadID),
 		Text:              info.Text,
 		AllThreadsStopped: info.AllThreadsStopped,
-		HitBreakpointIds:  info.HitBreakpointIDs,
+		HitBreakpointIds:  c.clientBPIDs(info.HitBreakpointIDs),
 	}
 	switch info.Reason {
 	case inspect.ReasonDeadlock:

@@ -363,6 +363,13 @@ type session struct {
 	srcRefs      handles[string] // source references (never reset)
 	srcBps       map[string][]dap.SourceBreakpoint
 	funcBps      []dap.FunctionBreakpoint
+	// Breakpoint ids the client sees are the session's own: a breakpoint
+	// set before launch gets one at once and keeps it when the program
+	// places it. bpIDs maps inspect's ids to them; pendingIDs holds the
+	// ids given before launch (per file; "" for function breakpoints).
+	bpIDs      map[int]int
+	pendingIDs map[string][]int
+	nextBPID   int
 	excFilters   []string
 	focused      []int64 // threads asked for stackTrace, most recent first
 
@@ -384,7 +391,7 @@ type frameRef struct {
 
 func newSession(srv *Server, rw io.ReadWriteCloser) *session {
 	return &session{srv: srv, rw: rw, r: bufio.NewReader(rw),
-		srcBps: map[string][]dap.SourceBreakpoint{},
+		srcBps: map[string][]dap.SourceBreakpoint{}, bpIDs: map[int]int{}, pendingIDs: map[string][]int{},
 		live:   map[int64]bool{}, names: map[int64]string{}, notedStop: -1}
 }
 

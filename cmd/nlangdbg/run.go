@@ -17,7 +17,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "run",
-		usage:   "[--quota N] [--seed S] [--max-frames N] [--max-heap BYTES] PROG.n [ARGS]",
+		usage:   "[--listen ADDR] [--quota N] [--seed S] [--max-frames N] [--max-heap BYTES] PROG.n [ARGS]",
 		summary: "compile and run a program",
 		help: `
 Compiles PROG.n and runs it. The program's stdout and stderr are the
@@ -33,6 +33,14 @@ Flags:
                    (default 1100000)
   --max-heap BYTES largest allocation; larger ones throw OutOfMemoryException
                    (default 4 GiB)
+
+  --listen ADDR    run the program normally and serve DAP at ADDR
+                   (host:port; a bare port means loopback, port 0 picks a
+                   free one; the address is printed on stderr). A debugger
+                   attaches with the attach request (nlangdbg attach ADDR),
+                   which pauses the program; when it disconnects, its
+                   breakpoints go and the program runs on. The program's
+                   exit ends the process with its exit code.
 
 ARGS are accepted for compatibility; NLang's main takes no parameters.`,
 		run: runCmd,
@@ -76,6 +84,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var opts runOptions
 	fs := newFlagSet("run", stderr)
 	opts.flags(fs)
+	listen := fs.String("listen", "", "serve DAP at this address")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -85,6 +94,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() < 1 {
 		fmt.Fprintln(stderr, "nlangdbg run: missing program file (usage: nlangdbg run [flags] PROG.n)")
 		return 2
+	}
+	if *listen != "" {
+		return runListen(*listen, fs.Arg(0), fs.Args()[1:], opts, stdin, stdout, stderr)
 	}
 	path := fs.Arg(0)
 	src, err := os.ReadFile(path)

@@ -1,11 +1,9 @@
 package main
 
-// This file adds --listen to the run command (see run.go). Its init runs
-// after run.go's (files initialise in name order) and wraps the command.
+// This file implements run --listen (see run.go).
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -14,44 +12,6 @@ import (
 	"github.com/nlangdbg/nlangdbg/dap"
 	"github.com/nlangdbg/nlangdbg/inspect"
 )
-
-func init() {
-	c := findCommand("run")
-	if c == nil {
-		panic("run_listen.go: the run command is not registered yet (run.go must initialise first)")
-	}
-	plain := c.run
-	c.usage = "[--listen ADDR] " + c.usage
-	c.help += `
-
-  --listen ADDR    run the program normally and serve DAP at ADDR
-                   (host:port; a bare port means loopback, port 0 picks a
-                   free one; the address is printed on stderr). A debugger
-                   attaches with the attach request (nlangdbg attach ADDR),
-                   which pauses the program; when it disconnects, its
-                   breakpoints go and the program runs on. The program's
-                   exit ends the process with its exit code.`
-	c.run = func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-		var opts runOptions
-		fs := newFlagSet("run", stderr)
-		opts.flags(fs)
-		listen := fs.String("listen", "", "serve DAP at this address")
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
-		}
-		if *listen == "" {
-			return plain(args, stdin, stdout, stderr)
-		}
-		if fs.NArg() < 1 {
-			fmt.Fprintln(stderr, "nlangdbg run: missing program file (usage: nlangdbg run [flags] PROG.n)")
-			return 2
-		}
-		return runListen(*listen, fs.Arg(0), fs.Args()[1:], opts, stdin, stdout, stderr)
-	}
-}
 
 // runListen runs a program with a DAP server at addr that debuggers can
 // attach to, one after another, and returns the program's exit code.

@@ -623,11 +623,11 @@ func TestCompileNoPanic(t *testing.T) {
 			if strings.TrimSpace(lines[i]) == "" || strings.HasPrefix(strings.TrimSpace(lines[i]), "//") {
 				continue
 			}
-			if i%5 == 0 {
+			if i%9 == 0 {
 				compileErrors(t, strings.Join(lines[:i], "")+strings.Join(lines[i+1:], ""))
 				n++
 			}
-			if i%11 == 0 {
+			if i%17 == 0 {
 				compileErrors(t, strings.Join(lines[:i], ""))
 				n++
 			}
