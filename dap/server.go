@@ -370,8 +370,8 @@ type session struct {
 	bpIDs      map[int]int
 	pendingIDs map[string][]int
 	nextBPID   int
-	excFilters   []string
-	focused      []int64 // threads asked for stackTrace, most recent first
+	excFilters []string
+	focused    []int64 // threads asked for stackTrace, most recent first
 
 	// mu guards what the listener shares with the read loop.
 	mu        sync.Mutex
@@ -392,7 +392,7 @@ type frameRef struct {
 func newSession(srv *Server, rw io.ReadWriteCloser) *session {
 	return &session{srv: srv, rw: rw, r: bufio.NewReader(rw),
 		srcBps: map[string][]dap.SourceBreakpoint{}, bpIDs: map[int]int{}, pendingIDs: map[string][]int{},
-		live:   map[int64]bool{}, names: map[int64]string{}, notedStop: -1}
+		live: map[int64]bool{}, names: map[int64]string{}, notedStop: -1}
 }
 
 // cleanup ends the session: a launched program is terminated, an
