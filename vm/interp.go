@@ -289,13 +289,13 @@ reload:
 		case TOSTR:
 			fr.PC = pc
 			s, err := t.format(regs[ins.B], fn.Types[ins.C])
-			fr = &t.frames[len(t.frames)-1] // a nested toString may have grown the frames
 			if err != nil {
 				exc = t.errToException(err)
 				goto throw
 			}
-			regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
-			regs[ins.A] = StrV(s)
+			// a nested toString may have grown the frames and the stack
+			t.stack[t.frames[len(t.frames)-1].Base+ins.A] = StrV(s)
+			goto reload
 		case CONCAT:
 			a, b := regs[ins.B].S(), regs[ins.C].S()
 			if int64(len(a))+int64(len(b)) > t.M.MaxHeap {
@@ -450,13 +450,12 @@ reload:
 				exc = t.M.NewException("StackOverflowException", "stack overflow")
 				goto throw
 			}
-			fr = &t.frames[len(t.frames)-1]
-			fn, code, pc = callee, callee.Code, 0
-			regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
+			// function entry: a safepoint
 			budget--
 			if budget <= 0 {
 				return StopBudget, budget
 			}
+			goto reload
 		case CALLV, CALLI:
 			o, ok := regs[ins.A].R.(*Object)
 			var callee *Funcode
@@ -472,14 +471,12 @@ reload:
 				if ins.Op == CALLI && regs[ins.A].R != nil {
 					// Object methods on strings, boxed primitives, collections.
 					v, err := t.objectMethod(fn.Dyns[ins.B].Name, regs[ins.A:int(ins.A)+1+fn.Dyns[ins.B].NArgs])
-					fr = &t.frames[len(t.frames)-1]
 					if err != nil {
 						exc = t.errToException(err)
 						goto throw
 					}
-					regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
-					regs[ins.C] = v
-					break
+					t.stack[t.frames[len(t.frames)-1].Base+ins.C] = v
+					goto reload
 				}
 				if !ok {
 					exc = t.npe("method call on null")
@@ -492,13 +489,12 @@ reload:
 				exc = t.M.NewException("StackOverflowException", "stack overflow")
 				goto throw
 			}
-			fr = &t.frames[len(t.frames)-1]
-			fn, code, pc = callee, callee.Code, 0
-			regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
+			// function entry: a safepoint
 			budget--
 			if budget <= 0 {
 				return StopBudget, budget
 			}
+			goto reload
 		case CALLF:
 			fv, _ := regs[ins.B].R.(*FuncVal)
 			fr.PC = pc
@@ -529,13 +525,12 @@ reload:
 				exc = t.M.NewException("StackOverflowException", "stack overflow")
 				goto throw
 			}
-			fr = &t.frames[len(t.frames)-1]
-			fn, code, pc = callee, callee.Code, 0
-			regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
+			// function entry: a safepoint
 			budget--
 			if budget <= 0 {
 				return StopBudget, budget
 			}
+			goto reload
 		case CALLN:
 			fr.PC = pc
 			stop, ok := t.callNative(&fn.NCalls[ins.B], fr.Base+ins.A, fr.Base+ins.C)
@@ -557,9 +552,7 @@ reload:
 				t.Result = v
 				return StopDone, budget
 			}
-			fr = &t.frames[len(t.frames)-1]
-			fn, code, pc = fr.Fn, fr.Fn.Code, fr.PC
-			regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
+			goto reload
 
 		case BIND:
 			b := &fn.Binds[ins.C]
