@@ -125,7 +125,7 @@ func BenchmarkGoPark1M(b *testing.B) {
 		_ = start
 		runtime.GC()
 		runtime.ReadMemStats(&after)
-		perG = float64(after.Sys-before.Sys) / n
+		perG = (float64(after.StackInuse) + float64(after.HeapAlloc) - float64(before.StackInuse) - float64(before.HeapAlloc)) / n
 		close(c)
 		for runtime.NumGoroutine() > 10 {
 			runtime.Gosched()
