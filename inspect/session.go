@@ -379,8 +379,8 @@ func (s *Session) Pause() error {
 
 // Terminate ends the program now.
 func (s *Session) Terminate() {
-	s.sch.Pause()
 	s.finish(137)
+	s.sch.Kill(137) // the carrier's Run returns: nothing is left running
 }
 
 // thread returns the live thread with the given id. Must be stopped.

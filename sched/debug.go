@@ -285,3 +285,15 @@ func (s *Scheduler) SetYieldOn(kind EventKind, on bool) {
 	}
 	s.yieldOn[kind] = on
 }
+
+// Kill ends the program now with exit code code: Run returns (after the
+// dispatch in progress, if any) and no thread runs again.
+func (s *Scheduler) Kill(code int) {
+	s.mu.Lock()
+	if !s.ended {
+		s.end(code)
+	}
+	s.paused = false
+	s.mu.Unlock()
+	s.notify()
+}
