@@ -468,7 +468,10 @@ func scopeCmd(scope string) func(r *repl, args string) error {
 				return err
 			}
 			if sc.Name == "this" {
-				r.printf("this = %s\n", "{…}")
+				r.printf("this:\n")
+				for _, v := range vars {
+					r.printf("  %s %s = %s\n", v.Type, v.Name, v.Value)
+				}
 				continue
 			}
 			if len(vars) == 0 {
