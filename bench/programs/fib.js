@@ -1,0 +1,6 @@
+// bench: recursive fib(30); prints 832040
+function fib(n) {
+  if (n < 2) return n;
+  return fib(n - 1) + fib(n - 2);
+}
+print(fib(30));
