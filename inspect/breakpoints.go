@@ -17,6 +17,7 @@ type bp struct {
 	line     int // actual line
 	fn       *vm.Funcode
 	pc       int32
+	also     []int32 // other pcs of the same statement (a rotated loop's two tests)
 	verified bool
 	message  string
 	isFunc   bool
@@ -181,6 +182,7 @@ func (s *Session) SetBreakpoints(file string, specs []BreakpointSpec) []Breakpoi
 				b.message = fmt.Sprintf("no code at or after line %d of %s", sp.Line, filepath.Base(file))
 			default:
 				b.fn, b.pc, b.line, b.verified, b.hitTest = fn, pc, line, true, hit
+				b.also = samePosition(fn, pc)
 				t.add(b)
 			}
 			list = append(list, b)
@@ -275,11 +277,31 @@ func (s *Session) Breakpoints() []Breakpoint {
 	return out
 }
 
+// samePosition returns the other statement starts of fn at the same
+// line and column as pc (the entry and bottom tests of a rotated loop).
+func samePosition(fn *vm.Funcode, pc int32) []int32 {
+	var at vm.LineEntry
+	for _, e := range fn.Lines {
+		if e.PC == pc {
+			at = e
+		}
+	}
+	var out []int32
+	for _, e := range fn.Lines {
+		if e.Stmt && e.PC != pc && e.Line == at.Line && e.Col == at.Col {
+			out = append(out, e.PC)
+		}
+	}
+	return out
+}
+
 // add places b. Must hold s.mu with the world stopped.
 func (t *breakpoints) add(b *bp) {
-	k := trapKey{b.fn, b.pc}
-	t.at[k] = append(t.at[k], b)
-	t.s.setTrapLocked(k)
+	for _, pc := range append([]int32{b.pc}, b.also...) {
+		k := trapKey{b.fn, pc}
+		t.at[k] = append(t.at[k], b)
+		t.s.setTrapLocked(k)
+	}
 }
 
 // remove takes b out. Must hold s.mu with the world stopped.
@@ -287,16 +309,18 @@ func (t *breakpoints) remove(b *bp) {
 	if !b.verified || b.fn == nil {
 		return
 	}
-	k := trapKey{b.fn, b.pc}
-	list := t.at[k]
-	for i, x := range list {
-		if x == b {
-			t.at[k] = append(list[:i:i], list[i+1:]...)
-			t.s.clearTrapLocked(k)
-			break
+	for _, pc := range append([]int32{b.pc}, b.also...) {
+		k := trapKey{b.fn, pc}
+		list := t.at[k]
+		for i, x := range list {
+			if x == b {
+				t.at[k] = append(list[:i:i], list[i+1:]...)
+				t.s.clearTrapLocked(k)
+				break
+			}
 		}
-	}
-	if len(t.at[k]) == 0 {
-		delete(t.at, k)
+		if len(t.at[k]) == 0 {
+			delete(t.at, k)
+		}
 	}
 }

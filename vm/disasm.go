@@ -76,7 +76,11 @@ func (fn *Funcode) FormatInstr(pc int32) string {
 		ops = []string{strconv.Itoa(int(in.A))}
 	case JT, JF:
 		ops = []string{r(in.A), strconv.Itoa(int(in.B))}
-	case JNLTIK, JNLEIK, JNGTIK, JNGEIK:
+	case LOOPT:
+		ops = []string{r(in.A), strconv.Itoa(int(in.C))}
+	case LOOPLTI, LOOPLEI:
+		ops = []string{r(in.A), r(in.B), strconv.Itoa(int(in.C))}
+	case JNLTIK, JNLEIK, JNGTIK, JNGEIK, LOOPLTIK, LOOPLEIK, LOOPGTIK, LOOPGEIK:
 		ops = []string{r(in.A), strconv.Itoa(int(in.B)), strconv.Itoa(int(in.C))}
 	case JNLTI, JNLEI, JNLTD, JNLED:
 		ops = []string{r(in.A), r(in.B), strconv.Itoa(int(in.C))}

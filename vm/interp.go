@@ -243,6 +243,41 @@ reload:
 				fr.PC = pc
 				return StopBudget, budget
 			}
+		case LOOPLTIK:
+			if int64(regs[ins.A].N) < int64(ins.B) {
+				pc = ins.C
+			}
+			goto safepoint
+		case LOOPLEIK:
+			if int64(regs[ins.A].N) <= int64(ins.B) {
+				pc = ins.C
+			}
+			goto safepoint
+		case LOOPGTIK:
+			if int64(regs[ins.A].N) > int64(ins.B) {
+				pc = ins.C
+			}
+			goto safepoint
+		case LOOPGEIK:
+			if int64(regs[ins.A].N) >= int64(ins.B) {
+				pc = ins.C
+			}
+			goto safepoint
+		case LOOPLTI:
+			if int64(regs[ins.A].N) < int64(regs[ins.B].N) {
+				pc = ins.C
+			}
+			goto safepoint
+		case LOOPLEI:
+			if int64(regs[ins.A].N) <= int64(regs[ins.B].N) {
+				pc = ins.C
+			}
+			goto safepoint
+		case LOOPT:
+			if regs[ins.A].N != 0 {
+				pc = ins.C
+			}
+			goto safepoint
 		case JT:
 			if regs[ins.A].N != 0 {
 				pc = ins.B
@@ -603,6 +638,13 @@ reload:
 
 		default:
 			panic(fmt.Sprintf("vm: bad opcode %v at %s pc %d", ins.Op, fn.Name, pc-1))
+		}
+		continue
+	safepoint: // a rotated loop's test: one reduction per iteration
+		budget--
+		if budget <= 0 {
+			fr.PC = pc
+			return StopBudget, budget
 		}
 	}
 

@@ -122,9 +122,15 @@ func TestBudgetStopsAtSafepoints(t *testing.T) {
 	prog := compileSrc(t, loopSrc(50, true))
 	main, f := prog.Main, prog.FuncByName("f")
 	loopHeads := map[int32]bool{}
-	for _, in := range main.Code {
-		if in.Op == vm.LOOP {
+	for pc, in := range main.Code {
+		switch in.Op {
+		case vm.LOOP:
 			loopHeads[in.A] = true
+		case vm.LOOPLTIK, vm.LOOPLEIK, vm.LOOPGTIK, vm.LOOPGEIK, vm.LOOPLTI, vm.LOOPLEI, vm.LOOPT:
+			// a rotated loop's test: back to the body, or out after the
+			// last iteration
+			loopHeads[in.C] = true
+			loopHeads[int32(pc)+1] = true
 		}
 	}
 	var out bytes.Buffer

@@ -94,7 +94,16 @@ const (
 	JNLEIK // if !(R[A] <= imm B) { pc = C }
 	JNGTIK // if !(R[A] > imm B) { pc = C }
 	JNGEIK // if !(R[A] >= imm B) { pc = C }
-	JNLTD  // floating <
+	// rotated loops: the test at the bottom is the back-edge, a safepoint
+	// (one reduction per test, whether the loop goes on or ends).
+	LOOPLTIK // if R[A] < imm B { pc = C } (signed integers)
+	LOOPLEIK // if R[A] <= imm B { pc = C }
+	LOOPGTIK // if R[A] > imm B { pc = C }
+	LOOPGEIK // if R[A] >= imm B { pc = C }
+	LOOPLTI  // if R[A] < R[B] { pc = C } (signed integers)
+	LOOPLEI  // if R[A] <= R[B] { pc = C }
+	LOOPT    // if R[A] { pc = C }
+	JNLTD    // floating <
 	JNLED  // floating <=
 
 	// conversions.
@@ -158,7 +167,8 @@ var opNames = [...]string{
 	EQS: "eqs", NES: "nes", LTS: "lts", LES: "les", EQR: "eqr", NER: "ner",
 	ISNULL: "isnull", NOTNULL: "notnull",
 	JMP: "jmp", LOOP: "loop", JT: "jt", JF: "jf",
-	JNLTI: "jnlti", JNLEI: "jnlei", JNLTIK: "jnltik", JNLEIK: "jnleik", JNGTIK: "jngtik", JNGEIK: "jngeik", JNLTD: "jnltd", JNLED: "jnled",
+	JNLTI: "jnlti", JNLEI: "jnlei", LOOPLTIK: "loopltik", LOOPLEIK: "loopleik", LOOPGTIK: "loopgtik", LOOPGEIK: "loopgeik",
+	LOOPLTI: "looplti", LOOPLEI: "looplei", LOOPT: "loopt", JNLTIK: "jnltik", JNLEIK: "jnleik", JNGTIK: "jngtik", JNGEIK: "jngeik", JNLTD: "jnltd", JNLED: "jnled",
 	CONV: "conv", TOSTR: "tostr", CONCAT: "concat", BOX: "box", UNBOX: "unbox", CAST: "cast",
 	NEW: "new", GETF: "getf", SETF: "setf", COPY: "copy", NEWARRAY: "newarray",
 	AGET: "aget", ASET: "aset", LGET: "lget", LSET: "lset", SGET: "sget", LEN: "len",

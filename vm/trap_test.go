@@ -144,29 +144,31 @@ func runUntilTrap(tb testing.TB, th *vm.Thread, budget int) vm.Stop {
 	return vm.StopBudget
 }
 
-// TestTrapAtLoopHead sets a trap on a loop condition, the pc a budget
-// stop resumes at: the trap still stops once per test of the condition,
-// before and after a budget stop at the same pc.
+// TestTrapAtLoopHead sets a trap on a loop condition, which in a rotated
+// loop is the back-edge itself (where budget stops happen): the trap still
+// stops once per test of the condition, with and without budget stops.
 func TestTrapAtLoopHead(t *testing.T) {
 	for _, budget := range []int{1, math.MaxInt} {
 		prog := compileSrc(t, trapSrc)
-		// the for statement's line has three statement entries: the
-		// initialization, the condition and the step
+		// the for statement's line has four statement entries: the
+		// initialization, the entry test, the step and the test at the
+		// bottom; a debugger traps both tests
 		pcs := stmtPCs(prog.Main, markerLine(t, trapSrc, "loop"))
-		if len(pcs) != 3 {
-			t.Fatalf("statement pcs %v on the for line, want 3", pcs)
+		if len(pcs) != 4 {
+			t.Fatalf("statement pcs %v on the for line, want 4", pcs)
 		}
-		pc := pcs[1]
-		if !isLoopHead(prog.Main, pc) {
-			t.Fatalf("pc %d is not a loop head", pc)
+		entry, pc := pcs[1], pcs[3]
+		if !isBackEdge(prog.Main, pc) {
+			t.Fatalf("pc %d is not the loop's back-edge", pc)
 		}
+		prog.Main.SetTrap(entry)
 		prog.Main.SetTrap(pc)
 		var out bytes.Buffer
 		m, th := newMain(prog, &out)
 		m.Hook = &recHook{tb: t, stop: true}
 		stops := trapRun(t, th, &out, budget)
 		want := []string{
-			fmt.Sprintf("main@%d %q", pc, ""),
+			fmt.Sprintf("main@%d %q", entry, ""),
 			fmt.Sprintf("main@%d %q", pc, "0\n"),
 			fmt.Sprintf("main@%d %q", pc, "0\n1\n"),
 			fmt.Sprintf("main@%d %q", pc, "0\n1\n3\n"),
@@ -180,11 +182,12 @@ func TestTrapAtLoopHead(t *testing.T) {
 	}
 }
 
-func isLoopHead(fn *vm.Funcode, pc int32) bool {
-	for i := range fn.Code {
-		if in := fn.Instr(int32(i)); in.Op == vm.LOOP && in.A == pc {
-			return true
-		}
+// isBackEdge reports whether pc holds a rotated loop's conditional
+// back-edge.
+func isBackEdge(fn *vm.Funcode, pc int32) bool {
+	switch fn.Instr(pc).Op {
+	case vm.LOOPLTIK, vm.LOOPLEIK, vm.LOOPGTIK, vm.LOOPGEIK, vm.LOOPLTI, vm.LOOPLEI, vm.LOOPT:
+		return true
 	}
 	return false
 }

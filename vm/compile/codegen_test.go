@@ -98,7 +98,7 @@ func TestCodegen(t *testing.T) {
 				2 jnltik r0, 10, 6
 				3 addi r1, r1, r0
 				4 addik r0, r0, 1
-				5 loop 2
+				5 loopltik r0, 10, 3
 				6 ret r1
 				7 loadnil r2
 				8 ret r2
@@ -122,7 +122,7 @@ func TestCodegen(t *testing.T) {
 				2 jnlti r2, r0, 6
 				3 addl r1, r1, r2
 				4 addik r2, r2, 1
-				5 loop 2
+				5 looplti r2, r0, 3
 				6 ret r1
 				7 loadnil r3
 				8 ret r3
@@ -150,23 +150,25 @@ func TestCodegen(t *testing.T) {
 			want: `
 				0 jngtik r0, 0, 3
 				1 addik r0, r0, -1
-				2 loop 0
+				2 loopgtik r0, 0, 1
 				3 loadi r1, 0
 				4 jnlei r1, r0, 7
 				5 addik r1, r1, 1
-				6 loop 4
+				6 looplei r1, r0, 5
 				7 loadk r2, k0 ; 4602678819172646912 / 0.5
 				8 loadk r3, k1 ; 4612811918334230528 / 2.5
-				9 jnltd r2, r3, 13
+				9 jnltd r2, r3, 15
 				10 loadk r3, k2 ; 4607182418800017408 / 1
 				11 addd r2, r2, r3
-				12 loop 8
-				13 ret r0
-				14 loadnil r4
-				15 ret r4
-				local int n r0 [0, 16)
-				local int i r1 [4, 16)
-				local double d r2 [8, 16)`,
+				12 loadk r4, k1 ; 4612811918334230528 / 2.5
+				13 jnltd r2, r4, 15
+				14 loop 10
+				15 ret r0
+				16 loadnil r4
+				17 ret r4
+				local int n r0 [0, 18)
+				local int i r1 [4, 18)
+				local double d r2 [8, 18)`,
 		},
 		{
 			// x + k and x - k with a small constant: one instruction;
@@ -390,7 +392,7 @@ int f(int a) {
 				10 jmp 13
 				11 addik r1, r1, 10
 				12 rethrow r2
-				13 loop 1
+				13 looplti r1, r0, 2
 				14 ret r1
 				15 loadnil r3
 				16 ret r3
@@ -496,8 +498,9 @@ func TestLineTable(t *testing.T) {
 		"pc 0 at 2:9",   // int b = …: the declared name
 		"pc 1 at 3:5",   // if
 		"pc 4 at 4:9",   // b = b * 2
-		"pc 6 at 6:12",  // the loop condition, re-tested at each iteration
+		"pc 6 at 6:12",  // the loop's entry test
 		"pc 7 at 7:9",   // b += a
+		"pc 8 at 6:12",  // the test at the bottom (a rotated loop's back-edge)
 		"pc 9 at 9:5",   // return b
 		"pc 10 at 10:1", // the closing brace: falling off the end
 	}
@@ -516,7 +519,7 @@ func TestLineTable(t *testing.T) {
 		line, col int32
 	}{
 		{0, 2, 9}, {1, 3, 5}, {3, 3, 5}, {5, 4, 9}, {6, 6, 12},
-		{8, 7, 9}, // the back-edge belongs to the body's last statement
+		{7, 7, 9}, {8, 6, 12}, // the back-edge tests the condition
 		{9, 9, 5},
 	} {
 		if line, col := fn.Pos(tc.pc); line != tc.line || col != tc.col {

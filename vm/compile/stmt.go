@@ -355,16 +355,35 @@ func (fc *fcomp) popLoop(lc *loopCtx) {
 }
 
 // whileLoop compiles `while (cond) body`, with an optional step statement
-// run before each re-test (for loops). The back-edge is a safepoint.
+// run before each re-test (for loops). A loop with a condition is rotated:
+// it is tested once on entry, then at the bottom, where the test is the
+// back-edge (a safepoint, one reduction per iteration as before) and, for
+// comparisons of signed integers, one instruction:
+//
+//	jnlti i, n, exit; body: …; step; looplti i, n, body; exit:
+//
+// Both tests are statement starts of the condition's position, and a
+// breakpoint there is placed on both.
 func (fc *fcomp) whileLoop(pos syntax.Pos, cond syntax.Expr, step syntax.Stmt, body syntax.Stmt) {
-	top := fc.pc()
-	var exit int32 = -1
-	if cond != nil {
-		fc.line(cond.Start(), true)
-		mark := fc.top
-		exit = fc.condJump(cond)
-		fc.top = mark
+	if lit, ok := cond.(*syntax.BoolLit); cond == nil || ok && lit.Value {
+		top := fc.pc()
+		lc := fc.pushLoop(false)
+		fc.body(body)
+		fc.patchHere(lc.continues)
+		if step != nil {
+			fc.line(step.Start(), true)
+			fc.stmt(step)
+		}
+		fc.emit(vm.LOOP, top, 0, 0)
+		fc.popLoop(lc)
+		return
 	}
+	// the entry test (not a back-edge: no reduction) …
+	fc.line(cond.Start(), true)
+	mark0 := fc.top
+	exit := fc.condJump(cond)
+	fc.top = mark0
+	bodyPC := fc.pc()
 	lc := fc.pushLoop(false)
 	fc.body(body)
 	fc.patchHere(lc.continues)
@@ -372,10 +391,33 @@ func (fc *fcomp) whileLoop(pos syntax.Pos, cond syntax.Expr, step syntax.Stmt, b
 		fc.line(step.Start(), true)
 		fc.stmt(step)
 	}
-	fc.emit(vm.LOOP, top, 0, 0)
-	if exit >= 0 {
-		fc.patch(exit, fc.pc())
+	// … and the test at the bottom, the back-edge
+	fc.line(cond.Start(), true)
+	mark := fc.top
+	j := fc.condJump(cond)
+	fc.top = mark
+	// turn "exit unless cond" into "loop while cond"
+	in := &fc.fn.Code[j]
+	switch in.Op {
+	case vm.JNLTIK:
+		*in = vm.Instr{Op: vm.LOOPLTIK, A: in.A, B: in.B, C: bodyPC}
+	case vm.JNLEIK:
+		*in = vm.Instr{Op: vm.LOOPLEIK, A: in.A, B: in.B, C: bodyPC}
+	case vm.JNGTIK:
+		*in = vm.Instr{Op: vm.LOOPGTIK, A: in.A, B: in.B, C: bodyPC}
+	case vm.JNGEIK:
+		*in = vm.Instr{Op: vm.LOOPGEIK, A: in.A, B: in.B, C: bodyPC}
+	case vm.JNLTI:
+		*in = vm.Instr{Op: vm.LOOPLTI, A: in.A, B: in.B, C: bodyPC}
+	case vm.JNLEI:
+		*in = vm.Instr{Op: vm.LOOPLEI, A: in.A, B: in.B, C: bodyPC}
+	case vm.JF:
+		*in = vm.Instr{Op: vm.LOOPT, A: in.A, C: bodyPC}
+	default: // floating comparisons: test, then a plain back-edge
+		fc.emit(vm.LOOP, bodyPC, 0, 0)
+		fc.patch(j, fc.pc())
 	}
+	fc.patch(exit, fc.pc())
 	fc.popLoop(lc)
 }
 
