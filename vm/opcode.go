@@ -104,7 +104,7 @@ const (
 	LOOPLEI  // if R[A] <= R[B] { pc = C }
 	LOOPT    // if R[A] { pc = C }
 	JNLTD    // floating <
-	JNLED  // floating <=
+	JNLED    // floating <=
 
 	// conversions.
 	CONV   // R[A] = convert(R[B]) from kind C>>8 to kind C&255
