@@ -6,62 +6,21 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 )
 
 // varsListener records a session's events for the variable tests.
-type varsListener struct {
-	stops  chan StopInfo
-	exited chan int
-	mu     sync.Mutex
-	out    strings.Builder
-}
+// varsListener is the recording listener of session_test.go.
+type varsListener = coreListener
 
-func (l *varsListener) Stopped(i StopInfo)    { l.stops <- i }
-func (l *varsListener) Continued(int64, bool) {}
-func (l *varsListener) ThreadStarted(int64)   {}
-func (l *varsListener) ThreadExited(int64)    {}
-func (l *varsListener) Exited(code int)       { l.exited <- code }
-func (l *varsListener) Output(cat, text string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if cat == "stdout" {
-		l.out.WriteString(text)
-	}
-}
-
-func (l *varsListener) stdout() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.out.String()
-}
-
-func (l *varsListener) stop(t *testing.T) StopInfo {
+func (l *coreListener) stop(t *testing.T) StopInfo {
 	t.Helper()
-	select {
-	case s := <-l.stops:
-		return s
-	case code := <-l.exited:
-		t.Fatalf("program exited (%d) instead of stopping; output:\n%s", code, l.stdout())
-	case <-time.After(10 * time.Second):
-		t.Fatal("timeout waiting for a stop")
-	}
-	return StopInfo{}
+	return l.waitStop(t)
 }
 
-func (l *varsListener) exit(t *testing.T) int {
+func (l *coreListener) exit(t *testing.T) int {
 	t.Helper()
-	select {
-	case code := <-l.exited:
-		return code
-	case s := <-l.stops:
-		t.Fatalf("unexpected stop %+v", s)
-	case <-time.After(10 * time.Second):
-		t.Fatal("timeout waiting for the exit")
-	}
-	return 0
+	return l.waitExit(t)
 }
 
 // startAt launches src, sets a breakpoint (with cond) at each marker
@@ -72,7 +31,7 @@ func startAt(t *testing.T, src string, cond string, markers ...string) (*Session
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l := &varsListener{stops: make(chan StopInfo, 16), exited: make(chan int, 1)}
+	l := newCoreListener()
 	s, err := Launch(Config{Program: path}, l)
 	if err != nil {
 		t.Fatal(err)
