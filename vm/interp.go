@@ -337,7 +337,7 @@ reload:
 				exc = t.M.NewException("OutOfMemoryException", fmt.Sprintf("string of %d bytes exceeds the heap limit", len(a)+len(b)))
 				goto throwHere
 			}
-			regs[ins.A] = StrV(a + b)
+			regs[ins.A] = StrV(t.concat(a, b))
 		case BOX:
 			regs[ins.A] = Value{N: regs[ins.B].N, R: fn.Types[ins.C]}
 		case UNBOX:

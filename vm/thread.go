@@ -162,9 +162,10 @@ type Thread struct {
 	// the scheduler).
 	Obj any
 
-	reductions   int64 // total reductions spent
-	inNative     bool  // parked inside a native call (top frame PC is past the call)
-	nativeDest   int32 // stack index awaiting a parked native's result
+	reductions   int64  // total reductions spent
+	concatBuf    []byte // the buffer behind the last long string built (concat)
+	inNative     bool   // parked inside a native call (top frame PC is past the call)
+	nativeDest   int32  // stack index awaiting a parked native's result
 	nativeType   *Type
 	pendingThrow error
 	reported     *Object // exception already shown to the debugger's ThrowHook

@@ -1,0 +1,37 @@
+package vm
+
+import "unsafe"
+
+// concatMin is the length from which concatenations go through the
+// thread's builder.
+const concatMin = 64
+
+// concat returns a + b. A program that grows a string in a loop
+// (s = s + piece) would copy the whole string at each step; instead each
+// thread keeps the buffer behind the last long string it built, with room
+// to grow, and appends in place when a is exactly that string. Bytes of a
+// string never change: an append only writes past the end of every string
+// that shares the buffer, and only when a is the longest of them.
+func (t *Thread) concat(a, b string) string {
+	if b == "" {
+		return a
+	}
+	if a == "" {
+		return b
+	}
+	if len(a) < concatMin {
+		return a + b
+	}
+	cb := t.concatBuf
+	if len(cb) == len(a) && unsafe.SliceData(cb) == unsafe.StringData(a) && cap(cb)-len(cb) >= len(b) {
+		cb = append(cb, b...) // in place: no reallocation
+		t.concatBuf = cb
+		return unsafe.String(unsafe.SliceData(cb), len(cb))
+	}
+	n := len(a) + len(b)
+	cb = make([]byte, n, 2*n)
+	copy(cb, a)
+	copy(cb[len(a):], b)
+	t.concatBuf = cb
+	return unsafe.String(unsafe.SliceData(cb), n)
+}
