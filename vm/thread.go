@@ -138,6 +138,9 @@ type Thread struct {
 	stack  []Value
 	bottom int // frames below this index belong to an outer Run (nested calls)
 
+	frames0 [2]Frame // the first frames and registers, in the same allocation
+	stack0  [8]Value
+
 	// Scheduling and waiting, managed by the scheduler and natives.
 	State      ThreadState
 	WaitReason string // what a parked thread waits for: "chan recv", "sleep", …
@@ -183,11 +186,14 @@ func (m *Machine) NewThread(f *FuncVal, args []Value) (*Thread, error) {
 		return nil, fmt.Errorf("cannot start a thread on a native function")
 	}
 	t := &Thread{M: m}
-	n := fn.NumRegs
-	if n < 4 {
-		n = 4
+	// A small thread lives in one allocation: its first frames and
+	// registers are arrays inside the Thread (they move to the heap
+	// proper if the thread grows).
+	if n := fn.NumRegs + 1; n <= len(t.stack0) {
+		t.stack = t.stack0[:n:len(t.stack0)]
+	} else {
+		t.stack = make([]Value, n, n+4)
 	}
-	t.stack = make([]Value, n+1, n+4)
 	base := 1 // stack[0] receives the result
 	i := base
 	if f.Bound {
@@ -195,7 +201,7 @@ func (m *Machine) NewThread(f *FuncVal, args []Value) (*Thread, error) {
 		i++
 	}
 	copy(t.stack[i:], args)
-	t.frames = make([]Frame, 1, 4)
+	t.frames = t.frames0[:1]
 	t.frames[0] = Frame{Fn: fn, Base: int32(base), Ret: 0}
 	return t, nil
 }
