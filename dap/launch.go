@@ -47,6 +47,7 @@ type launchArgs struct {
 	StopOnEntry bool     `json:"stopOnEntry"` // stop before main's first statement
 	Quota       int      `json:"quota"`       // reductions per dispatch (0: default)
 	Seed        int64    `json:"seed"`        // scheduler seed (0: FIFO)
+	Carriers    int      `json:"carriers"`    // carriers running threads in parallel (0: one)
 	NoDebug     bool     `json:"noDebug"`     // run without breakpoints or stops
 }
 
@@ -99,6 +100,9 @@ func (c *session) launch(args launchArgs) error {
 	if args.Quota < 0 {
 		return fmt.Errorf("launch: quota must be positive, got %d", args.Quota)
 	}
+	if args.Carriers < 0 {
+		return fmt.Errorf("launch: carriers must be positive, got %d", args.Carriers)
+	}
 	path := args.Program
 	if !filepath.IsAbs(path) && args.Cwd != "" {
 		path = filepath.Join(args.Cwd, path)
@@ -112,6 +116,7 @@ func (c *session) launch(args launchArgs) error {
 		Cwd:         args.Cwd,
 		Quota:       args.Quota,
 		Seed:        args.Seed,
+		Carriers:    args.Carriers,
 		StopOnEntry: args.StopOnEntry && !args.NoDebug,
 	}
 	lis := &listener{c: c}

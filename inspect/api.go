@@ -34,6 +34,7 @@ type Config struct {
 	Cwd         string
 	Quota       int   // reductions per dispatch (0: default 4000)
 	Seed        int64 // scheduler seed (0: FIFO)
+	Carriers    int   // carriers running threads in parallel (0, 1: one, deterministic)
 	MaxFrames   int   // 0: default
 	StopOnEntry bool
 	Stdin       io.Reader // nil: empty input

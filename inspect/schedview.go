@@ -26,6 +26,9 @@ type SchedInfo struct {
 type CarrierInfo struct {
 	ID      int
 	Running int64 // thread it runs now (0: none, the world is stopped)
+	// RunQueue is the carrier's own run queue, in dispatch order (with
+	// one carrier, the same as SchedInfo.RunQueue).
+	RunQueue []ThreadInfo
 }
 
 // TimerInfo is a pending timer.
@@ -53,7 +56,17 @@ func (s *Session) SchedView() (SchedInfo, error) {
 	if err := s.checkStopped(); err != nil {
 		return SchedInfo{}, err
 	}
-	info := SchedInfo{Quota: s.sch.Quota(), Carriers: []CarrierInfo{{ID: 1}}}
+	info := SchedInfo{Quota: s.sch.Quota()}
+	for _, c := range s.sch.Carriers() {
+		ci := CarrierInfo{ID: c.ID}
+		if c.Running != nil {
+			ci.Running = c.Running.ID
+		}
+		for _, t := range c.RunQueue {
+			ci.RunQueue = append(ci.RunQueue, s.threadInfo(t))
+		}
+		info.Carriers = append(info.Carriers, ci)
+	}
 	queued := map[*vm.Thread]bool{}
 	for _, t := range s.sch.RunQueue() {
 		info.RunQueue = append(info.RunQueue, s.threadInfo(t))

@@ -141,7 +141,7 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 		s.m.MaxFrames = cfg.MaxFrames
 	}
 	s.m.Hook = hook{s}
-	s.sch = sched.New(s.m, sched.Options{Quota: cfg.Quota, Seed: cfg.Seed})
+	s.sch = sched.New(s.m, sched.Options{Quota: cfg.Quota, Seed: cfg.Seed, Carriers: cfg.Carriers})
 	s.sch.OnEvent = s.onEvent
 	s.sch.Pause()
 	s.sch.Start(s.m.NewCallThread(prog.Main, nil))

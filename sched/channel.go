@@ -62,6 +62,7 @@ func (c *Channel) Snapshot() ChannelInfo {
 // String renders the channel as "Channel<int>(len 2/cap 3)", with
 // ", closed" once closed.
 func (c *Channel) String() string {
+	defer c.s.viewLock()()
 	closed := ""
 	if c.closed {
 		closed = ", closed"

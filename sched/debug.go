@@ -39,10 +39,18 @@ func (s *Scheduler) Main() *vm.Thread {
 }
 
 // RunQueue returns the runnable threads in the order FIFO dispatch would
-// take them (frozen threads are not in it).
+// take them (frozen threads are not in it). With several carriers it is
+// their queues one after the other, by carrier (see Carriers).
 func (s *Scheduler) RunQueue() []*vm.Thread {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.parallel {
+		var out []*vm.Thread
+		for _, c := range s.carriers {
+			out = append(out, c.runq.items()...)
+		}
+		return out
+	}
 	return s.runq.items()
 }
 
@@ -162,9 +170,16 @@ func (s *Scheduler) Frozen(t *vm.Thread) bool {
 // (see EnterPinned) is still in host code; it stops when the native
 // returns, until Resume. Dispatch still works, so a debugger can step the
 // paused scheduler one dispatch at a time.
+//
+// With several carriers, Pause raises the machine's interrupt so that
+// every running thread stops at its next safepoint (a loop back-edge or a
+// call), and returns once every carrier has finished its quantum.
 func (s *Scheduler) Pause() {
 	s.mu.Lock()
 	s.paused = true
+	if s.parallel {
+		s.pauseParallel()
+	}
 	s.mu.Unlock()
 }
 
@@ -228,6 +243,10 @@ func backtrace(t *vm.Thread) []vm.CallFrame {
 // touch scheduler state in between. Outside a dispatch of t both do
 // nothing. The vm calls them through an interface it declares.
 func (s *Scheduler) EnterPinned(t *vm.Thread, n *vm.Native) {
+	if s.parallel {
+		s.enterPinnedParallel(t, n)
+		return
+	}
 	ti := info(t)
 	if ti == nil || s.cur != t || ti.pinned != "" {
 		return
@@ -242,6 +261,10 @@ func (s *Scheduler) EnterPinned(t *vm.Thread, n *vm.Native) {
 // ExitPinned takes the scheduler's lock back after a pinned native
 // returned. If the scheduler is paused meanwhile, it waits for Resume.
 func (s *Scheduler) ExitPinned(t *vm.Thread) {
+	if s.parallel {
+		s.exitPinnedParallel(t)
+		return
+	}
 	ti := info(t)
 	if ti == nil || ti.pinned == "" {
 		return

@@ -7,9 +7,10 @@
 // # Design
 //
 // A virtual thread (vm.Thread) is plain data: a chain of heap frames and
-// a state. The scheduler owns no goroutine per thread. A carrier (today:
-// the one goroutine that calls Run) loops over Dispatch, and a dispatch
-// is one quantum of one thread:
+// a state. The scheduler owns no goroutine per thread. A carrier (by
+// default the one goroutine that calls Run; see "Several carriers" for
+// Options.Carriers > 1) loops over Dispatch, and a dispatch is one
+// quantum of one thread:
 //
 //  1. fire the timers that are due (a heap ordered by deadline, then
 //     creation), making their sleepers runnable;
@@ -105,13 +106,128 @@
 // safepoints (function entry, loop back-edge) preempts only at
 // instruction boundaries of consistent heap state, and deterministically.
 //
-// # Several carriers (later)
+// # Several carriers
 //
-// The design leaves room for M:N: per-carrier run queues with stealing
-// replace the single queue; each object's state changes are small
-// methods (offer/take/close, lock/unlock, complete) that will take the
-// object's own lock, with the Running->Waiting transition made after Run
-// returns while the object is still locked (Go's unlockf); setState
-// becomes a compare-and-swap. Today one mutex, held for a whole dispatch,
-// serialises the carrier against the debugger's views.
+// Options.Carriers = N > 1 (nlangdbg run --carriers N, the DAP launch
+// argument "carriers") runs virtual threads in parallel on N carriers.
+// A carrier is one Go goroutine (Run's own and N-1 it starts), never one
+// per virtual thread, with its own FIFO run queue. It takes the head of
+// its queue, or, when the queue is empty, steals the head of the next
+// non-empty one (from carrier id+1 on); a woken or spawned thread goes to
+// the back of its waker's carrier's queue, a thread that used its quantum
+// to the back of its own carrier's queue, and a thread made runnable from
+// outside (Thaw) to the queue of the carrier it last ran on; unless that
+// queue is longer than the shortest by more than one thread, in which case
+// it goes to the back of the shortest (stealing alone, only from a dry
+// queue, would leave three busy threads on one carrier and one on
+// another for good). One carrier
+// stays the default, and its code path is the one described above: none
+// of what follows runs, and the only cost it adds is one atomic load per
+// safepoint (the interrupt below, never set).
+//
+// What is locked where:
+//
+//   - s.mu still guards all scheduler state (threads, queues, timers, wait
+//     queues inside Channel/Future/Mutex/Semaphore, thread states), but a
+//     carrier holds it only to pick a thread (firing due timers first) and
+//     to act on its Stop; t.Run runs without it. At most one carrier runs
+//     a given thread: only the carrier that moved it Runnable->Running
+//     calls Run, and nobody else touches a Running thread's frames.
+//   - The natives that touch scheduler state (every thread, Channel,
+//     Future, Mutex, ReentrantMutex and Semaphore native; see serial) take
+//     s.mu themselves when the machine is parallel, and borrow the
+//     dispatch context (s.cur, s.curC, the woken and spawned lists) of the
+//     carrier running their thread, so park, wake, register and emit are
+//     the same code for one carrier and for N. With one carrier serial
+//     does nothing: the dispatch already holds s.mu. AtomicInt natives
+//     take no lock (they are Go atomics).
+//   - Parking keeps the lock (Go's park_m and its unlockf): a native that
+//     parks its thread returns with s.mu still locked, and the carrier
+//     takes it over when Run returns StopPark (the vm does nothing in
+//     between) to make the thread Waiting. A waker on another carrier
+//     therefore never sees a thread that is in a wait queue but still
+//     Running (it would take the entry for stale and lose the wake-up).
+//   - vm.Machine.Parallel makes the Dict natives lock the Dict's own
+//     mutex (a Go map must not be written concurrently, even by an NLang
+//     program with a data race), and Object.ID is assigned atomically.
+//     Everything else an NLang program shares (fields, arrays, lists) is
+//     the program's business, as in Java or Go: an unsynchronised program
+//     may see stale values, but the scheduler and the Go runtime stay
+//     consistent. Host objects' String methods take s.mu (viewLock).
+//   - Events are recorded under s.mu in the order they happen and passed
+//     to OnEvent by one carrier at a time, in order (deliverShared: a
+//     carrier that finds another delivering leaves its events to it).
+//     The debugger's hooks (OnTrap, OnThrow), which carriers call without
+//     s.mu, are serialised by a mutex of their own (serialHook).
+//
+// Idle carriers wait on s.cond; an enqueue wakes them, except a wake by a
+// timer: the carrier that fires the due timers puts their threads in its
+// own queue and picks the first at once, and the others hear of the rest
+// only when that dispatch ends. So sleepers run in deadline order, as
+// with one carrier, even when a late carrier fires several timers at
+// once (the scripts order threads with sleeps 10 or 20 ms apart). One
+// idle carrier at a time sleeps on the clock for the next timer (an
+// enqueue or a new timer kicks it); the running carriers fire due timers
+// at every dispatch.
+// With a VirtualClock a carrier sleeps (advancing virtual time) only when
+// no carrier runs, as with one carrier. Deadlock is decided under s.mu by
+// a carrier that finds nothing runnable: no run queue holds a thread, no
+// carrier is inside Run (s.running = 0, which counts pinned natives), no
+// timer is pending, no frozen thread is runnable, and live threads remain.
+//
+// Stop the world. Pause sets vm.Machine's interrupt, an atomic flag that
+// every safepoint reads (a running thread then returns StopBudget with
+// budget left), and waits on s.cond until no carrier is inside Run,
+// except carriers whose thread is blocked in a pinned native; those stop
+// in ExitPinned until Resume. Then it clears the flag, so a paused
+// scheduler can still be stepped with Dispatch (one quantum on the
+// caller's goroutine, on carrier 1's behalf) and expressions evaluated.
+// A running thread thus stops within one safepoint of the Pause, at an
+// instruction boundary, and is requeued as after a preemption. When the
+// program ends (main returns, Kill, deadlock) the flag is raised too, and
+// Run returns only once every carrier has left its quantum. A thread that
+// stops at a debugger trap (breakpoint, step, exception) pauses the
+// scheduler itself (trapStop) and raises the flag: with one carrier the
+// debugger pauses from OnEvent before the next dispatch, but with several
+// the other carriers, and the trapped thread requeued at the front of its
+// queue, would otherwise run on until the event is delivered. A quantum
+// cut short by SetBudgetOnce (the debugger's "stop at the next
+// safepoint") does the same. The debugger's Resume ends that pause like
+// any other. Single-thread resumes freeze the other threads as before.
+// Stops at scheduler events (SetYieldOn) are not made prompt this way:
+// with several carriers the others may run a little further before the
+// debugger's Pause takes effect.
+//
+// What N > 1 gives up: determinism (the interleaving depends on timing;
+// Options.Seed only picks within a carrier's own queue), and two
+// breakpoints hit on two carriers in the same instant are reported as one
+// stop (the debugger keeps one pending stop).
+//
+// Rejected alternatives for N > 1:
+//
+// A lock per object (channel, mutex, future) with lock-free run queues,
+// as in Go's runtime, would let carriers park and wake without meeting on
+// one mutex. But a wake touches the object, the woken thread's state, a
+// run queue and the event log at once, and the debugger's views need a
+// consistent picture of all of them; one lock keeps every invariant of
+// the one-carrier scheduler as it is, and it is held only for short
+// scheduler operations, never while NLang code runs, so CPU-bound threads
+// scale. Revisit when channel-heavy programs on many carriers show the
+// lock as the bottleneck.
+//
+// Holding s.mu for a whole dispatch on each carrier (the one-carrier
+// rule) would serialise the carriers: no parallelism at all.
+//
+// A global run queue is simpler and fair, but every dispatch would
+// contend on it and a thread would hop between carriers; per-carrier
+// queues with stealing keep a busy thread where it is.
+//
+// Stopping the world by waiting for the quanta to end (as with one
+// carrier) would make a Pause wait up to a quantum on every carrier, and
+// for a long time behind a thread given a large budget; an atomic flag
+// read at safepoints costs one load per safepoint and keeps every stop at
+// an instruction boundary. Signals or goroutine preemption could stop a
+// thread between instructions, in inconsistent heap state. Reading the
+// flag at every instruction would stop a little sooner but costs a load
+// per instruction; between two safepoints there is no loop and no call.
 package sched

@@ -42,6 +42,7 @@ func (f *Future) Snapshot() FutureInfo {
 // String renders the future as "Future<int>(pending)", "Future<int>(done)"
 // or "Future<int>(failed: Exception: boom)".
 func (f *Future) String() string {
+	defer f.s.viewLock()()
 	state := "pending"
 	switch {
 	case f.exc != nil:

@@ -27,9 +27,9 @@ func withNatives(h *vm.HostType, natives func() (ctors, methods []*vm.Native)) *
 
 // The natives of the thread package.
 var (
-	spawnNative   = &vm.Native{Name: "thread.spawn", Sig: "spawn(f, args...)", Fn: spawn}
-	joinNative    = &vm.Native{Name: "thread.join", Sig: "void join(Thread t)", Fn: threadJoin}
-	sleepNative   = &vm.Native{Name: "thread.sleep", Sig: "void sleep(int ms)", Fn: threadSleep}
+	spawnNative   = &vm.Native{Name: "thread.spawn", Sig: "spawn(f, args...)", Fn: serial(spawn)}
+	joinNative    = &vm.Native{Name: "thread.join", Sig: "void join(Thread t)", Fn: serial(threadJoin)}
+	sleepNative   = &vm.Native{Name: "thread.sleep", Sig: "void sleep(int ms)", Fn: serial(threadSleep)}
 	yieldNative   = &vm.Native{Name: "thread.yield", Sig: "void yield()", Fn: threadYield}
 	currentNative = &vm.Native{Name: "thread.current", Sig: "Thread current()", Fn: threadCurrent}
 )
@@ -77,8 +77,16 @@ func Lib() *vm.Library {
 }
 
 // method returns the native method typ.sig whose receiver (args[0]) is a
-// non-null R; fn gets it typed.
+// non-null R; fn gets it typed. With several carriers it runs holding the
+// scheduler's lock (serial).
 func method[R comparable](typ, sig string, fn func(t *vm.Thread, r R, args []vm.Value) (vm.Value, error)) *vm.Native {
+	n := lockFree(typ, sig, fn)
+	n.Fn = serial(n.Fn)
+	return n
+}
+
+// lockFree is method for natives that need no scheduler lock (AtomicInt).
+func lockFree[R comparable](typ, sig string, fn func(t *vm.Thread, r R, args []vm.Value) (vm.Value, error)) *vm.Native {
 	name := typ + "." + sigName(sig)
 	return &vm.Native{Name: name, Sig: sig, Fn: func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
 		r, ok := args[0].R.(R)
@@ -92,7 +100,7 @@ func method[R comparable](typ, sig string, fn func(t *vm.Thread, r R, args []vm.
 
 // ctor returns a native constructor of host type typ (sig "Channel(int n)").
 func ctor(typ, sig string, fn vm.NativeFunc) *vm.Native {
-	return &vm.Native{Name: typ, Sig: sig, Fn: fn}
+	return &vm.Native{Name: typ, Sig: sig, Fn: serial(fn)}
 }
 
 // sigName extracts the function name of a signature ("int id()" -> "id").

@@ -80,6 +80,7 @@ func (l *lockState) snapshot() LockInfo {
 }
 
 func (l *lockState) format(kind string) string {
+	defer l.s.viewLock()()
 	if l.owner == nil {
 		return kind + "(unlocked)"
 	}
@@ -182,6 +183,7 @@ func (sm *Semaphore) Snapshot() SemaphoreInfo {
 
 // String renders the semaphore as "Semaphore(available 3)".
 func (sm *Semaphore) String() string {
+	defer sm.s.viewLock()()
 	s := fmt.Sprintf("Semaphore(available %d", sm.permits)
 	if n := len(liveThreads(&sm.waiters)); n > 0 {
 		s += fmt.Sprintf(", %d waiting", n)
@@ -258,26 +260,26 @@ func atomicNatives() (ctors, methods []*vm.Native) {
 		}),
 	}
 	methods = []*vm.Native{
-		method("AtomicInt", "int get()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
+		lockFree("AtomicInt", "int get()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
 			return ret(a.v.Load())
 		}),
-		method("AtomicInt", "void set(int v)", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
+		lockFree("AtomicInt", "void set(int v)", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
 			a.v.Store(int32(args[1].N))
 			return vm.Value{}, nil
 		}),
-		method("AtomicInt", "int add(int d)", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
+		lockFree("AtomicInt", "int add(int d)", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
 			return ret(a.v.Add(int32(args[1].N)))
 		}),
-		method("AtomicInt", "int increment()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
+		lockFree("AtomicInt", "int increment()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
 			return ret(a.v.Add(1))
 		}),
-		method("AtomicInt", "int decrement()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
+		lockFree("AtomicInt", "int decrement()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
 			return ret(a.v.Add(-1))
 		}),
-		method("AtomicInt", "bool compareAndSet(int expect, int update)", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
+		lockFree("AtomicInt", "bool compareAndSet(int expect, int update)", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
 			return vm.BoolV(a.v.CompareAndSwap(int32(args[1].N), int32(args[2].N))), nil
 		}),
-		method("AtomicInt", "string toString()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
+		lockFree("AtomicInt", "string toString()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
 			return vm.StrV(a.String()), nil
 		}),
 	}

@@ -26,10 +26,16 @@ type Options struct {
 	Seed int64
 	// Clock is the time source for thread.sleep; nil is WallClock().
 	Clock Clock
+	// Carriers is the number of carriers: goroutines that run virtual
+	// threads in parallel, each with its own run queue, stealing from the
+	// others when it runs dry. 0 and 1 mean one carrier, the
+	// deterministic default. See the package documentation.
+	Carriers int
 }
 
 // Scheduler runs the virtual threads of one machine on one carrier (the
-// goroutine that calls Run or Dispatch). See the package documentation.
+// goroutine that calls Run or Dispatch), or on Options.Carriers carriers
+// in parallel. See the package documentation.
 //
 // The methods of a Scheduler may be called from any goroutine, except from
 // code that runs inside a dispatch: natives and vm.DebugHook.OnTrap run
@@ -67,11 +73,27 @@ type Scheduler struct {
 	busy bool
 	cond sync.Cond
 
-	// The current dispatch.
+	// The current dispatch. With several carriers these describe the
+	// dispatch whose carrier holds mu (acting on a Stop, or running a
+	// native through serial).
 	cur     *vm.Thread
 	woken   []*vm.Thread
 	spawned []*vm.Thread
 	events  []Event
+
+	// Several carriers (Options.Carriers > 1); see carrier.go.
+	parallel   bool
+	carriers   []*carrier
+	curC       *carrier // the carrier holding mu for a dispatch; nil otherwise
+	running    int      // carriers inside t.Run
+	pinnedN    int      // threads inside a pinned native (counted in running)
+	pausing    int      // Pause calls waiting for the running carriers
+	trapping   bool     // a trap paused the scheduler; carriers still stop
+	idle       int      // carriers waiting on cond for work
+	sleeping   bool     // a carrier sleeps on the clock for the next timer
+	firing     bool     // dispatchOn is firing timers
+	delivering bool     // a carrier is passing events to OnEvent
+	hookMu     sync.Mutex
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
@@ -85,6 +107,10 @@ type threadInfo struct {
 	// budgetOnce, if > 0, is the budget of the thread's next dispatch
 	// (SetBudgetOnce).
 	budgetOnce int
+	// With several carriers: the carrier running the thread (nil when
+	// not running), the one that ran it last, and the one whose run queue
+	// holds it.
+	on, last, qc *carrier
 }
 
 func info(t *vm.Thread) *threadInfo {
@@ -107,6 +133,9 @@ func New(m *vm.Machine, opts Options) *Scheduler {
 		s.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	}
 	s.cond.L = &s.mu
+	if opts.Carriers > 1 {
+		s.initCarriers(opts.Carriers)
+	}
 	m.Sched = s
 	return s
 }
@@ -196,6 +225,10 @@ func (s *Scheduler) enqueue(t *vm.Thread) {
 		return
 	}
 	ti.queued = true
+	if s.parallel {
+		s.enqueueOn(t, false)
+		return
+	}
 	s.runq.push(t)
 }
 
@@ -205,9 +238,14 @@ func (s *Scheduler) dequeue(t *vm.Thread) {
 	if !ti.queued {
 		return
 	}
-	for i := 0; i < s.runq.len(); i++ {
-		if s.runq.at(i) == t {
-			s.runq.removeAt(i)
+	q := &s.runq
+	if s.parallel {
+		q = &ti.qc.runq
+		ti.qc = nil
+	}
+	for i := 0; i < q.len(); i++ {
+		if q.at(i) == t {
+			q.removeAt(i)
 			break
 		}
 	}
@@ -306,6 +344,9 @@ func (s *Scheduler) wakeFirst(q *waitq, v vm.Value, err error) (waiter, bool) {
 // deadlock report to the machine's Stderr; the program is over with exit
 // code 2), or an EventEnd once the program is over.
 func (s *Scheduler) Dispatch() Event {
+	if s.parallel {
+		return s.dispatchParallel()
+	}
 	s.mu.Lock()
 	ev := s.dispatch()
 	evs := s.takeEvents()
@@ -361,6 +402,19 @@ func (s *Scheduler) dispatch() Event {
 		used = quota
 	}
 
+	s.act(t, stop)
+	s.cur = nil
+	ev := Event{Kind: EventDispatch, Thread: t, Stop: stop, Reductions: used, Woken: s.woken, Spawned: s.spawned}
+	s.woken, s.spawned = nil, nil
+	if vc, ok := s.clock.(*VirtualClock); ok {
+		vc.Advance(vc.Step)
+	}
+	return ev
+}
+
+// act acts on the Stop of the dispatch of t: requeue, park or finish.
+// Must hold s.mu, with s.cur = t.
+func (s *Scheduler) act(t *vm.Thread, stop vm.Stop) {
 	switch stop {
 	case vm.StopBudget, vm.StopYield:
 		s.setState(t, vm.Running, vm.Runnable)
@@ -371,7 +425,14 @@ func (s *Scheduler) dispatch() Event {
 		s.setState(t, vm.Running, vm.Runnable)
 		if ti := info(t); !ti.frozen {
 			ti.queued = true
-			s.runq.pushFront(t)
+			if s.parallel {
+				s.enqueueOn(t, true)
+			} else {
+				s.runq.pushFront(t)
+			}
+		}
+		if s.parallel {
+			s.trapStop()
 		}
 		s.emit(Event{Kind: EventTrap, Thread: t, Stop: stop})
 	case vm.StopPark:
@@ -380,13 +441,6 @@ func (s *Scheduler) dispatch() Event {
 	default: // vm.StopDone
 		s.exit(t)
 	}
-	s.cur = nil
-	ev := Event{Kind: EventDispatch, Thread: t, Stop: stop, Reductions: used, Woken: s.woken, Spawned: s.spawned}
-	s.woken, s.spawned = nil, nil
-	if vc, ok := s.clock.(*VirtualClock); ok {
-		vc.Advance(vc.Step)
-	}
-	return ev
 }
 
 // reductions reads the thread's reduction counter if the vm keeps one.
@@ -444,6 +498,10 @@ func (s *Scheduler) exit(t *vm.Thread) {
 func (s *Scheduler) end(code int) {
 	s.ended, s.code = true, code
 	s.emit(Event{Kind: EventEnd, Code: code})
+	if s.parallel {
+		s.updateInterrupt() // the running carriers stop at their next safepoint
+		s.cond.Broadcast()
+	}
 	s.notify()
 }
 
@@ -499,6 +557,9 @@ func (s *Scheduler) notify() {
 // is due, the carrier sleeps on the clock. While the scheduler is paused,
 // or only frozen threads could run, Run waits for Resume or Thaw.
 func (s *Scheduler) Run() int {
+	if s.parallel {
+		return s.runParallel()
+	}
 	for {
 		s.mu.Lock()
 		if s.ended {

@@ -109,6 +109,9 @@ func (s *Scheduler) addTimer(w waiter, deadline time.Duration) *Timer {
 	s.timerSeq++
 	tm := &Timer{Thread: w.t, Deadline: deadline, seq: s.timerSeq, wait: w}
 	heap.Push(&s.timers, tm)
+	if s.parallel && s.sleeping {
+		s.notify() // the carrier sleeping for the next timer re-reads it
+	}
 	return tm
 }
 

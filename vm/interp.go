@@ -6,8 +6,9 @@ import (
 )
 
 // Run executes the thread until budget reductions are spent (counted at
-// function entries and loop back-edges), the thread parks, yields, ends,
-// or stops at a trap. It returns why. Run never blocks and never recurses
+// function entries and loop back-edges) or the machine's interrupt is
+// set at such a safepoint (both return StopBudget), the thread parks,
+// yields, ends, or stops at a trap. It returns why. Run never blocks and never recurses
 // on the Go stack per NLang call: a call pushes a heap frame and the loop
 // goes on.
 //
@@ -34,6 +35,11 @@ func (t *Thread) run(budget int) (Stop, int) {
 		pc   int32
 		ins  Instr
 		exc  *Object
+		// irq is the machine's interrupt (Machine.SetInterrupt), loaded
+		// at each safepoint: one atomic load, never set with one carrier.
+		// A nested call (Call, from a native) ignores it: it cannot stop
+		// in the middle, so its outer Run stops at its next safepoint.
+		irq = &t.M.interrupt
 	)
 	if err := t.pendingThrow; err != nil {
 		t.pendingThrow = nil
@@ -239,7 +245,7 @@ reload:
 		case LOOP:
 			pc = ins.A
 			budget--
-			if budget <= 0 {
+			if budget <= 0 || irq.Load() && t.nested == 0 {
 				fr.PC = pc
 				return StopBudget, budget
 			}
@@ -487,7 +493,7 @@ reload:
 			}
 			// function entry: a safepoint
 			budget--
-			if budget <= 0 {
+			if budget <= 0 || irq.Load() && t.nested == 0 {
 				return StopBudget, budget
 			}
 			goto reload
@@ -526,7 +532,7 @@ reload:
 			}
 			// function entry: a safepoint
 			budget--
-			if budget <= 0 {
+			if budget <= 0 || irq.Load() && t.nested == 0 {
 				return StopBudget, budget
 			}
 			goto reload
@@ -562,7 +568,7 @@ reload:
 			}
 			// function entry: a safepoint
 			budget--
-			if budget <= 0 {
+			if budget <= 0 || irq.Load() && t.nested == 0 {
 				return StopBudget, budget
 			}
 			goto reload
@@ -642,7 +648,7 @@ reload:
 		continue
 	safepoint: // a rotated loop's test: one reduction per iteration
 		budget--
-		if budget <= 0 {
+		if budget <= 0 || irq.Load() && t.nested == 0 {
 			fr.PC = pc
 			return StopBudget, budget
 		}

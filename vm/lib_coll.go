@@ -118,11 +118,15 @@ func dictMethods() []*Native {
 	}
 	return []*Native{
 		m("set", "void set(K k, V v)", func(t *Thread, d *Dict, a []Value) (Value, error) {
+			defer lockDict(t, d)()
 			d.Set(a[1], a[2])
 			return Value{}, nil
 		}),
 		m("get", "V get(K k)", func(t *Thread, d *Dict, a []Value) (Value, error) {
-			if v, ok := d.Get(a[1]); ok {
+			unlock := lockDict(t, d)
+			v, ok := d.Get(a[1])
+			unlock() // formatting the key below may run user code
+			if ok {
 				return v, nil
 			}
 			key, err := t.Format(a[1], d.Type.Key)
@@ -132,23 +136,28 @@ func dictMethods() []*Native {
 			return Value{}, Throwf("Exception", "key not found: %s", key)
 		}),
 		m("containsKey", "bool containsKey(K k)", func(t *Thread, d *Dict, a []Value) (Value, error) {
+			defer lockDict(t, d)()
 			_, ok := d.Get(a[1])
 			return BoolV(ok), nil
 		}),
 		m("remove", "int remove(K k)", func(t *Thread, d *Dict, a []Value) (Value, error) {
+			defer lockDict(t, d)()
 			if d.Remove(a[1]) {
 				return IntV(1), nil
 			}
 			return IntV(0), nil
 		}),
 		m("clear", "void clear()", func(t *Thread, d *Dict, a []Value) (Value, error) {
+			defer lockDict(t, d)()
 			d.Clear()
 			return Value{}, nil
 		}),
 		m("count", "int count()", func(t *Thread, d *Dict, a []Value) (Value, error) {
+			defer lockDict(t, d)()
 			return IntV(int64(d.Len())), nil
 		}),
 		m("keys", "List<K> keys()", func(t *Thread, d *Dict, a []Value) (Value, error) {
+			defer lockDict(t, d)()
 			l := &List{Type: ListOf(d.Type.Key), Data: make([]Value, len(d.Keys))}
 			copy(l.Data, d.Keys)
 			return RefV(l), nil
@@ -158,6 +167,19 @@ func dictMethods() []*Native {
 		}),
 	}
 }
+
+// lockDict locks d if t's machine runs threads in parallel, and returns
+// the unlock. Dict operations never call user code, so holding the lock
+// cannot deadlock.
+func lockDict(t *Thread, d *Dict) func() {
+	if t.M == nil || !t.M.Parallel {
+		return noUnlock
+	}
+	d.Mu.Lock()
+	return d.Mu.Unlock
+}
+
+func noUnlock() {}
 
 // arrayMethods returns the methods of arrays (T[]). The receiver is
 // args[0] (an *Array).

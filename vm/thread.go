@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Stop says why Run returned.
@@ -108,9 +109,25 @@ type Machine struct {
 	Sched any
 	// OutMu serialises writes to Stdout and Stderr.
 	OutMu sync.Mutex
+	// Parallel is set by a scheduler that runs threads on several carriers
+	// at once (before any thread runs). Natives that guard shared host
+	// data (Dict) lock only when it is set, so the one-carrier default
+	// pays nothing.
+	Parallel bool
+
+	// interrupt, while set, makes every running thread return StopBudget
+	// at its next safepoint (stop-the-world with several carriers).
+	interrupt atomic.Bool
 
 	strings sync.Map
 }
+
+// SetInterrupt sets or clears the machine's interrupt: while it is set,
+// every thread inside Run returns StopBudget at its next safepoint
+// (function entry or loop back-edge), whatever budget it has left. A
+// scheduler with several carriers uses it to stop the world promptly;
+// with one carrier it is never set.
+func (m *Machine) SetInterrupt(on bool) { m.interrupt.Store(on) }
 
 // DefaultMaxFrames allows a million-deep recursion of a small function.
 const DefaultMaxFrames = 1_100_000

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"math"
+	"sync"
 	"sync/atomic"
 )
 
@@ -68,17 +69,22 @@ type Object struct {
 	// Native holds host data attached to built-in classes (for exceptions:
 	// the *Trace of where it was thrown).
 	Native any
-	id     int64
+	id     int64 // read and set atomically: threads on several carriers may ask
 }
 
 var nextObjectID atomic.Int64
 
-// ID returns a stable identity number for the object (assigned lazily).
+// ID returns a stable identity number for the object (assigned lazily,
+// race-free: two carriers asking at once get the same number).
 func (o *Object) ID() int64 {
-	if o.id == 0 {
-		o.id = nextObjectID.Add(1)
+	if id := atomic.LoadInt64(&o.id); id != 0 {
+		return id
 	}
-	return o.id
+	n := nextObjectID.Add(1)
+	if atomic.CompareAndSwapInt64(&o.id, 0, n) {
+		return n
+	}
+	return atomic.LoadInt64(&o.id)
 }
 
 // Array is an NLang array.
@@ -94,11 +100,18 @@ type List struct {
 }
 
 // Dict is an NLang Dict<K,V>: a map that remembers insertion order.
+//
+// Its methods do not lock. On a parallel machine (Machine.Parallel) the
+// Dict natives hold Mu around each operation, so that NLang threads on
+// several carriers that share a dictionary without a lock get a data race
+// in NLang terms, not a fatal "concurrent map writes" of the Go runtime.
 type Dict struct {
 	Type  *Type
 	Keys  []Value
 	Vals  []Value
 	index map[Value]int
+	// Mu guards the dictionary's operations on a parallel machine.
+	Mu sync.Mutex
 }
 
 // NewDict returns an empty dictionary of type t.

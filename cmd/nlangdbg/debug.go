@@ -72,7 +72,7 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	r := newREPL(client, stdout)
 	r.program = prog
 	launch := map[string]any{"program": prog, "args": fs.Args()[1:], "stopOnEntry": true,
-		"quota": opts.Quota, "seed": opts.Seed}
+		"quota": opts.Quota, "seed": opts.Seed, "carriers": opts.Carriers}
 	return runTerminal(r, launch, false, stdin, stdout, stderr)
 }
 

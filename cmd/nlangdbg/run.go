@@ -17,7 +17,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "run",
-		usage:   "[--listen ADDR] [--quota N] [--seed S] [--max-frames N] [--max-heap BYTES] PROG.n [ARGS]",
+		usage:   "[--listen ADDR] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap BYTES] PROG.n [ARGS]",
 		summary: "compile and run a program",
 		help: `
 Compiles PROG.n and runs it. The program's stdout and stderr are the
@@ -25,6 +25,10 @@ process's; the exit code is main's return value (1 after an uncaught
 exception, 2 after a deadlock, 1 for a compile error).
 
 Flags:
+  --carriers N     run virtual threads in parallel on N carriers (Go
+                   goroutines, each with its own run queue; default 1, the
+                   deterministic one: with N > 1 the interleaving, and so
+                   the output of a racy program, may change from run to run)
   --quota N        reductions per dispatch before a thread is preempted
                    (one per function entry and loop back-edge; default 4000)
   --seed S         scheduler seed: 0 (default) is FIFO; any other value picks
@@ -59,6 +63,7 @@ and local-variable table (name, type, register, live pc range).`,
 
 // runOptions configure one run of a program.
 type runOptions struct {
+	Carriers  int
 	Quota     int
 	Seed      int64
 	MaxFrames int
@@ -66,6 +71,7 @@ type runOptions struct {
 }
 
 func (o *runOptions) flags(fs *flag.FlagSet) {
+	fs.IntVar(&o.Carriers, "carriers", 1, "carriers running threads in parallel")
 	fs.IntVar(&o.Quota, "quota", sched.DefaultQuota, "reductions per dispatch")
 	fs.Int64Var(&o.Seed, "seed", 0, "scheduler seed (0: FIFO)")
 	fs.IntVar(&o.MaxFrames, "max-frames", vm.DefaultMaxFrames, "call depth limit")
@@ -93,6 +99,10 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() < 1 {
 		fmt.Fprintln(stderr, "nlangdbg run: missing program file (usage: nlangdbg run [flags] PROG.n)")
+		return 2
+	}
+	if opts.Carriers < 1 {
+		fmt.Fprintf(stderr, "nlangdbg run: --carriers must be at least 1, got %d\n", opts.Carriers)
 		return 2
 	}
 	if *listen != "" {
@@ -183,7 +193,7 @@ func runProgram(path string, src []byte, opts runOptions, stdin io.Reader, stdou
 	if opts.MaxHeap > 0 {
 		m.MaxHeap = opts.MaxHeap
 	}
-	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed})
+	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed, Carriers: opts.Carriers})
 	s.Start(m.NewCallThread(prog.Main, nil))
 	return exitStatus(s.Run())
 }

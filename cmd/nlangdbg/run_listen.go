@@ -24,6 +24,7 @@ func runListen(addr, path string, args []string, opts runOptions, stdin io.Reade
 		Args:      args,
 		Quota:     opts.Quota,
 		Seed:      opts.Seed,
+		Carriers:  opts.Carriers,
 		MaxFrames: opts.MaxFrames,
 		Stdin:     stdin,
 		Stdout:    stdout,

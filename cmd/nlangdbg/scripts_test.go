@@ -14,6 +14,12 @@ import (
 // must not depend on them.
 var quotas = []int{1, 7, 4000}
 
+// parallelCarriers are the carrier counts the concurrency scripts
+// (testdata/run/concurrency) also run on. Such runs are not deterministic,
+// so each is checked against the script's expectations only, not against
+// the other runs.
+var parallelCarriers = []int{2, 4}
+
 // TestScripts runs every testdata/run/**/*.n script under each quota and
 // checks its stdout, stderr and exit code (see testdata/README.md).
 func TestScripts(t *testing.T) {
@@ -58,6 +64,20 @@ func TestScripts(t *testing.T) {
 					first = &r
 				} else if r.Stdout != first.Stdout || r.Exit != first.Exit {
 					t.Errorf("quota %d: result differs from quota %d", q, qs[0])
+				}
+			}
+			if !strings.HasPrefix(filepath.ToSlash(name), "concurrency/") {
+				return
+			}
+			for _, n := range parallelCarriers {
+				for _, q := range qs {
+					var out, errb bytes.Buffer
+					opts := runOptions{Quota: q, Seed: s.Seed, Carriers: n}
+					code := runProgram(f, src, opts, strings.NewReader(s.Stdin), &out, &errb)
+					r := scripttest.Result{Stdout: out.String(), Stderr: errb.String(), Exit: code}
+					for _, d := range s.Check(r) {
+						t.Errorf("%d carriers, quota %d: %s", n, q, d)
+					}
 				}
 			}
 		})

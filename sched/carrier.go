@@ -1,0 +1,487 @@
+package sched
+
+import (
+	"sync"
+
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// This file holds the scheduler with several carriers (Options.Carriers
+// > 1). The package documentation explains the design; in short: s.mu
+// guards all scheduler state as with one carrier, but a carrier holds it
+// only to pick a thread and to act on its Stop, and runs t.Run without
+// it; the natives that touch scheduler state take it themselves (serial).
+
+// A carrier is one goroutine that runs virtual threads, with its own FIFO
+// run queue. Its fields are guarded by s.mu.
+type carrier struct {
+	id   int // 1-based, as the debugger shows it
+	runq queue[*vm.Thread]
+	cur  *vm.Thread // the thread inside Run on this carrier, if any
+	// The threads woken and spawned by the current dispatch.
+	woken, spawned []*vm.Thread
+	// parked says that the native the thread ran returned vm.ErrPark and
+	// left s.mu locked for the carrier (see serial). Only the carrier's
+	// own goroutine touches it.
+	parked bool
+}
+
+// CarrierState is a snapshot of one carrier for the debugger.
+type CarrierState struct {
+	ID       int
+	Running  *vm.Thread   // the thread it runs now; nil when idle or stopped
+	RunQueue []*vm.Thread // its run queue, in dispatch order
+}
+
+// Carriers returns the state of each carrier. With one carrier there is
+// one entry, whose queue is the run queue; its Running is always nil (the
+// views are taken between dispatches, as before several carriers).
+func (s *Scheduler) Carriers() []CarrierState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.parallel {
+		return []CarrierState{{ID: 1, RunQueue: s.runq.items()}}
+	}
+	out := make([]CarrierState, len(s.carriers))
+	for i, c := range s.carriers {
+		out[i] = CarrierState{ID: c.id, Running: c.cur, RunQueue: c.runq.items()}
+	}
+	return out
+}
+
+// NumCarriers returns the number of carriers.
+func (s *Scheduler) NumCarriers() int {
+	if !s.parallel {
+		return 1
+	}
+	return len(s.carriers)
+}
+
+// initCarriers makes n carriers and marks the machine parallel.
+func (s *Scheduler) initCarriers(n int) {
+	s.parallel = true
+	s.m.Parallel = true
+	s.carriers = make([]*carrier, n)
+	for i := range s.carriers {
+		s.carriers[i] = &carrier{id: i + 1}
+	}
+	if s.m.Hook != nil {
+		s.m.Hook = serialHook{h: s.m.Hook, mu: &s.hookMu}
+	}
+}
+
+// serialHook serialises the debugger's hooks, which carriers call at
+// the same time but which were written for one carrier.
+type serialHook struct {
+	h  vm.DebugHook
+	mu *sync.Mutex
+}
+
+func (h serialHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.h.OnTrap(t, fn, pc)
+}
+
+func (h serialHook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
+	th, ok := h.h.(vm.ThrowHook)
+	if !ok {
+		return false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return th.OnThrow(t, exc, caught)
+}
+
+// enqueueOn puts t in a carrier's run queue: the carrier of the current
+// dispatch (a woken or spawned thread goes to its waker's carrier), else
+// the carrier t ran on last, else the first; but if that queue is longer
+// than the shortest by more than one thread, the shortest (stealing only
+// when a queue runs dry would leave, say, three busy threads on one
+// carrier and one on the other). At the front if front. t is marked
+// queued already. Must hold s.mu.
+func (s *Scheduler) enqueueOn(t *vm.Thread, front bool) {
+	ti := info(t)
+	c := s.curC
+	if c == nil {
+		c = ti.last
+	}
+	if c == nil {
+		c = s.carriers[0]
+	}
+	if s.firing {
+		// Woken by a timer on the carrier about to pick: no balancing,
+		// and the idle carriers are not woken (the dispatch's end wakes
+		// them), so that the first sleeper due runs first, as with one
+		// carrier, even when the carrier was late and several timers
+		// fire at once.
+		ti.qc = c
+		c.runq.push(t)
+		return
+	}
+	if !front {
+		short := c
+		for _, o := range s.carriers {
+			if o.runq.len() < short.runq.len() {
+				short = o
+			}
+		}
+		if c.runq.len() > short.runq.len()+1 {
+			c = short
+		}
+	}
+	ti.qc = c
+	if front {
+		c.runq.pushFront(t)
+	} else {
+		c.runq.push(t)
+	}
+	if s.idle > 0 {
+		s.cond.Broadcast()
+	}
+	if s.sleeping {
+		s.notify()
+	}
+}
+
+// pickOn removes and returns the thread carrier c dispatches next: the
+// one named by SetNext if it is queued, else (a seeded random one of) its
+// own queue, else the head of another carrier's queue (stealing, from the
+// next carrier on). Must hold s.mu.
+func (s *Scheduler) pickOn(c *carrier) *vm.Thread {
+	next := s.next
+	s.next = nil
+	if next != nil && info(next).queued {
+		s.dequeue(next)
+		return next
+	}
+	var t *vm.Thread
+	if n := c.runq.len(); n > 0 {
+		if s.rng != nil {
+			if i := s.rng.IntN(n); i > 0 {
+				t = c.runq.removeAt(i)
+			}
+		}
+		if t == nil {
+			t, _ = c.runq.pop()
+		}
+	} else {
+		for i := 1; i < len(s.carriers) && t == nil; i++ {
+			t, _ = s.carriers[(c.id-1+i)%len(s.carriers)].runq.pop()
+		}
+	}
+	if t != nil {
+		ti := info(t)
+		ti.queued, ti.qc = false, nil
+	}
+	return t
+}
+
+// updateInterrupt sets the machine's interrupt while carriers run and a
+// Pause waits for them or the program is over; it clears it otherwise, so
+// that a stopped program can still be stepped and evaluated. Must hold
+// s.mu.
+func (s *Scheduler) updateInterrupt() {
+	if s.running == 0 {
+		s.trapping = false
+	}
+	s.m.SetInterrupt(s.running > 0 && (s.pausing > 0 || s.trapping || s.ended))
+}
+
+// trapStop pauses the scheduler when a thread stops at a debugger trap
+// (breakpoint, step, exception): the other carriers stop at their next
+// safepoint, and none starts a quantum (not even the trapped thread
+// again) before the debugger, told by the EventTrap, has seen the stop and
+// resumes. With one carrier the dispatch loop delivers the event before
+// its next dispatch, which has the same effect. Must hold s.mu.
+func (s *Scheduler) trapStop() {
+	s.paused = true
+	s.trapping = true
+	s.updateInterrupt()
+}
+
+// dispatchOn runs one quantum on carrier c: it fires the due timers,
+// picks a thread, runs it without s.mu, and acts on its Stop. It reports
+// false, with an EventIdle, when no thread was runnable. Must hold s.mu;
+// releases it while the thread runs.
+func (s *Scheduler) dispatchOn(c *carrier) (Event, bool) {
+	s.curC, s.firing = c, true // threads woken by timers go to c
+	s.woken = nil
+	s.fireTimers()
+	woken := s.woken
+	s.woken, s.curC, s.firing = nil, nil, false
+	t := s.pickOn(c)
+	if t == nil {
+		return Event{Kind: EventIdle, Woken: woken}, false
+	}
+	s.setState(t, vm.Runnable, vm.Running)
+	ti := info(t)
+	ti.on, ti.last = c, c
+	c.cur = t
+	c.woken, c.spawned = woken, nil
+	r0 := t.Reductions()
+	quota, once := s.quota, false
+	if ti.budgetOnce > 0 {
+		quota, ti.budgetOnce, once = ti.budgetOnce, 0, true
+	}
+	s.running++
+	s.mu.Unlock()
+
+	stop := t.Run(quota)
+
+	if c.parked { // the parking native kept s.mu for us
+		c.parked = false
+	} else {
+		s.mu.Lock()
+	}
+	s.running--
+	s.updateInterrupt()
+	ti.on, c.cur = nil, nil
+	s.cur, s.curC = t, c
+	s.woken, s.spawned = c.woken, c.spawned
+	s.act(t, stop)
+	if once && stop == vm.StopBudget {
+		// The debugger asked for t's next safepoint (SetBudgetOnce): stop
+		// the world there, as at a trap.
+		s.trapStop()
+	}
+	ev := Event{Kind: EventDispatch, Thread: t, Stop: stop, Reductions: int(t.Reductions() - r0),
+		Woken: s.woken, Spawned: s.spawned}
+	s.cur, s.curC, s.woken, s.spawned = nil, nil, nil, nil
+	c.woken, c.spawned = nil, nil
+	if vc, ok := s.clock.(*VirtualClock); ok {
+		vc.Advance(vc.Step)
+	}
+	s.cond.Broadcast() // Pause, and idle carriers deciding about a deadlock
+	return ev, true
+}
+
+// runParallel is Run with several carriers: the calling goroutine is
+// carrier 1 and starts the others; it returns once every carrier has
+// stopped.
+func (s *Scheduler) runParallel() int {
+	var wg sync.WaitGroup
+	for _, c := range s.carriers[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.carrierLoop(c)
+		}()
+	}
+	s.carrierLoop(s.carriers[0])
+	wg.Wait()
+	s.mu.Lock()
+	code := s.code
+	s.updateInterrupt()
+	s.mu.Unlock()
+	return code
+}
+
+// carrierLoop dispatches on c until the program is over.
+func (s *Scheduler) carrierLoop(c *carrier) {
+	s.mu.Lock()
+	for !s.ended {
+		if s.paused || s.busy {
+			s.waitWork()
+			continue
+		}
+		if _, ran := s.dispatchOn(c); ran {
+			s.mu.Unlock()
+			s.deliverShared()
+			s.mu.Lock()
+			continue
+		}
+		_, virtual := s.clock.(*VirtualClock)
+		switch {
+		case len(s.timers) > 0 && !s.sleeping && (s.running == 0 || !virtual):
+			// Sleep for the next timer; an enqueue, a new timer or the
+			// end kicks us.
+			wait, _ := s.untilNextTimer()
+			s.sleeping = true
+			s.mu.Unlock()
+			s.deliverShared()
+			s.clock.Sleep(wait, s.kick)
+			s.mu.Lock()
+			s.sleeping = false
+		case s.running > 0 || len(s.timers) > 0 || s.holdsFrozen():
+			// Another carrier may wake someone; or a sleeper waits for a
+			// timer; or the debugger holds the runnable threads.
+			s.waitWork()
+		case len(s.threads) == 0:
+			s.end(0)
+		default:
+			s.deadlock()
+		}
+	}
+	s.mu.Unlock()
+	s.deliverShared()
+}
+
+// waitWork waits on s.cond as an idle carrier. Must hold s.mu.
+func (s *Scheduler) waitWork() {
+	s.idle++
+	s.cond.Wait()
+	s.idle--
+}
+
+// deliverShared passes the recorded events to OnEvent, in order, from
+// one carrier at a time: a carrier that finds another delivering leaves
+// its events to it. Must not hold s.mu.
+func (s *Scheduler) deliverShared() {
+	if s.OnEvent == nil {
+		return
+	}
+	s.mu.Lock()
+	if s.delivering {
+		s.mu.Unlock()
+		return
+	}
+	s.delivering = true
+	for len(s.events) > 0 {
+		evs := s.takeEvents()
+		s.mu.Unlock()
+		s.deliver(evs)
+		s.mu.Lock()
+	}
+	s.delivering = false
+	s.mu.Unlock()
+}
+
+// dispatchParallel is Dispatch with several carriers: one quantum, on
+// carrier 1's behalf (stealing from the others), while no carrier runs.
+func (s *Scheduler) dispatchParallel() Event {
+	s.mu.Lock()
+	for s.busy || s.running-s.pinnedN > 0 {
+		s.cond.Wait()
+	}
+	var ev Event
+	if s.ended {
+		ev = Event{Kind: EventEnd, Code: s.code}
+	} else {
+		s.busy = true
+		var ran bool
+		ev, ran = s.dispatchOn(s.carriers[0])
+		s.busy = false
+		s.cond.Broadcast()
+		if !ran {
+			switch {
+			case len(s.timers) > 0 || s.holdsFrozen():
+			case len(s.threads) == 0:
+				s.end(0)
+				ev = Event{Kind: EventEnd, Code: 0}
+			default:
+				s.deadlock()
+				ev = Event{Kind: EventDeadlock, Code: 2}
+			}
+		}
+	}
+	s.mu.Unlock()
+	s.deliverShared()
+	return ev
+}
+
+// serial wraps a native that touches scheduler state. With one carrier
+// it is the native itself: the dispatch holds s.mu while the thread runs.
+// With several, the native takes s.mu and, if its thread is being
+// dispatched, borrows the dispatch's context (s.cur, s.curC, woken,
+// spawned) so that the code it shares with one carrier (park, wake,
+// register, emit) works unchanged.
+//
+// A native that parks its thread keeps s.mu locked: the carrier takes it
+// over when Run returns StopPark (the vm does nothing in between) and
+// makes the thread Waiting before anyone else can look. Otherwise a waker
+// on another carrier could find the thread in the object's wait queue
+// but still Running, take the entry for stale and drop it: a lost
+// wake-up. This is Go's park_m with its unlockf.
+func serial(fn vm.NativeFunc) vm.NativeFunc {
+	return func(t *vm.Thread, args []vm.Value) (v vm.Value, err error) {
+		s := schedOf(t)
+		if s == nil || !s.parallel {
+			return fn(t, args)
+		}
+		s.mu.Lock()
+		locked := true
+		defer func() {
+			if locked {
+				s.mu.Unlock()
+			}
+		}()
+		var c *carrier
+		if ti := info(t); ti != nil && ti.on != nil {
+			c = ti.on
+			s.cur, s.curC = t, c
+			s.woken, s.spawned = c.woken, c.spawned
+		}
+		defer func() {
+			if c != nil {
+				c.woken, c.spawned = s.woken, s.spawned
+			}
+			s.cur, s.curC, s.woken, s.spawned = nil, nil, nil, nil
+		}()
+		v, err = fn(t, args)
+		if err == vm.ErrPark && c != nil && !t.Nested() {
+			c.parked, locked = true, false
+		}
+		return v, err
+	}
+}
+
+// pauseParallel is Pause with several carriers: it raises the machine's
+// interrupt, so that every running thread stops at its next safepoint,
+// and waits until no carrier is inside Run (threads blocked in a pinned
+// native excepted). Must hold s.mu.
+func (s *Scheduler) pauseParallel() {
+	s.pausing++
+	s.updateInterrupt()
+	for s.running-s.pinnedN > 0 {
+		s.cond.Wait()
+	}
+	s.pausing--
+	s.updateInterrupt()
+}
+
+// enterPinnedParallel is EnterPinned with several carriers, where the
+// carrier does not hold s.mu while its thread runs: it records the pin, so
+// that Pause does not wait for the native.
+func (s *Scheduler) enterPinnedParallel(t *vm.Thread, n *vm.Native) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ti := info(t)
+	if ti == nil || ti.on == nil || ti.pinned != "" {
+		return
+	}
+	ti.pinned = n.Name
+	if ti.pinned == "" {
+		ti.pinned = "native"
+	}
+	s.pinnedN++
+	s.cond.Broadcast()
+}
+
+// exitPinnedParallel is ExitPinned with several carriers: if the world
+// was stopped meanwhile, the thread waits for Resume before it goes on.
+func (s *Scheduler) exitPinnedParallel(t *vm.Thread) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ti := info(t)
+	if ti == nil || ti.pinned == "" {
+		return
+	}
+	for s.paused && !s.ended {
+		s.cond.Wait()
+	}
+	ti.pinned = ""
+	s.pinnedN--
+}
+
+// viewLock locks s.mu for a host object's String with several carriers,
+// where its state may change on another carrier meanwhile, and returns
+// the unlock. With one carrier String runs inside a dispatch, which holds
+// s.mu already, or while the world is stopped.
+func (s *Scheduler) viewLock() func() {
+	if s == nil || !s.parallel {
+		return func() {}
+	}
+	s.mu.Lock()
+	return s.mu.Unlock
+}
