@@ -438,3 +438,33 @@ func TestBreakSafepoint(t *testing.T) {
 	}
 	s.Terminate()
 }
+
+func TestSingleThreadBlocked(t *testing.T) {
+	src := `import thread;
+void producer(Channel<int> c) {
+    c.send(1); // @send
+}
+int main() {
+    Channel<int> c = {};
+    thread.spawn(producer, c);
+    int v = c.recv(); // @recv
+    return v;
+}
+`
+	s, l, path := launchSrc(t, src, Config{})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, src, "recv")}})
+	s.ConfigurationDone()
+	if st := l.waitStop(t); st.ThreadID != 1 {
+		t.Fatalf("stop = %+v", st)
+	}
+	// main alone cannot receive: the producer is frozen
+	s.Continue(1, true)
+	st := l.waitStop(t)
+	if st.Reason != ReasonPause || !strings.Contains(st.Text, "chan recv") {
+		t.Fatalf("stop = %+v, want a pause saying main waits for chan recv", st)
+	}
+	s.Continue(1, false)
+	if code := l.waitExit(t); code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+}

@@ -585,7 +585,12 @@ func (s *Scheduler) Run() int {
 		case timed:
 			s.clock.Sleep(wait, s.kick)
 		default:
-			<-s.kick // frozen threads: wait for the debugger
+			// Only frozen threads could run: tell the debugger (it may
+			// stop a single-thread resume that cannot go on), then wait.
+			if s.OnEvent != nil {
+				s.OnEvent(ev)
+			}
+			<-s.kick
 		}
 	}
 }
