@@ -8,10 +8,10 @@ import (
 	"io"
 	"os"
 
+	"github.com/nlangdbg/nlangdbg/inspect"
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/vm"
 	"github.com/nlangdbg/nlangdbg/vm/compile"
-	"github.com/nlangdbg/nlangdbg/vm/syntax"
 )
 
 func init() {
@@ -146,38 +146,15 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// library returns everything built in: the standard natives and the
-// scheduler's concurrency layer.
-func library() *vm.Library {
-	lib := vm.StdLib()
-	lib.Merge(sched.Lib())
-	return lib
-}
-
 // compileProgram compiles path, printing errors to stderr.
 func compileProgram(path string, src []byte, stderr io.Writer) *vm.Program {
-	prog, err := compile.CompileFile(path, src, compile.Options{Lib: library()})
+	prog, err := compile.CompileFile(path, src, compile.Options{Lib: inspect.Library()})
 	if err != nil {
-		printCompileErrors(stderr, path, src, err)
+		fmt.Fprint(stderr, inspect.FormatCompileError(path, src, err))
+		fmt.Fprintln(stderr, "Compilation failed.")
 		return nil
 	}
 	return prog
-}
-
-func printCompileErrors(w io.Writer, path string, src []byte, err error) {
-	var list syntax.ErrorList
-	if !errors.As(err, &list) {
-		fmt.Fprintf(w, "%s: %v\nCompilation failed.\n", path, err)
-		return
-	}
-	for _, e := range list {
-		text := src
-		if e.File != path {
-			text, _ = os.ReadFile(e.File)
-		}
-		fmt.Fprint(w, syntax.FormatErrors(e, text))
-	}
-	fmt.Fprintln(w, "Compilation failed.")
 }
 
 // runProgram compiles and runs a program and returns its exit code.
