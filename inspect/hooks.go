@@ -10,7 +10,8 @@ import (
 // hook is the session's vm.DebugHook and vm.ThrowHook. Its methods run
 // inside a dispatch (the scheduler's lock held) on the carrier goroutine;
 // they decide whether the thread stops and leave the decision in
-// s.pending, which onEvent turns into a stop when the dispatch is over.
+// s.pending (per thread: with several carriers two threads may stop at
+// once), which onEvent turns into a stop when the dispatch is over.
 type hook struct{ s *Session }
 
 // OnTrap decides about a thread at a patched pc: a step's end, or a
@@ -20,7 +21,7 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	s := h.s
 	s.mu.Lock()
 	if st := s.step; st != nil && st.thread == t && st.matches(t, fn, pc) {
-		s.pending = &StopInfo{Reason: ReasonStep, Description: "Step"}
+		s.pending[t] = &StopInfo{Reason: ReasonStep, Description: "Step"}
 		s.mu.Unlock()
 		return true
 	}
@@ -44,7 +45,7 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		info.Description = "Function breakpoint"
 	}
 	s.mu.Lock()
-	s.pending = info
+	s.pending[t] = info
 	s.mu.Unlock()
 	return true
 }
@@ -149,7 +150,7 @@ func (h hook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
 	if !caught {
 		desc = "Paused on uncaught exception"
 	}
-	s.pending = &StopInfo{Reason: ReasonException, Description: desc, Text: vm.ExceptionString(exc)}
+	s.pending[t] = &StopInfo{Reason: ReasonException, Description: desc, Text: vm.ExceptionString(exc)}
 	return true
 }
 

@@ -40,7 +40,12 @@ type Session struct {
 	state    int
 	stop     StopInfo
 	stopped  *vm.Thread // the thread of the last stop
-	pending  *StopInfo  // decided by a hook during the current dispatch
+	pending  map[*vm.Thread]*StopInfo // decided by a hook during a dispatch
+	stopping bool                      // a stop is being made (stopWorld runs)
+	// queued are stops of other threads that happened while the program
+	// was stopping or stopped (several carriers): the next Continue or
+	// Step reports the first instead of resuming.
+	queued []queuedStop
 	bps      *breakpoints
 	step     *stepReq
 	excAll   bool
@@ -61,6 +66,11 @@ type Session struct {
 	// OnSched, if set, receives every scheduler event (the REPL's
 	// scheduler view). Called on the carrier goroutine.
 	OnSched func(sched.Event)
+}
+
+type queuedStop struct {
+	info StopInfo
+	t    *vm.Thread
 }
 
 type excStop struct {
@@ -125,7 +135,7 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 		return nil, &CompileError{Report: FormatCompileError(path, src, err), Err: err}
 	}
 	s := &Session{cfg: cfg, l: l, prog: prog, lib: lib, done: make(chan struct{}),
-		excStops: map[int64]excStop{}, traps: map[trapKey]int{},
+		excStops: map[int64]excStop{}, traps: map[trapKey]int{}, pending: map[*vm.Thread]*StopInfo{},
 		safepoints: map[*vm.Thread]bool{}, schedBreaks: map[sched.EventKind]bool{}}
 	s.bps = newBreakpoints(s)
 	stdin := cfg.Stdin
@@ -279,8 +289,16 @@ func (s *Session) onEvent(ev sched.Event) {
 		s.mu.Unlock()
 	case sched.EventTrap:
 		s.mu.Lock()
-		p := s.pending
-		s.pending = nil
+		p := s.pending[ev.Thread]
+		delete(s.pending, ev.Thread)
+		if p != nil && (s.stopping || s.state == stateStopped) {
+			// another thread's stop came first: report this one next
+			s.queued = append(s.queued, queuedStop{info: *p, t: ev.Thread})
+			p = nil
+		}
+		if p != nil {
+			s.stopping = true
+		}
 		s.mu.Unlock()
 		if p != nil {
 			s.stopWorld(*p, ev.Thread)
@@ -302,6 +320,7 @@ func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
 		return
 	}
 	s.state = stateStopped
+	s.stopping = false
 	s.resumeCh = make(chan struct{})
 	info.AllThreadsStopped = true
 	if t != nil {
@@ -336,6 +355,9 @@ func (s *Session) Continue(threadID int64, singleThread bool) error {
 	if err := s.checkStopped(); err != nil {
 		return err
 	}
+	if s.reportQueued(threadID, singleThread) {
+		return nil
+	}
 	s.mu.Lock()
 	if s.state != stateStopped {
 		s.mu.Unlock()
@@ -352,6 +374,28 @@ func (s *Session) Continue(threadID int64, singleThread bool) error {
 	s.emit(func(l Listener) { l.Continued(threadID, !singleThread) })
 	s.sch.Resume()
 	return nil
+}
+
+// reportQueued reports the next queued stop, if any, in place of a
+// resume: the thread stopped when another thread's stop was being made,
+// and it is still there.
+func (s *Session) reportQueued(threadID int64, singleThread bool) bool {
+	s.mu.Lock()
+	if len(s.queued) == 0 || s.state != stateStopped {
+		s.mu.Unlock()
+		return false
+	}
+	q := s.queued[0]
+	s.queued = s.queued[1:]
+	s.refs.reset()
+	info := q.info
+	info.AllThreadsStopped = true
+	info.ThreadID = q.t.ID
+	s.stop, s.stopped = info, q.t
+	s.mu.Unlock()
+	s.emit(func(l Listener) { l.Continued(threadID, !singleThread) })
+	s.emit(func(l Listener) { l.Stopped(info) })
+	return true
 }
 
 // Pause stops the program after the current dispatch.

@@ -468,3 +468,51 @@ int main() {
 		t.Fatalf("exit %d", code)
 	}
 }
+
+// TestTwoCarriersNoLostBreakpoint: two threads reach the same breakpoint
+// on two carriers, possibly at the same instant; both hits are reported.
+func TestTwoCarriersNoLostBreakpoint(t *testing.T) {
+	src := `import io;
+import thread;
+void worker(int n) {
+    long s = 0;
+    for (int i = 0; i < 300000; i += 1) {
+        s += i;
+    }
+    long done = s + n; // @bp
+    io.print(done > 0);
+}
+int main() {
+    Thread a = thread.spawn(worker, 1);
+    Thread b = thread.spawn(worker, 2);
+    a.join();
+    b.join();
+    return 0;
+}
+`
+	for round := 0; round < 5; round++ {
+		s, l, path := launchSrc(t, src, Config{Carriers: 2})
+		s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, src, "bp")}})
+		s.ConfigurationDone()
+		seen := map[int64]bool{}
+		for i := 0; i < 2; i++ {
+			st := l.waitStop(t)
+			if st.Reason != ReasonBreakpoint {
+				t.Fatalf("stop = %+v", st)
+			}
+			seen[st.ThreadID] = true
+			if err := s.Continue(st.ThreadID, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !seen[2] || !seen[3] {
+			t.Fatalf("round %d: breakpoint stops on threads %v, want 2 and 3", round, seen)
+		}
+		if code := l.waitExit(t); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		if got := l.stdout(); got != "true\ntrue\n" {
+			t.Fatalf("stdout %q", got)
+		}
+	}
+}

@@ -49,6 +49,9 @@ func (s *Session) Step(threadID int64, kind StepKind, singleThread bool) error {
 	if err != nil {
 		return err
 	}
+	if s.reportQueued(threadID, singleThread) {
+		return nil // another thread's stop is reported instead
+	}
 	s.mu.Lock()
 	defer func() {
 		s.mu.Unlock()
