@@ -39,13 +39,13 @@ type Session struct {
 	mu       sync.Mutex
 	state    int
 	stop     StopInfo
-	stopped  *vm.Thread // the thread of the last stop
+	stopped  *vm.Thread               // the thread of the last stop
 	pending  map[*vm.Thread]*StopInfo // decided by a hook during a dispatch
-	stopping bool                      // a stop is being made (stopWorld runs)
+	stopping bool                     // a stop is being made (stopWorld runs)
 	// queued are stops of other threads that happened while the program
 	// was stopping or stopped (several carriers): the next Continue or
 	// Step reports the first instead of resuming.
-	queued []queuedStop
+	queued   []queuedStop
 	bps      *breakpoints
 	step     *stepReq
 	excAll   bool
