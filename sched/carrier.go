@@ -364,15 +364,7 @@ func (s *Scheduler) dispatchParallel() Event {
 		s.busy = false
 		s.cond.Broadcast()
 		if !ran {
-			switch {
-			case len(s.timers) > 0 || s.holdsFrozen():
-			case len(s.threads) == 0:
-				s.end(0)
-				ev = Event{Kind: EventEnd, Code: 0}
-			default:
-				s.deadlock()
-				ev = Event{Kind: EventDeadlock, Code: 2}
-			}
+			ev = s.nothingRunnable(ev)
 		}
 	}
 	s.mu.Unlock()

@@ -374,16 +374,7 @@ func (s *Scheduler) dispatch() Event {
 	if t == nil {
 		ev := Event{Kind: EventIdle, Woken: s.woken}
 		s.woken = nil
-		switch {
-		case len(s.timers) > 0 || s.holdsFrozen():
-		case len(s.threads) == 0:
-			s.end(0)
-			ev = Event{Kind: EventEnd, Code: 0}
-		default:
-			s.deadlock()
-			ev = Event{Kind: EventDeadlock, Code: 2}
-		}
-		return ev
+		return s.nothingRunnable(ev)
 	}
 
 	s.setState(t, vm.Runnable, vm.Running)
@@ -601,4 +592,19 @@ func (s *Scheduler) ExitCode() (code int, over bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.code, s.ended
+}
+
+// nothingRunnable decides what a dispatch that found no runnable thread
+// means: idle (timers pending, or only frozen threads could run), the end
+// (no thread left) or a deadlock (reported). Must hold s.mu.
+func (s *Scheduler) nothingRunnable(idle Event) Event {
+	switch {
+	case len(s.timers) > 0 || s.holdsFrozen():
+		return idle
+	case len(s.threads) == 0:
+		s.end(0)
+		return Event{Kind: EventEnd, Code: 0}
+	}
+	s.deadlock()
+	return Event{Kind: EventDeadlock, Code: 2}
 }
