@@ -9,6 +9,9 @@ import (
 // threadInfo describes t (the program must be stopped).
 func (s *Session) threadInfo(t *vm.Thread) ThreadInfo {
 	ti := ThreadInfo{ID: t.ID, Name: t.Name, State: t.State.String(), Stopped: t == s.stopped}
+	if ti.Stopped && t.State == vm.Runnable {
+		ti.State = "stopped" // the thread the stop is about
+	}
 	if s.sch.Frozen(t) {
 		ti.State = "frozen"
 	}
