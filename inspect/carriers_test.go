@@ -105,32 +105,3 @@ func TestCarriersRunToEnd(t *testing.T) {
 		t.Fatalf("stdout %q", got)
 	}
 }
-
-func TestCarriersBreakSafepoint(t *testing.T) {
-	src := `import thread;
-void spin() { while (true) { } }
-int main() {
-    thread.spawn(spin);
-    int i = 0;
-    while (i < 100000000) {
-        i += 1;
-    }
-    return 0;
-}
-`
-	s, l, _ := launchSrc(t, src, Config{StopOnEntry: true, Carriers: 2})
-	s.ConfigurationDone()
-	l.waitStop(t)
-	if err := s.BreakSafepoint(1); err != nil {
-		t.Fatal(err)
-	}
-	s.Continue(1, false)
-	st := l.waitStop(t)
-	if st.Reason != ReasonSafepoint || st.ThreadID != 1 {
-		t.Fatalf("stop = %+v", st)
-	}
-	if r := s.Scheduler().Thread(1).Reductions(); r != 1 {
-		t.Fatalf("reductions = %d, want 1 (stopped at the first back-edge)", r)
-	}
-	s.Terminate()
-}

@@ -422,21 +422,23 @@ func TestBreakSafepoint(t *testing.T) {
     return 0;
 }
 `
-	s, l, _ := launchSrc(t, src, Config{StopOnEntry: true})
-	s.ConfigurationDone()
-	l.waitStop(t)
-	if err := s.BreakSafepoint(1); err != nil {
-		t.Fatal(err)
+	for _, carriers := range []int{1, 2} {
+		s, l, _ := launchSrc(t, src, Config{StopOnEntry: true, Carriers: carriers})
+		s.ConfigurationDone()
+		l.waitStop(t)
+		if err := s.BreakSafepoint(1); err != nil {
+			t.Fatal(err)
+		}
+		s.Continue(1, false)
+		st := l.waitStop(t)
+		if st.Reason != ReasonSafepoint || st.ThreadID != 1 {
+			t.Fatalf("%d carriers: stop = %+v", carriers, st)
+		}
+		if r := s.Scheduler().Thread(1).Reductions(); r != 1 {
+			t.Fatalf("%d carriers: reductions = %d, want 1 (stopped at the first back-edge)", carriers, r)
+		}
+		s.Terminate()
 	}
-	s.Continue(1, false)
-	st := l.waitStop(t)
-	if st.Reason != ReasonSafepoint || st.ThreadID != 1 {
-		t.Fatalf("stop = %+v", st)
-	}
-	if r := s.Scheduler().Thread(1).Reductions(); r != 1 {
-		t.Fatalf("reductions = %d, want 1 (stopped at the first back-edge)", r)
-	}
-	s.Terminate()
 }
 
 func TestSingleThreadBlocked(t *testing.T) {
