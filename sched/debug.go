@@ -44,14 +44,11 @@ func (s *Scheduler) Main() *vm.Thread {
 func (s *Scheduler) RunQueue() []*vm.Thread {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.parallel {
-		var out []*vm.Thread
-		for _, c := range s.carriers {
-			out = append(out, c.runq.items()...)
-		}
-		return out
+	var out []*vm.Thread
+	for _, c := range s.carriers {
+		out = append(out, c.runq.items()...)
 	}
-	return s.runq.items()
+	return out
 }
 
 // Timers returns the pending timers in the order they will fire.
@@ -97,7 +94,7 @@ func liveThreads(q *waitq) []*vm.Thread {
 	var out []*vm.Thread
 	for i := 0; i < q.len(); i++ {
 		if w := q.at(i); live(w) {
-			out = append(out, w.t)
+			out = append(out, w)
 		}
 	}
 	return out
@@ -177,9 +174,7 @@ func (s *Scheduler) Frozen(t *vm.Thread) bool {
 func (s *Scheduler) Pause() {
 	s.mu.Lock()
 	s.paused = true
-	if s.parallel {
-		s.pauseParallel()
-	}
+	s.pauseCarriers()
 	s.mu.Unlock()
 }
 
@@ -187,7 +182,8 @@ func (s *Scheduler) Pause() {
 func (s *Scheduler) Resume() {
 	s.mu.Lock()
 	s.paused = false
-	s.cond.Broadcast()
+	s.idleTold = false
+	s.broadcast()
 	s.mu.Unlock()
 	s.notify()
 }
@@ -235,47 +231,6 @@ func backtrace(t *vm.Thread) []vm.CallFrame {
 	return t.CallStack() // a parked thread's top frame shows the call it waits in
 }
 
-// EnterPinned is called before a native that blocks its carrier
-// (vm.Native.Pinned, e.g. a blocking read), on the carrier inside a
-// dispatch of t. It releases the scheduler's lock, so the debugger's
-// views (Threads, Pinned, …) stay responsive while the native blocks.
-// ExitPinned must follow when the native returns; the native must not
-// touch scheduler state in between. Outside a dispatch of t both do
-// nothing. The vm calls them through an interface it declares.
-func (s *Scheduler) EnterPinned(t *vm.Thread, n *vm.Native) {
-	if s.parallel {
-		s.enterPinnedParallel(t, n)
-		return
-	}
-	ti := info(t)
-	if ti == nil || s.cur != t || ti.pinned != "" {
-		return
-	}
-	ti.pinned = n.Name
-	if ti.pinned == "" {
-		ti.pinned = "native"
-	}
-	s.mu.Unlock()
-}
-
-// ExitPinned takes the scheduler's lock back after a pinned native
-// returned. If the scheduler is paused meanwhile, it waits for Resume.
-func (s *Scheduler) ExitPinned(t *vm.Thread) {
-	if s.parallel {
-		s.exitPinnedParallel(t)
-		return
-	}
-	ti := info(t)
-	if ti == nil || ti.pinned == "" {
-		return
-	}
-	s.mu.Lock()
-	for s.paused {
-		s.cond.Wait()
-	}
-	ti.pinned = ""
-}
-
 // Pinned returns the name of the pinned native t is blocked in, or "".
 func (s *Scheduler) Pinned(t *vm.Thread) string {
 	s.mu.Lock()
@@ -303,10 +258,9 @@ func (s *Scheduler) SetBudgetOnce(t *vm.Thread, n int) {
 func (s *Scheduler) SetYieldOn(kind EventKind, on bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.yieldOn == nil {
-		s.yieldOn = map[EventKind]bool{}
+	if int(kind) < len(s.yieldOn) {
+		s.yieldOn[kind] = on
 	}
-	s.yieldOn[kind] = on
 }
 
 // Kill ends the program now with exit code code: Run returns (after the

@@ -46,10 +46,10 @@
 // wait queues live in the objects, a debugger can show who waits on what
 // (Channel.Snapshot, Future.Snapshot, Mutex.Snapshot, Scheduler.Joiners).
 //
-// A wait-queue entry carries the thread's park number. The vm refuses a
-// park inside a nested call (a toString run by the runtime): the native
-// has already enqueued its thread, so that entry goes stale; wakers skip
-// entries whose thread is no longer Waiting in that same park.
+// A wait-queue entry is the thread itself (a parked sender's value is
+// in its scheduler data). No park is ever refused — the runtime runs
+// NLang code only as activations of the thread (vm.Thread.CallThen),
+// never on the Go stack — so no entry goes stale.
 //
 // Deadlock: no thread runnable, no timer pending, no runnable thread held
 // by the debugger (Freeze), and live threads left. The report lists every

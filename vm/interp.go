@@ -24,7 +24,7 @@ func (t *Thread) Run(budget int) Stop {
 
 // run is Run's loop; it also returns the budget left.
 func (t *Thread) run(budget int) (Stop, int) {
-	if len(t.frames) <= t.bottom {
+	if len(t.frames) == 0 {
 		return StopDone, budget
 	}
 	var (
@@ -36,9 +36,7 @@ func (t *Thread) run(budget int) (Stop, int) {
 		ins  Instr
 		exc  *Object
 		// irq is the machine's interrupt (Machine.SetInterrupt), loaded
-		// at each safepoint: one atomic load, never set with one carrier.
-		// A nested call (Call, from a native) ignores it: it cannot stop
-		// in the middle, so its outer Run stops at its next safepoint.
+		// at each safepoint: one atomic load.
 		irq = &t.M.interrupt
 	)
 	if err := t.pendingThrow; err != nil {
@@ -245,7 +243,7 @@ reload:
 		case LOOP:
 			pc = ins.A
 			budget--
-			if budget <= 0 || irq.Load() && t.nested == 0 {
+			if budget <= 0 || irq.Load() {
 				fr.PC = pc
 				return StopBudget, budget
 			}
@@ -328,15 +326,28 @@ reload:
 		case CONV:
 			regs[ins.A].N = Convert(regs[ins.B].N, Kind(ins.C>>8), Kind(ins.C&255))
 		case TOSTR:
+			// (every exit reloads: the loop's registers need not survive
+			// the call)
 			fr.PC = pc
-			s, err := t.format(regs[ins.B], fn.Types[ins.C])
-			if err != nil {
-				exc = t.errToException(err)
-				goto throw
+			s, err := t.format(regs[ins.B], fn.Types[ins.C], "string conversion")
+			switch err {
+			case nil:
+				t.stack[fr.Base+ins.A] = StrV(s)
+				goto reload
+			case ErrCall: // a user toString: run it as an activation
+				if !t.startCall(fr.Base + ins.A) {
+					exc = t.M.NewException("StackOverflowException", "stack overflow")
+					goto throw
+				}
+				// function entry: a safepoint
+				budget--
+				if budget <= 0 || irq.Load() {
+					return StopBudget, budget
+				}
+				goto reload
 			}
-			// a nested toString may have grown the frames and the stack
-			t.stack[t.frames[len(t.frames)-1].Base+ins.A] = StrV(s)
-			goto reload
+			exc = t.errToException(err)
+			goto throw
 		case CONCAT:
 			a, b := regs[ins.B].S(), regs[ins.C].S()
 			if int64(len(a))+int64(len(b)) > t.M.MaxHeap {
@@ -493,7 +504,7 @@ reload:
 			}
 			// function entry: a safepoint
 			budget--
-			if budget <= 0 || irq.Load() && t.nested == 0 {
+			if budget <= 0 || irq.Load() {
 				return StopBudget, budget
 			}
 			goto reload
@@ -512,12 +523,24 @@ reload:
 				if ins.Op == CALLI && regs[ins.A].R != nil {
 					// Object methods on strings, boxed primitives, collections.
 					v, err := t.objectMethod(fn.Dyns[ins.B].Name, regs[ins.A:int(ins.A)+1+fn.Dyns[ins.B].NArgs])
-					if err != nil {
-						exc = t.errToException(err)
-						goto throw
+					switch err {
+					case nil:
+						t.stack[fr.Base+ins.C] = v
+						goto reload
+					case ErrCall:
+						if !t.startCall(fr.Base + ins.C) {
+							exc = t.M.NewException("StackOverflowException", "stack overflow")
+							goto throw
+						}
+						// function entry: a safepoint
+						budget--
+						if budget <= 0 || irq.Load() {
+							return StopBudget, budget
+						}
+						goto reload
 					}
-					t.stack[t.frames[len(t.frames)-1].Base+ins.C] = v
-					goto reload
+					exc = t.errToException(err)
+					goto throw
 				}
 				if !ok {
 					exc = t.npe("method call on null")
@@ -532,7 +555,7 @@ reload:
 			}
 			// function entry: a safepoint
 			budget--
-			if budget <= 0 || irq.Load() && t.nested == 0 {
+			if budget <= 0 || irq.Load() {
 				return StopBudget, budget
 			}
 			goto reload
@@ -553,6 +576,14 @@ reload:
 				nc := NCall{Native: fv.Native, NArgs: nargs}
 				stop, ok := t.callNative(&nc, fr.Base+base, fr.Base+ins.C)
 				if !ok {
+					if stop == stopCall {
+						// function entry: a safepoint
+						budget--
+						if budget <= 0 || irq.Load() {
+							return StopBudget, budget
+						}
+						goto reload
+					}
 					return stop, budget
 				}
 				goto reload
@@ -568,7 +599,7 @@ reload:
 			}
 			// function entry: a safepoint
 			budget--
-			if budget <= 0 || irq.Load() && t.nested == 0 {
+			if budget <= 0 || irq.Load() {
 				return StopBudget, budget
 			}
 			goto reload
@@ -576,6 +607,14 @@ reload:
 			fr.PC = pc
 			stop, ok := t.callNative(&fn.NCalls[ins.B], fr.Base+ins.A, fr.Base+ins.C)
 			if !ok {
+				if stop == stopCall {
+					// function entry: a safepoint
+					budget--
+					if budget <= 0 || irq.Load() {
+						return StopBudget, budget
+					}
+					goto reload
+				}
 				return stop, budget
 			}
 			goto reload
@@ -589,11 +628,29 @@ reload:
 			if ret >= 0 {
 				t.stack[ret] = v
 			}
-			if len(t.frames) <= t.bottom {
+			if len(t.frames) == 0 {
 				t.Result = v
 				return StopDone, budget
 			}
 			goto reload
+
+		case CONT:
+			// A continuation frame: the call it asked for has returned
+			// its result into R[1].
+			switch err := t.resume(fr); err {
+			case nil:
+				goto reload
+			case ErrCall:
+				// function entry: a safepoint
+				budget--
+				if budget <= 0 || irq.Load() {
+					return StopBudget, budget
+				}
+				goto reload
+			default:
+				exc = t.errToException(err)
+				goto throwHere
+			}
 
 		case BIND:
 			b := &fn.Binds[ins.C]
@@ -628,7 +685,7 @@ reload:
 
 		case TRAP:
 			orig := fn.original(pc - 1)
-			if (t.skipTrap && t.skipFn == fn && t.skipPC == pc-1) || t.nested > 0 || t.M.Hook == nil || t.NoDebug {
+			if (t.skipTrap && t.skipFn == fn && t.skipPC == pc-1) || t.M.Hook == nil || t.NoDebug {
 				t.skipTrap = false
 				ins = orig
 				goto dispatch
@@ -648,7 +705,7 @@ reload:
 		continue
 	safepoint: // a rotated loop's test: one reduction per iteration
 		budget--
-		if budget <= 0 || irq.Load() && t.nested == 0 {
+		if budget <= 0 || irq.Load() {
 			fr.PC = pc
 			return StopBudget, budget
 		}
@@ -695,8 +752,40 @@ func (t *Thread) growStack(need int) {
 	t.stack = s
 }
 
+// resume runs the continuation of the continuation frame fr, on top,
+// whose call has returned. It returns nil when the continuation finished
+// (fr is popped and its result delivered), ErrCall when it asked for
+// another call (pushed above fr), or the error to raise in fr.
+func (t *Thread) resume(fr *Frame) error {
+	k := t.stack[fr.Base].R.(Continuation)
+	v, err := k.Resume(t, t.stack[fr.Base+1])
+	switch err {
+	case nil:
+		ret := fr.Ret
+		t.frames = t.frames[:len(t.frames)-1]
+		if ret >= 0 {
+			t.stack[ret] = v
+		}
+		return nil
+	case ErrCall:
+		fr.PC = 0 // resume again when this call returns
+		if !t.continueCall() {
+			return Throwf("StackOverflowException", "stack overflow")
+		}
+		return ErrCall
+	}
+	fr.PC = 1
+	return err
+}
+
+// stopCall is callNative's answer when the native asked for an NLang
+// call (CallThen): the frames are pushed, and the loop goes on at the
+// callee's entry, a safepoint.
+const stopCall Stop = 255
+
 // callNative calls a native at a call site. It returns ok=true when the
-// caller should reload its frame and go on, or the Stop to return.
+// caller should reload its frame and go on, stopCall when a continuation's
+// call was pushed, or the Stop to return. The caller's PC must be saved.
 func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 	if need := int(argBase) + nc.NArgs; need > len(t.stack) {
 		t.growStack(need)
@@ -706,10 +795,10 @@ func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 	t.nativeType = nc.Type
 	var v Value
 	var err error
-	if ph, ok := t.M.Sched.(PinHook); ok && nc.Native.Pinned {
-		ph.EnterPinned(t, nc.Native)
+	if nc.Native.Pinned && t.M.Sched != nil {
+		t.M.Sched.EnterPinned(t, nc.Native)
 		v, err = nc.Native.Fn(t, args)
-		ph.ExitPinned(t)
+		t.M.Sched.ExitPinned(t)
 	} else {
 		v, err = nc.Native.Fn(t, args)
 	}
@@ -727,6 +816,11 @@ func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 	case ErrYield:
 		t.stack[dest] = v
 		return StopYield, false
+	case ErrCall:
+		if t.startCall(dest) {
+			return stopCall, false
+		}
+		err = Throwf("StackOverflowException", "stack overflow")
 	}
 	switch t.raise(t.errToException(err)) {
 	case raiseCaught:

@@ -162,6 +162,10 @@ type Funcode struct {
 	// icache caches CALLI targets, parallel to Dyns.
 	icache []atomic.Pointer[icEntry]
 
+	// Cont marks the function of a continuation frame (see CallThen):
+	// runtime code with no source, whose only instruction is CONT.
+	Cont bool
+
 	// debugger state: original instructions of patched (trapped) pcs.
 	trapped map[int32]Instr
 }
