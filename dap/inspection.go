@@ -198,13 +198,19 @@ func (c *session) onStackTraceRequest(req *dap.StackTraceRequest) {
 	c.focus(tid)
 	out := make([]dap.StackFrame, 0, len(frames))
 	for _, f := range frames {
-		out = append(out, dap.StackFrame{
+		sf := dap.StackFrame{
 			Id:     c.frames.add(frameRef{thread: tid, depth: f.Depth}),
 			Name:   f.Func,
 			Source: c.source(f.File),
 			Line:   f.Line,
 			Column: f.Col,
-		})
+		}
+		if f.Native {
+			// the runtime's continuation frame (a List being converted to
+			// a string, say): no source, shown between the frames it joins
+			sf.PresentationHint = "subtle"
+		}
+		out = append(out, sf)
 	}
 	c.respond(&dap.StackTraceResponse{Response: newResponse(req),
 		Body: dap.StackTraceResponseBody{StackFrames: out, TotalFrames: total}})
@@ -214,7 +220,7 @@ func (c *session) onStackTraceRequest(req *dap.StackTraceRequest) {
 // reference for the library's ("<prelude>").
 func (c *session) source(file string) *dap.Source {
 	switch {
-	case file == "":
+	case file == "" || file == inspect.NativeFile:
 		return nil
 	case strings.HasPrefix(file, "<"):
 		return &dap.Source{Name: file, SourceReference: c.srcRefs.add(file),

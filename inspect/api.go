@@ -16,6 +16,8 @@ package inspect
 import (
 	"errors"
 	"io"
+
+	"github.com/nlangdbg/nlangdbg/vm"
 )
 
 // Errors returned by Session methods.
@@ -41,6 +43,13 @@ type Config struct {
 	// Stdout and Stderr, if set, receive the program's output; otherwise
 	// it goes to the Listener as Output events.
 	Stdout, Stderr io.Writer
+	// Lib, if set, adds natives to the library the program is compiled
+	// with (for embedders, and tests that need a native of their own).
+	Lib *vm.Library
+	// DebugLog, if set, receives the Go stacks of internal errors (a
+	// panic in a native or the interpreter, raised in the program as an
+	// InternalError).
+	DebugLog io.Writer
 }
 
 // StopReason says why the program stopped (the DAP `stopped` reasons).
@@ -126,7 +135,7 @@ const (
 type ThreadInfo struct {
 	ID         int64
 	Name       string
-	State      string // "runnable", "running", "waiting", "dead", "frozen"
+	State      string // "runnable", "running", "waiting", "dead", "frozen", "pinned", "stopped"
 	WaitReason string // "chan recv", "sleep", … (waiting threads)
 	Func       string // the function of its top frame
 	File       string
@@ -142,7 +151,14 @@ type FrameInfo struct {
 	File  string
 	Line  int
 	Col   int
+	// Native marks a frame of the runtime with no source: the
+	// continuation of a native or of a string conversion that called
+	// NLang code (a List's elements' toString), File is NativeFile.
+	Native bool
 }
+
+// NativeFile is the File of native frames (FrameInfo.Native).
+const NativeFile = vm.NativeFile
 
 // Scope is a group of variables of a frame.
 type Scope struct {

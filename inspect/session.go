@@ -130,6 +130,9 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 		return nil, err
 	}
 	lib := Library()
+	if cfg.Lib != nil {
+		lib.Merge(cfg.Lib)
+	}
 	prog, err := compile.CompileFile(path, src, compile.Options{Lib: lib})
 	if err != nil {
 		return nil, &CompileError{Report: FormatCompileError(path, src, err), Err: err}
@@ -150,6 +153,7 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	if cfg.MaxFrames > 0 {
 		s.m.MaxFrames = cfg.MaxFrames
 	}
+	s.m.DebugLog = cfg.DebugLog
 	s.m.Hook = hook{s}
 	s.sch = sched.New(s.m, sched.Options{Quota: cfg.Quota, Seed: cfg.Seed, Carriers: cfg.Carriers})
 	s.sch.OnEvent = s.onEvent
@@ -398,8 +402,16 @@ func (s *Session) reportQueued(threadID int64, singleThread bool) bool {
 	return true
 }
 
-// Pause stops the program after the current dispatch.
-func (s *Session) Pause() error {
+// Pause stops the program: every running thread stops at its next
+// safepoint (a call or loop back-edge), so Pause returns at once even
+// while a thread runs an endless loop. The stop is about the thread that
+// was running or next to run.
+func (s *Session) Pause() error { return s.PauseThread(0) }
+
+// PauseThread is Pause with the stop about thread threadID (0: the one
+// that was running or next to run; an id that is not a live thread is an
+// ErrNoThread).
+func (s *Session) PauseThread(threadID int64) error {
 	s.mu.Lock()
 	if s.state != stateRunning {
 		st := s.state
@@ -410,12 +422,19 @@ func (s *Session) Pause() error {
 		return ErrNotRunning
 	}
 	s.mu.Unlock()
-	s.sch.Pause()
 	var t *vm.Thread
-	if q := s.sch.RunQueue(); len(q) > 0 {
-		t = q[0]
-	} else {
-		t = s.sch.Main()
+	if threadID != 0 {
+		if t = s.sch.Thread(threadID); t == nil {
+			return ErrNoThread
+		}
+	}
+	s.sch.Pause()
+	if t == nil {
+		if q := s.sch.RunQueue(); len(q) > 0 {
+			t = q[0]
+		} else {
+			t = s.sch.Main()
+		}
 	}
 	s.stopWorld(StopInfo{Reason: ReasonPause, Description: "Paused"}, t)
 	return nil

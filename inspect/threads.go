@@ -17,9 +17,10 @@ func (s *Session) threadInfo(t *vm.Thread) ThreadInfo {
 	}
 	if t.State == vm.Waiting {
 		ti.WaitReason = t.WaitReason
-		if p := s.sch.Pinned(t); p != "" {
-			ti.WaitReason = "pinned: " + p
-		}
+	}
+	if p := s.sch.Pinned(t); p != "" {
+		// inside a native that blocks its carrier (file I/O)
+		ti.State, ti.WaitReason = "pinned", "pinned in "+p
 	}
 	if t.Depth() > 0 {
 		f := t.Frame(0)
@@ -89,7 +90,7 @@ func (s *Session) Stack(threadID int64, start, levels int) ([]FrameInfo, int, er
 			pc-- // the call in progress
 		}
 		line, col := f.Fn.Pos(pc)
-		out = append(out, FrameInfo{Depth: d, Func: f.Fn.Name, File: f.Fn.File, Line: int(line), Col: int(col)})
+		out = append(out, FrameInfo{Depth: d, Func: f.Fn.Name, File: f.Fn.File, Line: int(line), Col: int(col), Native: f.Fn.Cont})
 	}
 	return out, total, nil
 }

@@ -3,6 +3,7 @@ package vm
 import (
 	"fmt"
 	"math"
+	"runtime/debug"
 )
 
 // Run executes the thread until budget reductions are spent (counted at
@@ -14,12 +15,45 @@ import (
 //
 // Run must not be called on a thread that is Done, nor concurrently on the
 // same thread.
-func (t *Thread) Run(budget int) Stop {
+//
+// A Go panic inside Run (a native's bug, or the interpreter's) does not
+// escape: it becomes an InternalError thrown in the thread at the
+// instruction in progress, with the NLang backtrace; the Go stack goes to
+// Machine.DebugLog.
+func (t *Thread) Run(budget int) (stop Stop) {
 	t.inNative = false
 	t.YieldAfterNative = false
+	defer func() {
+		if r := recover(); r != nil {
+			stop = t.contain(r)
+		}
+	}()
 	stop, left := t.run(budget)
 	t.reductions += int64(budget - left)
 	return stop
+}
+
+// contain turns a Go panic r inside Run into an InternalError raised in
+// the thread, and returns how Run ends.
+func (t *Thread) contain(r any) Stop {
+	if w := t.M.DebugLog; w != nil {
+		fmt.Fprintf(w, "nlangdbg: internal error in thread %d %q: %v\n%s\n", t.ID, t.Name, r, debug.Stack())
+	}
+	t.call = nil
+	if len(t.frames) == 0 {
+		return StopDone
+	}
+	exc := t.M.NewException("InternalError", fmt.Sprintf("internal error: %v", r))
+	// The top frame's PC is past the native call in progress (callNative
+	// saves it), or, for a fault of the interpreter itself, where the
+	// frame was last saved: a line of the right function.
+	switch t.raise(exc) {
+	case raiseCaught:
+		return StopBudget // the handler runs at the next dispatch
+	case raiseStop:
+		return StopTrap
+	}
+	return StopDone
 }
 
 // run is Run's loop; it also returns the budget left.

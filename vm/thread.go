@@ -100,6 +100,9 @@ type Machine struct {
 	// MaxHeap bounds single allocations (bytes): an array that cannot fit
 	// throws OutOfMemoryException.
 	MaxHeap int64
+	// DebugLog, if set, receives the Go stack of every panic that Run
+	// contained (turned into an InternalError).
+	DebugLog io.Writer
 	// Hook is the debugger's trap handler; nil when no debugger is attached.
 	Hook DebugHook
 	// Sched is the scheduler driving the threads; nil when the host runs
