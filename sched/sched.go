@@ -59,7 +59,7 @@ type Scheduler struct {
 	nextID   int64
 	main     *vm.Thread
 	threads  []*vm.Thread // live threads, by id
-	next     *vm.Thread // SetNext
+	next     *vm.Thread   // SetNext
 	timers   timerHeap
 	timerSeq uint64
 	paused   bool
@@ -98,10 +98,10 @@ type Scheduler struct {
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
 type threadInfo struct {
-	seq     uint64 // park number: incremented at every park
+	seq     uint64   // park number: incremented at every park
 	offer   vm.Value // the value a thread parked in a send offers
-	queued  bool   // in the run queue
-	frozen  bool   // kept off the run queue by the debugger
+	queued  bool     // in the run queue
+	frozen  bool     // kept off the run queue by the debugger
 	joiners waitq
 	future  *Future // the future this thread completes, if spawned for one
 	pinned  string  // the pinned native the thread is blocked in, if any
