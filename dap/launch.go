@@ -118,6 +118,7 @@ func (c *session) launch(args launchArgs) error {
 		Seed:        args.Seed,
 		Carriers:    args.Carriers,
 		StopOnEntry: args.StopOnEntry && !args.NoDebug,
+		DebugLog:    c.srv.DebugLog,
 	}
 	lis := &listener{c: c}
 	prog, err := inspect.Launch(cfg, lis)

@@ -55,6 +55,10 @@ type Server struct {
 	// Log, if set, receives one line per message in ("<-") and out ("->").
 	Log io.Writer
 
+	// DebugLog, if set, receives the Go stacks of the internal errors of
+	// launched programs (see inspect.Config.DebugLog).
+	DebugLog io.Writer
+
 	logMu    sync.Mutex
 	mux      *attachMux // the Attach session's listener (made once)
 	once     sync.Once

@@ -14,7 +14,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "dap",
-		usage:   "[--listen ADDR] [--log-output dap]",
+		usage:   "[--listen ADDR] [--log-output dap,vm]",
 		summary: "serve the Debug Adapter Protocol (stdio, or TCP with --listen)",
 		help: `
 Serves the Debug Adapter Protocol. Without --listen it speaks DAP on
@@ -32,7 +32,10 @@ to ADDR.
 Flags:
   --listen ADDR     host:port to listen at; a bare port or ":port" means
                     loopback (127.0.0.1); port 0 picks a free one
-  --log-output dap  log every DAP message to stderr`,
+  --log-output LIST log to stderr: dap (every DAP message), vm (the Go
+                    stack of every internal error, a panic inside a
+                    native or the interpreter that the program sees as an
+                    InternalError)`,
 		run: dapCmd,
 	})
 }
@@ -40,7 +43,7 @@ Flags:
 func dapCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("dap", stderr)
 	listen := fs.String("listen", "", "address to accept clients at")
-	logOutput := fs.String("log-output", "", "components to log (dap)")
+	logOutput := fs.String("log-output", "", "components to log (dap, vm)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -54,6 +57,9 @@ func dapCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	srv := &dap.Server{}
 	if logs(*logOutput, "dap") {
 		srv.Log = stderr
+	}
+	if logs(*logOutput, "vm") {
+		srv.DebugLog = stderr
 	}
 	if *listen == "" {
 		if err := srv.ServeConn(stdio{stdin, stdout}); err != nil {
