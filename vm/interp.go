@@ -69,6 +69,7 @@ func (t *Thread) run(budget int) (Stop, int) {
 		pc   int32
 		ins  Instr
 		exc  *Object
+		act  action // what a slow-path operation asks for (opToStr, …)
 		// irq is the machine's interrupt (Machine.SetInterrupt), loaded
 		// at each safepoint: one atomic load.
 		irq = &t.M.interrupt
@@ -360,28 +361,9 @@ reload:
 		case CONV:
 			regs[ins.A].N = Convert(regs[ins.B].N, Kind(ins.C>>8), Kind(ins.C&255))
 		case TOSTR:
-			// (every exit reloads: the loop's registers need not survive
-			// the call)
 			fr.PC = pc
-			s, err := t.format(regs[ins.B], fn.Types[ins.C], "string conversion")
-			switch err {
-			case nil:
-				t.stack[fr.Base+ins.A] = StrV(s)
-				goto reload
-			case ErrCall: // a user toString: run it as an activation
-				if !t.startCall(fr.Base + ins.A) {
-					exc = t.M.NewException("StackOverflowException", "stack overflow")
-					goto throw
-				}
-				// function entry: a safepoint
-				budget--
-				if budget <= 0 || irq.Load() {
-					return StopBudget, budget
-				}
-				goto reload
-			}
-			exc = t.errToException(err)
-			goto throw
+			act, exc = t.opToStr(fr, ins)
+			goto acted
 		case CONCAT:
 			a, b := regs[ins.B].S(), regs[ins.C].S()
 			if int64(len(a))+int64(len(b)) > t.M.MaxHeap {
@@ -556,25 +538,8 @@ reload:
 			if callee == nil {
 				if ins.Op == CALLI && regs[ins.A].R != nil {
 					// Object methods on strings, boxed primitives, collections.
-					v, err := t.objectMethod(fn.Dyns[ins.B].Name, regs[ins.A:int(ins.A)+1+fn.Dyns[ins.B].NArgs])
-					switch err {
-					case nil:
-						t.stack[fr.Base+ins.C] = v
-						goto reload
-					case ErrCall:
-						if !t.startCall(fr.Base + ins.C) {
-							exc = t.M.NewException("StackOverflowException", "stack overflow")
-							goto throw
-						}
-						// function entry: a safepoint
-						budget--
-						if budget <= 0 || irq.Load() {
-							return StopBudget, budget
-						}
-						goto reload
-					}
-					exc = t.errToException(err)
-					goto throw
+					act, exc = t.opObjectMethod(fr, ins)
+					goto acted
 				}
 				if !ok {
 					exc = t.npe("method call on null")
@@ -611,12 +576,8 @@ reload:
 				stop, ok := t.callNative(&nc, fr.Base+base, fr.Base+ins.C)
 				if !ok {
 					if stop == stopCall {
-						// function entry: a safepoint
-						budget--
-						if budget <= 0 || irq.Load() {
-							return StopBudget, budget
-						}
-						goto reload
+						act = actEntry
+						goto acted
 					}
 					return stop, budget
 				}
@@ -642,12 +603,8 @@ reload:
 			stop, ok := t.callNative(&fn.NCalls[ins.B], fr.Base+ins.A, fr.Base+ins.C)
 			if !ok {
 				if stop == stopCall {
-					// function entry: a safepoint
-					budget--
-					if budget <= 0 || irq.Load() {
-						return StopBudget, budget
-					}
-					goto reload
+					act = actEntry
+					goto acted
 				}
 				return stop, budget
 			}
@@ -671,20 +628,8 @@ reload:
 		case CONT:
 			// A continuation frame: the call it asked for has returned
 			// its result into R[1].
-			switch err := t.resume(fr); err {
-			case nil:
-				goto reload
-			case ErrCall:
-				// function entry: a safepoint
-				budget--
-				if budget <= 0 || irq.Load() {
-					return StopBudget, budget
-				}
-				goto reload
-			default:
-				exc = t.errToException(err)
-				goto throwHere
-			}
+			act, exc = t.opCont(fr)
+			goto acted
 
 		case BIND:
 			b := &fn.Binds[ins.C]
@@ -745,6 +690,19 @@ reload:
 		}
 	}
 
+acted: // a slow-path operation is done: go on as it says
+	switch act {
+	case actReload:
+		goto reload
+	case actEntry: // it pushed a frame: function entry, a safepoint
+		budget--
+		if budget <= 0 || irq.Load() {
+			return StopBudget, budget
+		}
+		goto reload
+	}
+	goto throw
+
 throwHere:
 	fr.PC = pc
 throw:
@@ -786,11 +744,56 @@ func (t *Thread) growStack(need int) {
 	t.stack = s
 }
 
-// resume runs the continuation of the continuation frame fr, on top,
-// whose call has returned. It returns nil when the continuation finished
-// (fr is popped and its result delivered), ErrCall when it asked for
-// another call (pushed above fr), or the error to raise in fr.
-func (t *Thread) resume(fr *Frame) error {
+// action is what a slow-path operation, kept out of the loop so that
+// it does not weigh on the loop's registers, asks the loop to do next.
+type action uint8
+
+const (
+	actReload action = iota // go on with the top frame
+	actEntry                // a frame was pushed: its entry is a safepoint
+	actThrow                // raise the exception returned
+)
+
+// opToStr is TOSTR (R[A] = string conversion of R[B] of type Types[C]),
+// whose user toString calls run as activations above a continuation
+// frame. fr's PC is saved.
+func (t *Thread) opToStr(fr *Frame, ins Instr) (action, *Object) {
+	fn := fr.Fn
+	s, err := t.format(t.stack[fr.Base+ins.B], fn.Types[ins.C], "string conversion")
+	return t.finishOp(fr.Base+ins.A, StrV(s), err)
+}
+
+// opObjectMethod is a CALLI of an Object method (toString, equals,
+// getHashCode) on a value that is not a class object. fr's PC is saved.
+func (t *Thread) opObjectMethod(fr *Frame, ins Instr) (action, *Object) {
+	d := &fr.Fn.Dyns[ins.B]
+	base := fr.Base + ins.A
+	v, err := t.objectMethod(d.Name, t.stack[base:int(base)+1+d.NArgs])
+	return t.finishOp(fr.Base+ins.C, v, err)
+}
+
+// finishOp ends a slow-path operation whose result v goes to stack index
+// dest: stored, or, for ErrCall, the call pushed above a continuation
+// frame, or err raised.
+func (t *Thread) finishOp(dest int32, v Value, err error) (action, *Object) {
+	switch err {
+	case nil:
+		t.stack[dest] = v
+		return actReload, nil
+	case ErrCall:
+		if !t.startCall(dest) {
+			return actThrow, t.M.NewException("StackOverflowException", "stack overflow")
+		}
+		return actEntry, nil
+	}
+	return actThrow, t.errToException(err)
+}
+
+// opCont is CONT: the continuation of the continuation frame fr, on top,
+// resumes with the result of its call. It finishes (fr is popped and its
+// result delivered), asks for another call (pushed above fr), or raises
+// an error in fr.
+func (t *Thread) opCont(fr *Frame) (action, *Object) {
 	k := t.stack[fr.Base].R.(Continuation)
 	v, err := k.Resume(t, t.stack[fr.Base+1])
 	switch err {
@@ -800,16 +803,17 @@ func (t *Thread) resume(fr *Frame) error {
 		if ret >= 0 {
 			t.stack[ret] = v
 		}
-		return nil
+		return actReload, nil
 	case ErrCall:
 		fr.PC = 0 // resume again when this call returns
 		if !t.continueCall() {
-			return Throwf("StackOverflowException", "stack overflow")
+			fr.PC = 1
+			return actThrow, t.M.NewException("StackOverflowException", "stack overflow")
 		}
-		return ErrCall
+		return actEntry, nil
 	}
 	fr.PC = 1
-	return err
+	return actThrow, t.errToException(err)
 }
 
 // stopCall is callNative's answer when the native asked for an NLang
