@@ -69,7 +69,6 @@ func (t *Thread) run(budget int) (Stop, int) {
 		pc   int32
 		ins  Instr
 		exc  *Object
-		act  action // what a slow-path operation asks for (opToStr, …)
 		// irq is the machine's interrupt (Machine.SetInterrupt), loaded
 		// at each safepoint: one atomic load.
 		irq = &t.M.interrupt
@@ -362,8 +361,15 @@ reload:
 			regs[ins.A].N = Convert(regs[ins.B].N, Kind(ins.C>>8), Kind(ins.C&255))
 		case TOSTR:
 			fr.PC = pc
-			act, exc = t.opToStr(fr, ins)
-			goto acted
+			act, x := t.opToStr(fr, ins)
+			switch act {
+			case actReload:
+				goto reload
+			case actEntry:
+				goto entry
+			}
+			exc = x
+			goto throw
 		case CONCAT:
 			a, b := regs[ins.B].S(), regs[ins.C].S()
 			if int64(len(a))+int64(len(b)) > t.M.MaxHeap {
@@ -538,8 +544,15 @@ reload:
 			if callee == nil {
 				if ins.Op == CALLI && regs[ins.A].R != nil {
 					// Object methods on strings, boxed primitives, collections.
-					act, exc = t.opObjectMethod(fr, ins)
-					goto acted
+					act, x := t.opObjectMethod(fr, ins)
+					switch act {
+					case actReload:
+						goto reload
+					case actEntry:
+						goto entry
+					}
+					exc = x
+					goto throw
 				}
 				if !ok {
 					exc = t.npe("method call on null")
@@ -576,8 +589,7 @@ reload:
 				stop, ok := t.callNative(&nc, fr.Base+base, fr.Base+ins.C)
 				if !ok {
 					if stop == stopCall {
-						act = actEntry
-						goto acted
+						goto entry
 					}
 					return stop, budget
 				}
@@ -603,8 +615,7 @@ reload:
 			stop, ok := t.callNative(&fn.NCalls[ins.B], fr.Base+ins.A, fr.Base+ins.C)
 			if !ok {
 				if stop == stopCall {
-					act = actEntry
-					goto acted
+					goto entry
 				}
 				return stop, budget
 			}
@@ -628,8 +639,15 @@ reload:
 		case CONT:
 			// A continuation frame: the call it asked for has returned
 			// its result into R[1].
-			act, exc = t.opCont(fr)
-			goto acted
+			act, x := t.opCont(fr)
+			switch act {
+			case actReload:
+				goto reload
+			case actEntry:
+				goto entry
+			}
+			exc = x
+			goto throw
 
 		case BIND:
 			b := &fn.Binds[ins.C]
@@ -690,18 +708,12 @@ reload:
 		}
 	}
 
-acted: // a slow-path operation is done: go on as it says
-	switch act {
-	case actReload:
-		goto reload
-	case actEntry: // it pushed a frame: function entry, a safepoint
-		budget--
-		if budget <= 0 || irq.Load() {
-			return StopBudget, budget
-		}
-		goto reload
+entry: // the runtime pushed a frame (a continuation's call): a safepoint
+	budget--
+	if budget <= 0 || irq.Load() {
+		return StopBudget, budget
 	}
-	goto throw
+	goto reload
 
 throwHere:
 	fr.PC = pc
