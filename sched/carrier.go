@@ -177,7 +177,10 @@ func (s *Scheduler) updateInterrupt() {
 	if s.running == 0 {
 		s.trapping = false
 	}
-	s.m.SetInterrupt(s.running > 0 && (s.pausing > 0 || s.trapping || s.ended))
+	if on := s.running > 0 && (s.pausing > 0 || s.trapping || s.ended); on != s.irq {
+		s.irq = on
+		s.m.SetInterrupt(on)
+	}
 }
 
 // trapStop pauses the scheduler when a thread stops at a debugger trap
@@ -416,27 +419,25 @@ func serial(fn vm.NativeFunc) vm.NativeFunc {
 			return fn(t, args)
 		}
 		s.mu.Lock()
-		locked := true
-		defer func() {
-			if locked {
-				s.mu.Unlock()
-			}
-		}()
 		var c *carrier
 		if ti := info(t); ti != nil && ti.on != nil {
 			c = ti.on
 			s.cur, s.curC = t, c
 			s.woken, s.spawned = c.woken, c.spawned
 		}
-		defer func() {
+		keep := false
+		defer func() { // one deferred call, also when fn panics
 			if c != nil {
 				c.woken, c.spawned = s.woken, s.spawned
 			}
 			s.cur, s.curC, s.woken, s.spawned = nil, nil, nil, nil
+			if !keep {
+				s.mu.Unlock()
+			}
 		}()
 		v, err = fn(t, args)
 		if err == vm.ErrPark && c != nil {
-			c.parked, locked = true, false
+			c.parked, keep = true, true
 		}
 		return v, err
 	}

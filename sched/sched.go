@@ -93,6 +93,7 @@ type Scheduler struct {
 	idleTold   bool     // OnEvent heard of this idle period (only frozen threads runnable)
 	ioWaiting  int      // threads parked on outside events (ParkIO) not yet woken
 	waiters    int      // goroutines waiting on cond
+	irq        bool     // the machine's interrupt as updateInterrupt last set it
 	hookMu     sync.Mutex
 }
 
