@@ -199,26 +199,29 @@ func (s *Scheduler) trapStop() {
 // picks a thread, runs it without s.mu, and acts on its Stop. It reports
 // false, with an EventIdle, when no thread was runnable. Must hold s.mu;
 // releases it while the thread runs.
-func (s *Scheduler) dispatchOn(c *carrier) (Event, bool) {
+//
+// If ev is not nil it receives the dispatch's Event (or the EventIdle);
+// the carriers' own loop passes nil and builds none.
+func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	// The lists of threads woken and spawned reuse the carrier's buffers:
 	// the Event returned holds them only until c's next dispatch
 	// (dispatchStep, which returns the Event to the debugger, copies).
+	c.woken, c.spawned = c.woken[:0], c.spawned[:0]
 	s.curC, s.firing = c, true // threads woken by timers go to c
-	s.woken = c.woken[:0]
 	s.fireTimers()
-	woken := s.woken
-	s.woken, s.curC, s.firing = nil, nil, false
+	s.curC, s.firing = nil, false
 	t := s.pickOn(c)
 	if t == nil {
-		c.woken = woken
-		return Event{Kind: EventIdle, Woken: woken}, false
+		if ev != nil {
+			*ev = Event{Kind: EventIdle, Woken: c.woken}
+		}
+		return false
 	}
 	s.setState(t, vm.Runnable, vm.Running)
 	s.idleTold = false
 	ti := info(t)
 	ti.on, ti.last = c, c
 	c.cur = t
-	c.woken, c.spawned = woken, c.spawned[:0]
 	r0 := t.Reductions()
 	quota, once := s.quota, false
 	if ti.budgetOnce > 0 {
@@ -238,22 +241,22 @@ func (s *Scheduler) dispatchOn(c *carrier) (Event, bool) {
 	s.updateInterrupt()
 	ti.on, c.cur = nil, nil
 	s.cur, s.curC = t, c
-	s.woken, s.spawned = c.woken, c.spawned
 	s.act(t, stop)
 	if once && stop == vm.StopBudget {
 		// The debugger asked for t's next safepoint (SetBudgetOnce): stop
 		// the world there, as at a trap.
 		s.trapStop()
 	}
-	ev := Event{Kind: EventDispatch, Thread: t, Stop: stop, Reductions: int(t.Reductions() - r0),
-		Woken: s.woken, Spawned: s.spawned}
-	c.woken, c.spawned = s.woken, s.spawned
-	s.cur, s.curC, s.woken, s.spawned = nil, nil, nil, nil
+	if ev != nil {
+		*ev = Event{Kind: EventDispatch, Thread: t, Stop: stop, Reductions: int(t.Reductions() - r0),
+			Woken: c.woken, Spawned: c.spawned}
+	}
+	s.cur, s.curC = nil, nil
 	if vc, ok := s.clock.(*VirtualClock); ok {
 		vc.Advance(vc.Step)
 	}
 	s.broadcast() // Pause, and idle carriers deciding about a deadlock
-	return ev, true
+	return true
 }
 
 // runCarriers is Run: the calling goroutine is carrier 1 and starts the
@@ -284,7 +287,7 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 			s.waitWork()
 			continue
 		}
-		if _, ran := s.dispatchOn(c); ran {
+		if s.dispatchOn(c, nil) {
 			if len(s.events) > 0 && s.OnEvent != nil {
 				s.mu.Unlock()
 				s.deliverShared()
@@ -385,8 +388,7 @@ func (s *Scheduler) dispatchStep() Event {
 		ev = Event{Kind: EventEnd, Code: s.code}
 	} else {
 		s.busy = true
-		var ran bool
-		ev, ran = s.dispatchOn(s.carriers[0])
+		ran := s.dispatchOn(s.carriers[0], &ev)
 		// the lists live in the carrier's buffers: the caller keeps ev
 		ev.Woken = append([]*vm.Thread(nil), ev.Woken...)
 		ev.Spawned = append([]*vm.Thread(nil), ev.Spawned...)
@@ -420,17 +422,15 @@ func serial(fn vm.NativeFunc) vm.NativeFunc {
 		}
 		s.mu.Lock()
 		var c *carrier
-		if ti := info(t); ti != nil && ti.on != nil {
+		if ti := info(t); ti != nil {
 			c = ti.on
+		}
+		if c != nil {
 			s.cur, s.curC = t, c
-			s.woken, s.spawned = c.woken, c.spawned
 		}
 		keep := false
 		defer func() { // one deferred call, also when fn panics
-			if c != nil {
-				c.woken, c.spawned = s.woken, s.spawned
-			}
-			s.cur, s.curC, s.woken, s.spawned = nil, nil, nil, nil
+			s.cur, s.curC = nil, nil
 			if !keep {
 				s.mu.Unlock()
 			}
@@ -526,7 +526,6 @@ func (s *Scheduler) WakeIO(t *vm.Thread, v vm.Value, err error) {
 	if !s.ended && t.State == vm.Waiting {
 		s.wake(t, v, err)
 	}
-	s.woken = nil
 	s.broadcast() // idle carriers, and Dispatch
 	s.mu.Unlock()
 	s.notify()

@@ -71,13 +71,11 @@ type Scheduler struct {
 	busy bool
 	cond sync.Cond
 
-	// The current dispatch. With several carriers these describe the
-	// dispatch whose carrier holds mu (acting on a Stop, or running a
-	// native through serial).
-	cur     *vm.Thread
-	woken   []*vm.Thread
-	spawned []*vm.Thread
-	events  []Event
+	// The current dispatch: the thread and carrier of the dispatch that
+	// holds mu (acting on a Stop, or running a native through serial).
+	// The threads it wakes and spawns are listed in the carrier.
+	cur    *vm.Thread
+	events []Event
 
 	// The carriers (one by default); see carrier.go.
 	carriers   []*carrier
@@ -169,7 +167,9 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	s.threads = append(s.threads, t)
 	s.enqueue(t)
 	if s.cur != nil {
-		s.spawned = append(s.spawned, t)
+		if c := s.curC; c != nil {
+			c.spawned = append(c.spawned, t)
+		}
 	}
 	s.emit(Event{Kind: EventSpawn, Thread: t, By: s.cur})
 }
@@ -195,26 +195,30 @@ func stateName(st vm.ThreadState) string {
 //	Waiting  -> Runnable  wake
 //	Running  -> Dead      exit
 func (s *Scheduler) setState(t *vm.Thread, from, to vm.ThreadState) {
-	ok := false
-	switch from {
-	case vm.Runnable:
-		ok = to == vm.Running
-	case vm.Running:
-		ok = to == vm.Runnable || to == vm.Waiting || to == vm.Dead
-	case vm.Waiting:
-		ok = to == vm.Runnable
+	if t.State != from || int(from) >= len(legal) || int(to) >= len(legal) || !legal[from][to] {
+		badTransition(t, from, to)
 	}
-	if !ok {
-		panic(fmt.Sprintf("sched: bad transition %s->%s", stateName(from), stateName(to)))
+	t.State = to
+	if to != vm.Waiting && (t.WaitOn != nil || t.WaitReason != "") {
+		t.WaitReason, t.WaitOn = "", nil
 	}
-	if t.State != from {
+}
+
+// legal[from][to] says whether setState may move a thread from to to.
+var legal = [4][4]bool{
+	vm.Runnable: {vm.Running: true},
+	vm.Running:  {vm.Runnable: true, vm.Waiting: true, vm.Dead: true},
+	vm.Waiting:  {vm.Runnable: true},
+}
+
+// badTransition panics with the transition setState refused. Never
+// returns.
+func badTransition(t *vm.Thread, from, to vm.ThreadState) {
+	if int(from) < len(legal) && int(to) < len(legal) && legal[from][to] {
 		panic(fmt.Sprintf("sched: bad transition %s->%s (thread %d is %s)",
 			stateName(from), stateName(to), t.ID, stateName(t.State)))
 	}
-	t.State = to
-	if to != vm.Waiting {
-		t.WaitReason, t.WaitOn = "", nil
-	}
+	panic(fmt.Sprintf("sched: bad transition %s->%s", stateName(from), stateName(to)))
 }
 
 // enqueue puts the runnable thread t at the back of the run queue, unless
@@ -276,7 +280,9 @@ func (s *Scheduler) wake(t *vm.Thread, v vm.Value, err error) {
 	}
 	s.setState(t, vm.Waiting, vm.Runnable)
 	s.enqueue(t)
-	s.woken = append(s.woken, t)
+	if c := s.curC; c != nil {
+		c.woken = append(c.woken, t)
+	}
 	s.emit(Event{Kind: EventWake, Thread: t, By: s.cur})
 }
 

@@ -1,9 +1,6 @@
 package vm
 
-import (
-	"errors"
-	"sync"
-)
+import "sync"
 
 // Continuations let the runtime run NLang code without running it on the
 // Go stack. A native (or an instruction such as TOSTR) that needs the
@@ -33,7 +30,7 @@ type Continuation interface {
 
 // ErrCall is returned by a native, or a Continuation's Resume, right
 // after CallThen.
-var ErrCall = errors.New("vm: call")
+var ErrCall error = errCall
 
 // pendingCall is the call a native asked for with CallThen.
 type pendingCall struct {

@@ -852,25 +852,28 @@ func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 	} else {
 		v, err = nc.Native.Fn(t, args)
 	}
-	switch err {
-	case nil:
+	if err == nil {
 		t.stack[dest] = v
 		if t.YieldAfterNative {
 			t.YieldAfterNative = false
 			return StopYield, false
 		}
 		return 0, true
-	case ErrPark:
-		t.inNative = true
-		return StopPark, false
-	case ErrYield:
-		t.stack[dest] = v
-		return StopYield, false
-	case ErrCall:
-		if t.startCall(dest) {
-			return stopCall, false
+	}
+	if sig, ok := err.(*signal); ok {
+		switch sig {
+		case errPark:
+			t.inNative = true
+			return StopPark, false
+		case errYield:
+			t.stack[dest] = v
+			return StopYield, false
+		case errCall:
+			if t.startCall(dest) {
+				return stopCall, false
+			}
+			err = Throwf("StackOverflowException", "stack overflow")
 		}
-		err = Throwf("StackOverflowException", "stack overflow")
 	}
 	switch t.raise(t.errToException(err)) {
 	case raiseCaught:
