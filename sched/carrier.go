@@ -225,7 +225,7 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	r0 := t.Reductions()
 	quota, once := s.quota, false
 	if ti.budgetOnce > 0 {
-		quota, ti.budgetOnce, once = ti.budgetOnce, 0, true
+		quota, ti.budgetOnce, once = int(ti.budgetOnce), 0, true
 	}
 	s.running++
 	s.mu.Unlock()
@@ -320,7 +320,7 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 			// timer, or a reader for input; or the debugger holds the
 			// runnable threads.
 			s.waitWork()
-		case len(s.threads) == 0:
+		case s.live == 0:
 			s.end(0)
 		default:
 			s.deadlock()
@@ -466,13 +466,10 @@ func (s *Scheduler) EnterPinned(t *vm.Thread, n *vm.Native) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ti := info(t)
-	if ti == nil || ti.on == nil || ti.pinned != "" {
+	if ti == nil || ti.on == nil || ti.pinned != nil {
 		return
 	}
-	ti.pinned = n.Name
-	if ti.pinned == "" {
-		ti.pinned = "native"
-	}
+	ti.pinned = n
 	s.pinnedN++
 	s.broadcast()
 }
@@ -483,13 +480,13 @@ func (s *Scheduler) ExitPinned(t *vm.Thread) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ti := info(t)
-	if ti == nil || ti.pinned == "" {
+	if ti == nil || ti.pinned == nil {
 		return
 	}
 	for s.paused && !s.ended {
 		s.wait()
 	}
-	ti.pinned = ""
+	ti.pinned = nil
 	s.pinnedN--
 }
 

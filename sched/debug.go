@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -17,7 +18,13 @@ import (
 func (s *Scheduler) Threads() []*vm.Thread {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]*vm.Thread(nil), s.threads...)
+	out := make([]*vm.Thread, 0, s.live)
+	for _, t := range s.threads {
+		if t.State != vm.Dead {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // Thread returns the live thread with the given id, or nil.
@@ -25,7 +32,7 @@ func (s *Scheduler) Thread(id int64) *vm.Thread {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := sort.Search(len(s.threads), func(i int) bool { return s.threads[i].ID >= id })
-	if i < len(s.threads) && s.threads[i].ID == id {
+	if i < len(s.threads) && s.threads[i].ID == id && s.threads[i].State != vm.Dead {
 		return s.threads[i]
 	}
 	return nil
@@ -72,8 +79,8 @@ func (s *Scheduler) Now() time.Duration { return s.clock.Now() }
 func (s *Scheduler) Joiners(t *vm.Thread) []*vm.Thread {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ti := info(t); ti != nil {
-		return liveThreads(&ti.joiners)
+	if ti := info(t); ti != nil && ti.joiners != nil {
+		return liveThreads(ti.joiners)
 	}
 	return nil
 }
@@ -134,9 +141,10 @@ func (s *Scheduler) Quota() int {
 func (s *Scheduler) Freeze(t *vm.Thread) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ti := info(t); ti != nil && !ti.frozen {
+	if ti := info(t); ti != nil && !ti.frozen && t.State != vm.Dead {
 		s.dequeue(t)
 		ti.frozen = true
+		s.nfrozen++
 	}
 }
 
@@ -145,6 +153,7 @@ func (s *Scheduler) Thaw(t *vm.Thread) {
 	s.mu.Lock()
 	if ti := info(t); ti != nil && ti.frozen {
 		ti.frozen = false
+		s.nfrozen--
 		if t.State == vm.Runnable {
 			s.enqueue(t)
 		}
@@ -202,6 +211,9 @@ func (s *Scheduler) deadlock() {
 	var b strings.Builder
 	b.WriteString("fatal: all threads are asleep - deadlock!\n\n")
 	for _, t := range s.threads {
+		if t.State == vm.Dead {
+			continue
+		}
 		fmt.Fprintf(&b, "thread %d %q [%s]:\n", t.ID, t.Name, waitText(t))
 		b.WriteString(vm.FormatBacktrace(backtrace(t)))
 	}
@@ -215,8 +227,8 @@ func waitText(t *vm.Thread) string {
 	if t.State == vm.Waiting && t.WaitReason != "" {
 		return t.WaitReason
 	}
-	if ti := info(t); ti != nil && ti.pinned != "" {
-		return "pinned in " + ti.pinned
+	if ti := info(t); ti != nil && ti.pinned != nil {
+		return "pinned in " + ti.pinned.Name
 	}
 	if ti := info(t); ti != nil && ti.frozen {
 		return "frozen"
@@ -235,8 +247,8 @@ func backtrace(t *vm.Thread) []vm.CallFrame {
 func (s *Scheduler) Pinned(t *vm.Thread) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ti := info(t); ti != nil {
-		return ti.pinned
+	if ti := info(t); ti != nil && ti.pinned != nil {
+		return ti.pinned.Name
 	}
 	return ""
 }
@@ -248,7 +260,7 @@ func (s *Scheduler) SetBudgetOnce(t *vm.Thread, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ti := info(t); ti != nil && n > 0 {
-		ti.budgetOnce = n
+		ti.budgetOnce = int32(min(n, math.MaxInt32))
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"sort"
 	"sync"
 
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -58,7 +57,12 @@ type Scheduler struct {
 	rng      *rand.Rand // nil: FIFO
 	nextID   int64
 	main     *vm.Thread
-	threads  []*vm.Thread // live threads, by id
+	// threads lists the threads by id: the live ones and, until the
+	// next compaction, some that ended (State Dead), so that an exit is
+	// O(1) and a lookup a binary search. live counts the live ones.
+	threads  []*vm.Thread
+	live     int
+	nfrozen  int // frozen threads (Freeze)
 	next     *vm.Thread   // SetNext
 	timers   timerHeap
 	timerSeq uint64
@@ -97,20 +101,19 @@ type Scheduler struct {
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
 type threadInfo struct {
-	seq     uint64   // park number: incremented at every park
-	offer   vm.Value // the value a thread parked in a send offers
-	queued  bool     // in the run queue
-	frozen  bool     // kept off the run queue by the debugger
-	joiners waitq
-	future  *Future // the future this thread completes, if spawned for one
-	pinned  string  // the pinned native the thread is blocked in, if any
+	seq     uint64     // park number: incremented at every park
+	offer   vm.Value   // the value a thread parked in a send offers
+	joiners *waitq     // the threads parked in a join of this one (made on the first)
+	future  *Future    // the future this thread completes, if spawned for one
+	pinned  *vm.Native // the pinned native the thread is blocked in, if any
+	// The carrier running the thread (nil when not running), the one
+	// that ran it last, and the one whose run queue holds it.
+	on, last, qc *carrier
 	// budgetOnce, if > 0, is the budget of the thread's next dispatch
 	// (SetBudgetOnce).
-	budgetOnce int
-	// With several carriers: the carrier running the thread (nil when
-	// not running), the one that ran it last, and the one whose run queue
-	// holds it.
-	on, last, qc *carrier
+	budgetOnce int32
+	queued     bool // in the run queue
+	frozen     bool // kept off the run queue by the debugger
 }
 
 func info(t *vm.Thread) *threadInfo {
@@ -165,6 +168,7 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	t.State = vm.Runnable
 	t.Sched = &threadInfo{future: fut}
 	s.threads = append(s.threads, t)
+	s.live++
 	s.enqueue(t)
 	if s.cur != nil {
 		if c := s.curC; c != nil {
@@ -350,6 +354,9 @@ func reductions(t *vm.Thread) (int64, bool) {
 // holdsFrozen reports whether a frozen thread is runnable: the debugger,
 // not a deadlock, is what keeps the program from going on. Must hold s.mu.
 func (s *Scheduler) holdsFrozen() bool {
+	if s.nfrozen == 0 {
+		return false
+	}
 	for _, t := range s.threads {
 		if ti := info(t); ti.frozen && t.State == vm.Runnable {
 			return true
@@ -363,13 +370,17 @@ func (s *Scheduler) holdsFrozen() bool {
 // ends the program if t is main. Must hold s.mu.
 func (s *Scheduler) exit(t *vm.Thread) {
 	s.setState(t, vm.Running, vm.Dead)
-	i := sort.Search(len(s.threads), func(i int) bool { return s.threads[i].ID >= t.ID })
-	if i < len(s.threads) && s.threads[i] == t {
-		s.threads = append(s.threads[:i], s.threads[i+1:]...)
+	s.live--
+	if dead := len(s.threads) - s.live; dead > 64 && dead > s.live {
+		s.compactThreads()
 	}
 	ti := info(t)
-	for {
-		if _, ok := s.wakeFirst(&ti.joiners, vm.Value{}, nil); !ok {
+	if ti.frozen {
+		ti.frozen = false
+		s.nfrozen--
+	}
+	for ti.joiners != nil {
+		if _, ok := s.wakeFirst(ti.joiners, vm.Value{}, nil); !ok {
 			break
 		}
 	}
@@ -388,6 +399,20 @@ func (s *Scheduler) exit(t *vm.Thread) {
 		}
 		s.end(code)
 	}
+}
+
+// compactThreads drops the ended threads from s.threads, keeping the
+// order; an exit leaves its thread in place (Dead) until then, so that
+// releasing n threads costs O(n), not O(n²). Must hold s.mu.
+func (s *Scheduler) compactThreads() {
+	live := s.threads[:0]
+	for _, t := range s.threads {
+		if t.State != vm.Dead {
+			live = append(live, t)
+		}
+	}
+	clear(s.threads[len(live):])
+	s.threads = live
 }
 
 // end marks the program over with exit code code. Must hold s.mu.
@@ -467,7 +492,7 @@ func (s *Scheduler) nothingRunnable(idle Event) Event {
 	switch {
 	case len(s.timers) > 0 || s.ioWaiting > 0 || s.holdsFrozen():
 		return idle
-	case len(s.threads) == 0:
+	case s.live == 0:
 		s.end(0)
 		return Event{Kind: EventEnd, Code: 0}
 	}

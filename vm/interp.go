@@ -651,6 +651,10 @@ reload:
 
 		case BIND:
 			b := &fn.Binds[ins.C]
+			if ins.B < 0 && b.val != nil {
+				regs[ins.A] = RefV(b.val)
+				break
+			}
 			f := &FuncVal{Fn: b.Fn, Native: b.Native, Name: b.Name, Type: b.Type}
 			if ins.B >= 0 {
 				recv := regs[ins.B]

@@ -201,6 +201,10 @@ type Bind struct {
 	Native *Native  // native target (method of a host type, or package function)
 	Name   string   // late-bound method name (interface or virtual method)
 	Type   *Type    // the Func type of the value
+	// val is the value itself for an unbound function (immutable, so
+	// made once, by Program.Finish): a spawn in a loop allocates no
+	// function value per thread.
+	val *FuncVal
 }
 
 // NCall describes a native call site (CALLN).

@@ -237,6 +237,10 @@ func (p *Program) FuncByName(name string) *Funcode { return p.funcByName[name] }
 func (p *Program) Finish() {
 	for _, f := range p.Funcs {
 		f.icache = make([]atomic.Pointer[icEntry], len(f.Dyns))
+		for i := range f.Binds {
+			b := &f.Binds[i]
+			b.val = &FuncVal{Fn: b.Fn, Native: b.Native, Name: b.Name, Type: b.Type}
+		}
 	}
 }
 

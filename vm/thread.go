@@ -158,7 +158,6 @@ type Thread struct {
 	stack0  [8]Value
 
 	// Scheduling and waiting, managed by the scheduler and natives.
-	State      ThreadState
 	WaitReason string // what a parked thread waits for: "chan recv", "sleep", …
 	WaitOn     any    // the object it waits on (a channel, a thread, …)
 	Sched      any    // the scheduler's per-thread data
@@ -167,15 +166,6 @@ type Thread struct {
 	Result Value
 	// Uncaught is the exception that ended the thread, if any.
 	Uncaught *Object
-	// YieldAfterNative makes the native call in progress end the thread's
-	// quantum when it returns (the scheduler sets it so that a debugger
-	// stopping at a scheduler event sees the thread right after the call
-	// that caused it).
-	YieldAfterNative bool
-
-	// NoDebug makes the thread ignore traps and the debugger's throw hook
-	// (threads the debugger runs to evaluate expressions).
-	NoDebug bool
 
 	// Obj is the NLang Thread object for this thread (made on demand by
 	// the scheduler).
@@ -183,15 +173,27 @@ type Thread struct {
 
 	reductions   int64  // total reductions spent
 	concatBuf    []byte // the buffer behind the last long string built (concat)
-	inNative     bool   // parked inside a native call (top frame PC is past the call)
-	nativeDest   int32  // stack index awaiting a parked native's result
 	nativeType   *Type
 	pendingThrow error
 	reported     *Object // exception already shown to the debugger's ThrowHook
-	skipTrap     bool    // execute the trapped instruction at (skipFn, skipPC) once
 	skipFn       *Funcode
-	skipPC       int32
 	call         *pendingCall // the call a native asked for (CallThen)
+	nativeDest   int32        // stack index awaiting a parked native's result
+	skipPC       int32
+
+	// (the small fields last, together: a parked thread is 512 bytes)
+
+	State ThreadState
+	// YieldAfterNative makes the native call in progress end the thread's
+	// quantum when it returns (the scheduler sets it so that a debugger
+	// stopping at a scheduler event sees the thread right after the call
+	// that caused it).
+	YieldAfterNative bool
+	// NoDebug makes the thread ignore traps and the debugger's throw hook
+	// (threads the debugger runs to evaluate expressions).
+	NoDebug  bool
+	inNative bool // parked inside a native call (top frame PC is past the call)
+	skipTrap bool // execute the trapped instruction at (skipFn, skipPC) once
 }
 
 // NewThread returns a thread that will call f with args when first run.
