@@ -103,16 +103,35 @@ func hintMatters(e syntax.Expr, hint *vm.Type) bool {
 // convert; where names the context (" in argument 1 of f", or "").
 func (fc *fcomp) convError(e syntax.Expr, t, want *vm.Type, where string) {
 	if want.IsInteger() && isIntLit(e) {
-		text := ""
+		pos, text := e.Start(), ""
 		if u, ok := e.(*syntax.Unary); ok {
 			text, e = "-", u.X
 		}
-		fc.errorf(e.Start(), "constant %s%s overflows %s%s", text, e.(*syntax.IntLit).Raw, want, where)
+		fc.errorf(pos, "constant %s%s overflows %s%s", text, e.(*syntax.IntLit).Raw, want, where)
 		return
 	}
-	if want == vm.Float && t == vm.Double && floatish(e) {
+	if want == vm.Float && t == vm.Double && floatish(e) && !fc.doubleOperand(e) {
 		fc.errorf(e.Start(), "cannot use double as float%s: a floating constant here must be exactly a float (write it with an f suffix, or use as float)", where)
 		return
 	}
 	fc.errorf(e.Start(), "cannot use %s as %s%s%s", t, want, where, fc.castHint(t, want))
+}
+
+// doubleOperand reports whether a floatish expression has an operand
+// other than a floating literal whose own type is double (then the
+// operand, not a constant, makes the expression double).
+func (fc *fcomp) doubleOperand(e syntax.Expr) bool {
+	switch x := e.(type) {
+	case *syntax.FloatLit:
+		return false
+	case *syntax.Unary:
+		if x.Op == syntax.MINUS {
+			return fc.doubleOperand(x.X)
+		}
+	case *syntax.Binary:
+		if isArith(x.Op) {
+			return fc.doubleOperand(x.X) || fc.doubleOperand(x.Y)
+		}
+	}
+	return fc.peekType(e) == vm.Double
 }

@@ -88,8 +88,9 @@ func TestConversionContexts(t *testing.T) {
 		{"300", ""}, // an integer literal is exactly a float
 		{"0.1", "a floating constant here must be exactly a float"},
 		{"x + 0.1", "a floating constant here must be exactly a float"},
-		{"d", "cannot use double as float"},
-		{"d * 0.5", "cannot use double as float"},
+		{"d", "without a cast (use as float)"},
+		{"d * 0.5", "without a cast (use as float)"},
+		{"0.5 + d", "without a cast (use as float)"},
 		{`"1.5"`, "cannot use string as float"},
 		{"true", "cannot use bool as float"},
 		{"null", "cannot use null as float"},

@@ -881,5 +881,5 @@ func (fc *fcomp) superCall(s *syntax.SuperCall) {
 	if best == nil {
 		return
 	}
-	fc.callCallee(best, bound, 0, true, s.Pos, -1, false, nil)
+	fc.callCallee(best, bound, fc.thisReg, true, s.Pos, -1, false, nil)
 }
