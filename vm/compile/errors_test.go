@@ -537,6 +537,16 @@ int main() { return 0; }`, []string{
 			"2:15: cannot use double as float: a floating constant here must be exactly a float",
 			"3:14: constant 300 overflows byte",
 		}},
+		{"the argument that does not convert is named", `int f(int a, bool b, string c) { return a; }
+int main() {
+    int x = f(1, "x", "y");
+    int y = f(1, true, 2);
+    int z = f(1, c = "s", b = 3);
+    return 0;
+}`, []string{
+			"3:18: cannot use string as bool in argument 2 of f",
+			"5:31: cannot use int as bool in argument 2 of f",
+		}},
 		{"overflowing argument constants", `void b(byte v) { }
 void u(uint v) { }
 int main() {
