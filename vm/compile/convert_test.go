@@ -180,3 +180,19 @@ int main() {
 		}
 	}
 }
+
+// TestDefaultErrorOnce checks that an error in a default value is
+// reported once, where it is declared, although each call compiles the
+// default again (the caller's locals are not suggested).
+func TestDefaultErrorOnce(t *testing.T) {
+	errs := compileErrors(t, `int f(int a = bb) { return a; }
+int main() {
+    int b = 1;
+    int x = f();
+    return f();
+}`)
+	want := []string{"1:15: undefined: bb"}
+	if strings.Join(errs, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors %q, want %q", errs, want)
+	}
+}

@@ -357,6 +357,9 @@ func (fc *fcomp) suggestName(name string) string {
 				best = n
 			}
 		}
+		if fc.scopes[i].barrier {
+			break // a default value does not see the caller's locals
+		}
 	}
 	if best == "" {
 		for n := range fc.c.funcs {
