@@ -29,6 +29,11 @@ import (
 //     it may round), float to double, enum to integer, anything scalar,
 //     struct or reference to string, scalars boxed as Object, and class
 //     upcasts. Everything else needs `as`.
+//
+// Two checks ask about types rather than about a value meeting a type,
+// and call convScore directly: whether two references can be compared
+// with == (one converts to the other), and whether a cast is redundant
+// (the conversion is implicit anyway) or impossible.
 
 // convCost reports whether e converts implicitly to want and at what
 // overload distance (0 exact, larger is farther), or -1 when it does not.

@@ -196,3 +196,28 @@ int main() {
 		t.Errorf("errors %q, want %q", errs, want)
 	}
 }
+
+// TestConversionForeach checks the one context without an expression:
+// the loop variable of foreach receives each element by the same rule.
+func TestConversionForeach(t *testing.T) {
+	for _, tc := range []struct {
+		decl, loop, want string
+	}{
+		{"List<float> xs = [1.5];", "float v", ""},
+		{"List<int> xs = [1];", "float v", ""},
+		{"byte[] xs = [1];", "long v", ""},
+		{"List<string> xs = [\"a\"];", "Object v", ""},
+		{"List<double> xs = [1.5];", "float v", "cannot iterate double as float"},
+		{"List<long> xs = [1];", "int v", "cannot iterate long as int"},
+		{"List<Object> xs = [1];", "int v", "cannot iterate Object as int"},
+	} {
+		src := "int main() {\n    " + tc.decl + "\n    foreach (" + tc.loop + " in xs) { }\n    return 0;\n}"
+		errs := compileErrors(t, src)
+		switch {
+		case tc.want == "" && len(errs) > 0:
+			t.Errorf("%s %s: unexpected errors %q", tc.decl, tc.loop, errs)
+		case tc.want != "" && (len(errs) != 1 || !strings.Contains(errs[0], tc.want)):
+			t.Errorf("%s %s: got errors %q, want one containing %q", tc.decl, tc.loop, errs, tc.want)
+		}
+	}
+}
