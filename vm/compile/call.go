@@ -210,10 +210,15 @@ func bindArgs(cl *callee, args []*syntax.Arg) ([]*syntax.Arg, bool) {
 // (f(b = 2, 1)), which has no parameter to go to.
 func (fc *fcomp) checkArgOrder(args []*syntax.Arg) bool {
 	named := ""
+	seen := map[string]bool{}
 	for _, a := range args {
 		switch {
+		case a.Name != "" && seen[a.Name]:
+			fc.errorf(a.Pos, "argument %s is given twice", a.Name)
+			return false
 		case a.Name != "":
 			named = a.Name
+			seen[a.Name] = true
 		case named != "":
 			fc.errorf(a.Pos, "positional argument after named argument %s (named arguments come last)", named)
 			return false
@@ -364,6 +369,14 @@ func (fc *fcomp) explainMismatch(cl *callee, args []*syntax.Arg, typeOf func(int
 				}
 				if !found {
 					fc.errorf(a.Pos, "%s has no parameter named %s", what, a.Name)
+					return
+				}
+			}
+		}
+		for _, a := range args {
+			for i, n := range cl.names {
+				if a.Name != "" && n == a.Name && i < positional {
+					fc.errorf(a.Pos, "argument %s of %s is given twice (it is argument %d, passed by position)", a.Name, what, i+1)
 					return
 				}
 			}

@@ -518,6 +518,15 @@ int main() {
 			"4:22: positional argument after named argument b (named arguments come last)",
 			"6:24: positional argument after named argument b (named arguments come last)",
 		}},
+		{"an argument given twice", `int f(int a, int b = 1) { return a + b; }
+int main() {
+    int x = f(1, a = 2);
+    int y = f(a = 1, a = 2);
+    return 0;
+}`, []string{
+			"3:18: argument a of f is given twice (it is argument 1, passed by position)",
+			"4:22: argument a is given twice",
+		}},
 		{"defaults checked where declared", `class K {
     int x;
     int f(int a = this.y) { return a; }
