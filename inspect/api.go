@@ -110,6 +110,8 @@ type Breakpoint struct {
 	File     string
 	Line     int // the line it was moved to (the next line with code)
 	Message  string
+	Hits     int // times reached with its condition true
+	Ignore   int // hits still to be ignored (IgnoreBreakpoint)
 }
 
 // StepKind selects a step.

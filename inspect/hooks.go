@@ -2,7 +2,6 @@ package inspect
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -25,12 +24,13 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		s.mu.Unlock()
 		return true
 	}
-	list := append([]*bp(nil), s.bps.at[trapKey{fn, pc}]...)
+	k := trapKey{fn, pc}
+	list := append([]*bp(nil), s.bps.at[k]...)
 	s.mu.Unlock()
 	var hit []int
 	isFunc := false
 	for _, b := range list {
-		if !s.breakpointFires(t, b) {
+		if !s.breakpointFires(t, b, k) {
 			continue
 		}
 		hit = append(hit, b.id)
@@ -50,11 +50,11 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	return true
 }
 
-// breakpointFires evaluates b's condition, hit count and log message for
-// t. It returns whether t stops.
-func (s *Session) breakpointFires(t *vm.Thread, b *bp) bool {
+// breakpointFires evaluates b's condition, hit count, ignore count and
+// log message for t at k (one of b's pcs). It returns whether t stops.
+func (s *Session) breakpointFires(t *vm.Thread, b *bp, k trapKey) bool {
 	if b.cond != "" {
-		ok, err := s.evalCond(t, b.cond)
+		ok, err := s.evalCond(t, b, k)
 		if err != nil {
 			s.emit(func(l Listener) {
 				l.Output("console", fmt.Sprintf("breakpoint %d: condition %q: %v (stopping)\n", b.id, b.cond, err))
@@ -68,67 +68,20 @@ func (s *Session) breakpointFires(t *vm.Thread, b *bp) bool {
 	s.mu.Lock()
 	b.hits++
 	hits := b.hits
+	ignored := b.ignore > 0
+	if ignored {
+		b.ignore--
+	}
 	s.mu.Unlock()
-	if b.hitTest != nil && !b.hitTest(hits) {
+	if ignored || b.hitTest != nil && !b.hitTest(hits) {
 		return false
 	}
-	if b.logMsg != "" {
-		msg := s.interpolate(t, b.logMsg)
+	if b.logParts != nil {
+		msg := s.logText(t, b, k)
 		s.emit(func(l Listener) { l.Output("console", msg+"\n") })
 		return false
 	}
 	return true
-}
-
-// evalCond evaluates a breakpoint condition in t's top frame.
-func (s *Session) evalCond(t *vm.Thread, cond string) (bool, error) {
-	v, typ, err := s.evalInFrame(t, 0, cond, false)
-	if err != nil {
-		return false, err
-	}
-	if typ != vm.Bool {
-		return false, fmt.Errorf("condition is %s, not bool", typ)
-	}
-	return v.B(), nil
-}
-
-// interpolate replaces each {expr} of a log message by its value in t's
-// top frame ({{ and }} are literal braces).
-func (s *Session) interpolate(t *vm.Thread, msg string) string {
-	var b strings.Builder
-	for i := 0; i < len(msg); i++ {
-		c := msg[i]
-		switch {
-		case c == '{' && i+1 < len(msg) && msg[i+1] == '{':
-			b.WriteByte('{')
-			i++
-		case c == '}' && i+1 < len(msg) && msg[i+1] == '}':
-			b.WriteByte('}')
-			i++
-		case c == '{':
-			end := strings.IndexByte(msg[i:], '}')
-			if end < 0 {
-				b.WriteString(msg[i:])
-				return b.String()
-			}
-			expr := msg[i+1 : i+end]
-			v, typ, err := s.evalInFrame(t, 0, expr, false)
-			if err != nil {
-				fmt.Fprintf(&b, "<%s: %v>", expr, err)
-			} else {
-				// rendered without running user code (no toString calls)
-				if typ == vm.String {
-					b.WriteString(v.S())
-				} else {
-					b.WriteString(s.brief(v, typ, 0))
-				}
-			}
-			i += end
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
 
 // OnThrow stops a thread at a throw when the exception filters say so.

@@ -68,7 +68,7 @@ func (l *coreListener) waitExit(t *testing.T) int {
 }
 
 // markerLine returns the line of the `// @NAME` marker in src.
-func markerLine(t *testing.T, src, name string) int {
+func markerLine(t testing.TB, src, name string) int {
 	t.Helper()
 	for i, l := range strings.Split(src, "\n") {
 		if strings.Contains(l, "// @"+name) {
@@ -79,7 +79,7 @@ func markerLine(t *testing.T, src, name string) int {
 	return 0
 }
 
-func launchSrc(t *testing.T, src string, cfg Config) (*Session, *coreListener, string) {
+func launchSrc(t testing.TB, src string, cfg Config) (*Session, *coreListener, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "prog.n")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
