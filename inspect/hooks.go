@@ -19,12 +19,30 @@ type hook struct{ s *Session }
 func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	s := h.s
 	s.mu.Lock()
-	if st := s.step; st != nil && st.thread == t && st.matches(t, fn, pc) {
-		s.pending[t] = &StopInfo{Reason: ReasonStep, Description: "Step"}
-		s.mu.Unlock()
-		return true
-	}
 	k := trapKey{fn, pc}
+	var ret *retValue
+	if st := s.step; st != nil && st.thread == t && st.matches(t, fn, pc) {
+		info := &StopInfo{Reason: ReasonStep, Description: "Step"}
+		if st.isReturn(t, fn, pc) {
+			ret = st.returned(t)
+			info.Description = "Step out"
+			info.Text = "returned from " + ret.callee.Name
+			if ret.has {
+				info.Text = ret.callee.Name + " returned " + s.brief(ret.v, ret.typ, 0)
+			}
+			s.returns[t] = ret
+		}
+		call, _ := fn.Pos(pc - 1)
+		here, _ := fn.Pos(pc)
+		if ret == nil || len(s.bps.at[k]) == 0 || call == here || !isStmt(fn, pc) {
+			s.pending[t] = info
+			s.mu.Unlock()
+			return true
+		}
+		// the caller goes on at a line with a breakpoint: the breakpoint
+		// decides (the return value is shown all the same)
+		s.pending[t] = info
+	}
 	list := append([]*bp(nil), s.bps.at[k]...)
 	s.mu.Unlock()
 	var hit []int
@@ -37,7 +55,10 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		isFunc = isFunc || b.isFunc
 	}
 	if len(hit) == 0 {
-		return false
+		return ret != nil // a step out's stop
+	}
+	if ret != nil {
+		ret.atCall = false // the stop shows the breakpoint's line
 	}
 	info := &StopInfo{Reason: ReasonBreakpoint, HitBreakpointIDs: hit, Description: "Breakpoint"}
 	if isFunc {

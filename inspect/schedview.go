@@ -129,6 +129,15 @@ func (s *Session) SchedStep() (DispatchInfo, error) {
 			d.Why = "parked on " + ev.Thread.WaitReason
 		case vm.StopTrap:
 			d.Why = "trap"
+			if info, ok := s.takeQueued(ev.Thread); ok {
+				// the quantum reached a breakpoint (or a step's end, an
+				// exception): that is now the stop, reported as such
+				d.Why = strings.ToLower(info.Description)
+				if len(info.HitBreakpointIDs) > 0 {
+					d.Why = "breakpoint"
+				}
+				defer s.emit(func(l Listener) { l.Stopped(info) })
+			}
 		default:
 			d.Why = "ended"
 		}
@@ -261,4 +270,24 @@ func (s *Session) schedEventStop(ev sched.Event) (StopInfo, bool) {
 		}
 	}
 	return StopInfo{Reason: ReasonSched, Description: desc, Text: ev.String()}, true
+}
+
+// takeQueued makes the queued stop of t, if any, the current stop (the
+// program stays stopped) and returns it.
+func (s *Session) takeQueued(t *vm.Thread) (StopInfo, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, q := range s.queued {
+		if q.t != t {
+			continue
+		}
+		s.queued = append(s.queued[:i:i], s.queued[i+1:]...)
+		info := q.info
+		info.AllThreadsStopped = true
+		info.ThreadID = t.ID
+		s.stop, s.stopped, s.ret = info, t, nil
+		s.refs.reset()
+		return info, true
+	}
+	return StopInfo{}, false
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/nlangdbg/nlangdbg/sched"
@@ -48,6 +49,8 @@ type Session struct {
 	queued   []queuedStop
 	bps      *breakpoints
 	step     *stepReq
+	returns  map[*vm.Thread]*retValue // decided with pending: a step out's return
+	ret      *retValue                // the last stop's, if a step out
 	excAll   bool
 	excUnc   bool
 	excStops map[int64]excStop // threads stopped on an exception
@@ -136,6 +139,7 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	}
 	s := &Session{cfg: cfg, l: l, prog: prog, lib: lib, done: make(chan struct{}),
 		excStops: map[int64]excStop{}, traps: map[trapKey]int{}, pending: map[*vm.Thread]*StopInfo{},
+		returns:    map[*vm.Thread]*retValue{},
 		safepoints: map[*vm.Thread]bool{}, schedBreaks: map[sched.EventKind]bool{}}
 	s.bps = newBreakpoints(s)
 	stdin := cfg.Stdin
@@ -328,6 +332,8 @@ func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
 	}
 	s.stop = info
 	s.stopped = t
+	s.ret = s.returns[t]
+	clear(s.returns)
 	if s.step != nil {
 		s.endStepLocked()
 	}
@@ -340,6 +346,7 @@ func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
 // Must hold s.mu.
 func (s *Session) resumeLocked() {
 	s.state = stateRunning
+	s.ret = nil
 	s.refs.reset()
 	if s.resumeCh != nil {
 		close(s.resumeCh)
@@ -381,6 +388,7 @@ func (s *Session) Continue(threadID int64, singleThread bool) error {
 // and it is still there.
 func (s *Session) reportQueued(threadID int64, singleThread bool) bool {
 	s.mu.Lock()
+	s.dropStaleQueuedLocked()
 	if len(s.queued) == 0 || s.state != stateStopped {
 		s.mu.Unlock()
 		return false
@@ -392,10 +400,43 @@ func (s *Session) reportQueued(threadID int64, singleThread bool) bool {
 	info.AllThreadsStopped = true
 	info.ThreadID = q.t.ID
 	s.stop, s.stopped = info, q.t
+	s.ret = nil
 	s.mu.Unlock()
 	s.emit(func(l Listener) { l.Continued(threadID, !singleThread) })
 	s.emit(func(l Listener) { l.Stopped(info) })
 	return true
+}
+
+// dropStaleQueuedLocked forgets queued breakpoint stops whose breakpoints
+// were all deleted since (the thread goes on as if they never were).
+// Must hold s.mu.
+func (s *Session) dropStaleQueuedLocked() {
+	live := map[int]bool{}
+	for _, list := range s.bps.byFile {
+		for _, b := range list {
+			live[b.id] = b.verified
+		}
+	}
+	for _, b := range s.bps.funcs {
+		live[b.id] = b.verified
+	}
+	kept := s.queued[:0]
+	for _, q := range s.queued {
+		if len(q.info.HitBreakpointIDs) > 0 {
+			var ids []int
+			for _, id := range q.info.HitBreakpointIDs {
+				if live[id] {
+					ids = append(ids, id)
+				}
+			}
+			if len(ids) == 0 {
+				continue
+			}
+			q.info.HitBreakpointIDs = ids
+		}
+		kept = append(kept, q)
+	}
+	s.queued = kept
 }
 
 // Pause stops the program after the current dispatch.
@@ -478,29 +519,85 @@ func (s *Session) thawLocked() {
 	s.frozen = nil
 }
 
-// checkSingleThreadBlocked stops the program when a single-thread resume
-// cannot go on: the only thread allowed to run is parked.
+// checkSingleThreadBlocked stops the program when it cannot go on because
+// of the debugger: a single-thread resume whose only thread is parked, or
+// threads frozen by the user (freeze) while every other thread waits
+// (often for what a frozen thread holds). The report says who waits for
+// what, and who holds it.
 func (s *Session) checkSingleThreadBlocked() {
 	s.mu.Lock()
-	if len(s.frozen) == 0 || s.state != stateRunning {
-		s.mu.Unlock()
+	single := len(s.frozen) > 0
+	running := s.state == stateRunning
+	s.mu.Unlock()
+	if !running {
 		return
 	}
-	s.mu.Unlock()
 	if len(s.sch.RunQueue()) > 0 || len(s.sch.Timers()) > 0 {
 		return
 	}
-	var t *vm.Thread
-	for _, x := range s.sch.Threads() {
-		if !s.sch.Frozen(x) {
-			t = x
+	if single {
+		var t *vm.Thread
+		for _, x := range s.sch.Threads() {
+			if !s.sch.Frozen(x) {
+				t = x
+			}
 		}
+		desc := "Paused: the only thread allowed to run is blocked"
+		text := ""
+		if t != nil {
+			text = fmt.Sprintf("thread %d %q waits for %s; the other threads are frozen", t.ID, t.Name, t.WaitReason)
+		}
+		s.emit(func(l Listener) { l.Output("console", text+"\n") })
+		s.stopWorld(StopInfo{Reason: ReasonPause, Description: desc, Text: text}, t)
+		return
 	}
-	desc := "Paused: the only thread allowed to run is blocked"
-	text := ""
-	if t != nil {
-		text = fmt.Sprintf("thread %d %q waits for %s; the other threads are frozen", t.ID, t.Name, t.WaitReason)
+	var frozen []*vm.Thread
+	var first *vm.Thread
+	var b strings.Builder
+	for _, t := range s.sch.Threads() {
+		if s.sch.Frozen(t) {
+			frozen = append(frozen, t)
+			continue
+		}
+		if t.State != vm.Waiting {
+			continue
+		}
+		if first == nil {
+			first = t
+		}
+		fmt.Fprintf(&b, "  thread %d %q waits for %s", t.ID, t.Name, t.WaitReason)
+		if owner := lockOwner(t.WaitOn); owner != nil {
+			fmt.Fprintf(&b, ", held by thread %d %q", owner.ID, owner.Name)
+			if s.sch.Frozen(owner) {
+				b.WriteString(" (frozen)")
+			}
+		}
+		b.WriteString("\n")
+	}
+	if len(frozen) == 0 {
+		return
+	}
+	var names []string
+	for _, t := range frozen {
+		names = append(names, fmt.Sprintf("%d %q", t.ID, t.Name))
+	}
+	text := "nothing can run: every thread is blocked or frozen\n" + b.String() +
+		"  frozen: thread " + strings.Join(names, ", thread ") + " (thaw to let it run)"
+	if first == nil {
+		first = frozen[0]
 	}
 	s.emit(func(l Listener) { l.Output("console", text+"\n") })
-	s.stopWorld(StopInfo{Reason: ReasonPause, Description: desc, Text: text}, t)
+	s.stopWorld(StopInfo{Reason: ReasonPause, Description: "Paused: nothing can run while threads are frozen", Text: text}, first)
+}
+
+// lockOwner returns the owner of the lock a thread waits on (nil if it
+// waits on something else, or the lock is free).
+func lockOwner(on any) *vm.Thread {
+	switch l := on.(type) {
+	case *sched.Mutex:
+		return l.Snapshot().Owner
+	case *sched.ReentrantMutex:
+		return l.Snapshot().Owner
+	}
+	return nil
 }

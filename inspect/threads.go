@@ -23,7 +23,7 @@ func (s *Session) threadInfo(t *vm.Thread) ThreadInfo {
 	}
 	if t.Depth() > 0 {
 		f := t.Frame(0)
-		pc := f.PC
+		pc := s.shownPC(t, f)
 		if t.InNative() && pc > 0 {
 			pc-- // parked in the call
 		}
@@ -84,7 +84,7 @@ func (s *Session) Stack(threadID int64, start, levels int) ([]FrameInfo, int, er
 	var out []FrameInfo
 	for d := start; d < end; d++ {
 		f := t.Frame(d)
-		pc := f.PC
+		pc := s.shownPC(t, f)
 		if (d > 0 || t.InNative()) && pc > 0 {
 			pc-- // the call in progress
 		}
