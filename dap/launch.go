@@ -253,8 +253,12 @@ func (c *session) onRestartRequest(req *dap.RestartRequest) {
 		args = *ra.Arguments
 	}
 	old := c.prog
+	stopped := old.StoppedThread()
 	old.SetListener(nil) // its exit is not the session's
 	old.Terminate()
+	// the old program's threads are not stopped any more
+	c.send(&dap.ContinuedEvent{Event: newEvent("continued"),
+		Body: dap.ContinuedEventBody{ThreadId: int(max(stopped, 1)), AllThreadsContinued: true}})
 	c.prog = nil
 	c.frames.reset()
 	c.mu.Lock()

@@ -34,6 +34,10 @@ type Session struct {
 	sch  *sched.Scheduler
 	lib  *vm.Library
 
+	// worldMu orders a stop (stopWorld) and a look at the running
+	// program (LiveThreadsPage): neither sees the other half done.
+	worldMu sync.Mutex
+
 	// mu guards the fields below. Lock order: never call into the
 	// scheduler while holding mu, except through the trap hooks, which run
 	// inside a dispatch with the scheduler's lock held and take mu second.
@@ -317,10 +321,12 @@ func (s *Session) onEvent(ev sched.Event) {
 
 // stopWorld stops dispatching and reports the stop.
 func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
+	s.worldMu.Lock()
 	s.sch.Pause()
 	s.mu.Lock()
 	if s.state == stateExited {
 		s.mu.Unlock()
+		s.worldMu.Unlock()
 		return
 	}
 	s.state = stateStopped
@@ -339,6 +345,7 @@ func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
 	}
 	s.thawLocked()
 	s.mu.Unlock()
+	s.worldMu.Unlock()
 	s.emit(func(l Listener) { l.Stopped(info) })
 }
 

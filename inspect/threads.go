@@ -125,6 +125,41 @@ func (s *Session) ThreadsPage(limit int, include []int64) (page []ThreadInfo, to
 	if err := s.checkStopped(); err != nil {
 		return nil, 0, err
 	}
+	page, total = s.threadsPage(limit, include)
+	return page, total, nil
+}
+
+// LiveThreadsPage is ThreadsPage that also works while the program runs:
+// it holds the scheduler between two dispatches for as long as it takes
+// to list the page (names, functions and states as they are now), and
+// lets it go on. No event is sent.
+func (s *Session) LiveThreadsPage(limit int, include []int64) (page []ThreadInfo, total int, err error) {
+	s.worldMu.Lock()
+	defer s.worldMu.Unlock()
+	s.mu.Lock()
+	st := s.state
+	s.mu.Unlock()
+	switch st {
+	case stateStopped:
+		page, total = s.threadsPage(limit, include)
+		return page, total, nil
+	case stateRunning:
+	default:
+		return nil, 0, ErrNotRunning
+	}
+	s.sch.Pause()
+	page, total = s.threadsPage(limit, include)
+	s.mu.Lock()
+	still := s.state == stateRunning
+	s.mu.Unlock()
+	if still {
+		s.sch.Resume()
+	}
+	return page, total, nil
+}
+
+// threadsPage lists a page of threads; the world must be stopped.
+func (s *Session) threadsPage(limit int, include []int64) (page []ThreadInfo, total int) {
 	all := s.sch.Threads()
 	want := map[int64]bool{}
 	for _, id := range include {
@@ -151,5 +186,5 @@ func (s *Session) ThreadsPage(limit int, include []int64) (page []ThreadInfo, to
 			page = append(page, s.threadInfo(t))
 		}
 	}
-	return page, len(all), nil
+	return page, len(all)
 }
