@@ -3,6 +3,7 @@ package dap
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -127,7 +128,7 @@ func (c *session) launch(args launchArgs) error {
 			ce.Report = strings.TrimRight(ce.Report, "\n") + "\n"
 			return ce
 		}
-		return fmt.Errorf("launch: %v", err)
+		return fmt.Errorf("cannot launch %s: %v", args.Program, userError(err))
 	}
 	c.prog, c.lis, c.args = prog, lis, args
 	c.applyBreakpoints()
@@ -281,4 +282,20 @@ func (c *session) onRestartRequest(req *dap.RestartRequest) {
 	if c.configured {
 		c.prog.ConfigurationDone()
 	}
+}
+
+// userError says what went wrong with a file in the user's words (without
+// the system call's name).
+func userError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return errors.New("no such file")
+		case errors.Is(err, fs.ErrPermission):
+			return errors.New("permission denied")
+		}
+		return pe.Err
+	}
+	return err
 }

@@ -80,7 +80,11 @@ func (s *Session) SchedView() (SchedInfo, error) {
 			info.Parked = append(info.Parked, s.threadInfo(t))
 		}
 	}
-	now := s.sch.Now()
+	// the time left as it was when the program stopped (the clock goes
+	// on, but no timer fires while the program is stopped)
+	s.mu.Lock()
+	now := s.stoppedAt
+	s.mu.Unlock()
 	for _, tm := range s.sch.Timers() {
 		info.Timers = append(info.Timers, TimerInfo{ThreadID: tm.Thread.ID, Name: tm.Thread.Name, In: tm.Deadline - now})
 	}

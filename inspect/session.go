@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -50,21 +51,23 @@ type Session struct {
 	// queued are stops of other threads that happened while the program
 	// was stopping or stopped (several carriers): the next Continue or
 	// Step reports the first instead of resuming.
-	queued   []queuedStop
-	bps      *breakpoints
-	step     *stepReq
-	returns  map[*vm.Thread]*retValue // decided with pending: a step out's return
-	ret      *retValue                // the last stop's, if a step out
-	excAll   bool
-	excUnc   bool
-	excStops map[int64]excStop // threads stopped on an exception
-	frozen   []*vm.Thread      // threads frozen for a single-thread resume
-	deadlock bool
-	code     int
-	done     chan struct{}
-	refs     handles
-	traps    map[trapKey]int // reference counts of patched pcs
-	resumeCh chan struct{}   // closed at the next resume (made at each stop)
+	queued  []queuedStop
+	bps     *breakpoints
+	step    *stepReq
+	returns map[*vm.Thread]*retValue // decided with pending: a step out's return
+	ret     *retValue                // the last stop's, if a step out
+	// stoppedAt is the scheduler's clock at the last stop
+	stoppedAt time.Duration
+	excAll    bool
+	excUnc    bool
+	excStops  map[int64]excStop // threads stopped on an exception
+	frozen    []*vm.Thread      // threads frozen for a single-thread resume
+	deadlock  bool
+	code      int
+	done      chan struct{}
+	refs      handles
+	traps     map[trapKey]int // reference counts of patched pcs
+	resumeCh  chan struct{}   // closed at the next resume (made at each stop)
 
 	stepping    bool                     // SchedStep is dispatching
 	safepoints  map[*vm.Thread]bool      // BreakSafepoint requests
@@ -338,6 +341,7 @@ func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
 	}
 	s.stop = info
 	s.stopped = t
+	s.stoppedAt = s.sch.Now()
 	s.ret = s.returns[t]
 	clear(s.returns)
 	if s.step != nil {
