@@ -161,9 +161,9 @@ func TestREPLStepping(t *testing.T) {
 	out = ft.Exec("next")
 	ft.expect(out, `^Step at twice \(prog\.n:\d+\)`, `=>\s+\d+:\s+return r;`)
 	out = ft.Exec("stepout")
-	ft.expect(out, `^Step at main \(prog\.n:\d+\)`)
-	// stepping out ends at the caller's next statement: the assignment
-	// of twice's result is done
+	// in the caller right after the call, on the call's line, with the
+	// returned value
+	ft.expect(out, `^Step out at main \(prog\.n:`+strconv.Itoa(ft.line("call"))+`\)`, `^twice returned 12$`, `=>\s+\d+:\s+sum = twice\(sum\);`)
 	out = ft.Exec("print sum")
 	ft.expect(out, `^12$`)
 	out = ft.Exec("bt")

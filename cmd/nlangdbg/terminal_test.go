@@ -114,7 +114,7 @@ func TestTerminalLiner(t *testing.T) {
 	scr.expect(t, `\(nlangdbg\) `)
 
 	// Tab completes a unique command name.
-	f.Write([]byte("disa\t"))
+	f.Write([]byte("disas\t"))
 	scr.expect(t, `disasm `)
 	f.Write([]byte("\r"))
 	scr.expect(t, `func main`)
@@ -125,6 +125,12 @@ func TestTerminalLiner(t *testing.T) {
 	scr.expect(t, `disasm`)
 	f.Write([]byte("\r"))
 	scr.expect(t, `func main`)
+	scr.expect(t, `\(nlangdbg\) `)
+
+	// Tab twice lists the words that fit, not whole lines.
+	f.Write([]byte("sched \t\t"))
+	scr.expect(t, `\r?\nnext\s+quota\s+step\s*\r?\n`)
+	f.Write([]byte("\x03"))
 	scr.expect(t, `\(nlangdbg\) `)
 
 	// Ctrl-C at the prompt clears the line.
