@@ -352,9 +352,10 @@ func cmdCondition(r *repl, args string) error {
 		return err
 	}
 	if !b.verified && !b.disabled {
+		why := b.msg
 		b.cond = old
 		r.sync(b)
-		return fmt.Errorf("condition refused: %s", b.msg)
+		return fmt.Errorf("condition refused: %s", why)
 	}
 	if b.cond == "" {
 		r.printf("Breakpoint %d is now unconditional.\n", n)
@@ -756,9 +757,12 @@ func metaCmd(name string) func(r *repl, args string) error {
 			return err
 		}
 		r.printf("%s\n", out)
-		// `sched step` may have stopped at a breakpoint (shown now) or
-		// moved the selected thread (the current line follows it)
-		r.drainEvents()
+		if f := strings.Fields(args); name == "sched" && len(f) > 0 && f[0] == "step" {
+			// the quantum stopped at a breakpoint (shown now), or moved the
+			// threads: the server says stopped again either way, and the
+			// current line follows the selected thread
+			return r.waitStop()
+		}
 		return nil
 	}
 }
