@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	dap "github.com/google/go-dap"
@@ -206,6 +207,8 @@ func (c *session) onStackTraceRequest(req *dap.StackTraceRequest) {
 			Source: c.source(f.File),
 			Line:   f.Line,
 			Column: f.Col,
+			// the bytecode pc (no disassemble request is offered)
+			InstructionPointerReference: strconv.Itoa(f.PC),
 		})
 	}
 	c.respond(&dap.StackTraceResponse{Response: newResponse(req),

@@ -144,6 +144,9 @@ type FrameInfo struct {
 	File  string
 	Line  int
 	Col   int
+	// PC is the instruction the frame is at (the call in progress for a
+	// caller): it orders positions within one function (until).
+	PC int
 }
 
 // Scope is a group of variables of a frame.

@@ -771,6 +771,7 @@ func cmdRestart(r *repl, args string) error {
 	if r.attached {
 		return errors.New("restart is not available when attached")
 	}
+	r.drainEvents() // the end of the last run, if it ended
 	if _, err := r.c.call(&dap.RestartRequest{Request: request("restart")}); err != nil {
 		return err
 	}

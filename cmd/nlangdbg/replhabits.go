@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/go-dap"
 )
@@ -375,6 +376,7 @@ func cmdUntil(r *repl, args string) error {
 		return err
 	}
 	depth := r.depth()
+	pc := framePC(start)
 	r.quiet = true
 	defer func() { r.quiet = false }()
 	for i := 0; i < 100000; i++ {
@@ -388,8 +390,10 @@ func cmdUntil(r *repl, args string) error {
 		if err != nil {
 			return err
 		}
-		// another stop (a breakpoint), a return, or a line further on
-		if r.lastStop == nil || r.lastStop.Body.Reason != "step" || r.depth() != depth || f.Name != start.Name || f.Line > start.Line {
+		// another stop (a breakpoint), a return, or code further on in
+		// this function (not the start of the loop again)
+		if r.lastStop == nil || r.lastStop.Body.Reason != "step" || r.depth() != depth || f.Name != start.Name ||
+			framePC(f) > pc && f.Line != start.Line {
 			break
 		}
 	}
@@ -398,6 +402,16 @@ func cmdUntil(r *repl, args string) error {
 		r.showStop(r.lastStop)
 	}
 	return nil
+}
+
+// framePC returns the bytecode pc of a frame (-1 if the server does not
+// say).
+func framePC(f dap.StackFrame) int {
+	n, err := strconv.Atoi(f.InstructionPointerReference)
+	if err != nil {
+		return -1
+	}
+	return n
 }
 
 // depth returns the number of frames of the selected thread.
@@ -447,11 +461,23 @@ func cmdKill(r *repl, args string) error {
 	if _, err := r.c.call(&dap.TerminateRequest{Request: request("terminate")}); err != nil {
 		return err
 	}
-	r.quiet = true
-	defer func() { r.quiet = false }()
 	saved := r.out
 	r.out = discard{}
 	r.waitStop()
+	// the exit comes with a terminated event: take it now
+	timeout := time.After(waitTimeout)
+wait:
+	for {
+		select {
+		case m, ok := <-r.c.Events:
+			if _, end := m.(*dap.TerminatedEvent); end || !ok {
+				break wait
+			}
+			r.event(m)
+		case <-timeout:
+			break wait
+		}
+	}
 	r.out = saved
 	r.printf("Program killed.\n")
 	return nil
