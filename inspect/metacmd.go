@@ -257,7 +257,7 @@ func FormatThread(t ThreadInfo) string {
 	if t.Func != "" {
 		loc = fmt.Sprintf("%s (%s:%d)", t.Func, filepath.Base(t.File), t.Line)
 	}
-	return fmt.Sprintf("%s %6s %-14q %-16s %s", mark, fmt.Sprintf("[%d]", t.ID), t.Name, state, loc)
+	return fmt.Sprintf("%s %5s %-14q %-16s %s", mark, fmt.Sprintf("[%d]", t.ID), t.Name, state, loc)
 }
 
 // FormatSched renders a scheduler snapshot.
@@ -273,16 +273,16 @@ func FormatSched(v SchedInfo) string {
 	}
 	fmt.Fprintf(&b, "run queue (%d):\n", len(v.RunQueue))
 	for i, t := range v.RunQueue {
-		fmt.Fprintf(&b, "%4d.%s\n", i+1, FormatThread(t))
+		fmt.Fprintf(&b, "%4d. %s\n", i+1, FormatThread(t))
 	}
 	fmt.Fprintf(&b, "parked (%d):\n", len(v.Parked))
 	for _, t := range v.Parked {
-		fmt.Fprintf(&b, "     %s\n", FormatThread(t))
+		fmt.Fprintf(&b, "      %s\n", FormatThread(t))
 	}
 	if len(v.Frozen) > 0 {
 		fmt.Fprintf(&b, "frozen (%d):\n", len(v.Frozen))
 		for _, t := range v.Frozen {
-			fmt.Fprintf(&b, "     %s\n", FormatThread(t))
+			fmt.Fprintf(&b, "      %s\n", FormatThread(t))
 		}
 	}
 	fmt.Fprintf(&b, "timers (%d):", len(v.Timers))

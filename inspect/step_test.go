@@ -1,6 +1,9 @@
 package inspect
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 const factProg = `import io;
 int fact(int n) {
@@ -107,5 +110,21 @@ func TestStepOutShowsTheCallLine(t *testing.T) {
 	l.waitStop(t)
 	if l.stdout() != "sum 6\n" {
 		t.Fatalf("stdout %q", l.stdout())
+	}
+}
+
+func TestScalarHasNoChildrenInAReusedRegister(t *testing.T) {
+	src, err := os.ReadFile("../testdata/run/concurrency/producer.n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, l, path := launchSrc(t, string(src), Config{})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: 20}}) // thread.join(producer)
+	s.ConfigurationDone()
+	l.waitStop(t)
+	// sum's register held the Thread before: an int has no children
+	v, err := s.Evaluate(1, 0, "sum", "repl")
+	if err != nil || v.Value != "55" || v.Ref != 0 || v.Named+v.Indexed != 0 {
+		t.Fatalf("sum = %+v %v, want 55 without children", v, err)
 	}
 }

@@ -243,6 +243,11 @@ func (s *Session) makeVar(parent *node, c child) (out Var) {
 	} else {
 		out.Value, out.Len = s.summary(c.v, c.typ)
 	}
+	if c.typ.Kind < vm.KNull {
+		// a number, bool, char or string has no children, whatever a
+		// register reused from an earlier value still points to
+		return out
+	}
 	id, named, indexed := s.shape(c.v)
 	if id == nil || named+indexed == 0 {
 		return out
