@@ -63,12 +63,16 @@ type replBP struct {
 	actual   int
 	serverID int
 	msg      string
-	disabled bool // kept by the REPL, not sent to the server
-	hidden   bool // until's own temporary breakpoint
+	fnFile   string // where a function breakpoint is (from the server)
+	disabled bool   // kept by the REPL, not sent to the server
+	hidden   bool   // until's own temporary breakpoint
 }
 
 func (b *replBP) where() string {
 	if b.fn != "" {
+		if b.verified && b.actual != 0 && b.fnFile != "" {
+			return fmt.Sprintf("%s (%s:%d)", b.fn, filepath.Base(b.fnFile), b.actual)
+		}
 		return b.fn
 	}
 	l := b.line
@@ -489,6 +493,9 @@ func (r *repl) record(mine []*replBP, got []dap.Breakpoint) {
 		b.verified = got[i].Verified
 		b.actual = got[i].Line
 		b.msg = got[i].Message
+		if b.fn != "" && got[i].Source != nil {
+			b.fnFile = got[i].Source.Path
+		}
 	}
 }
 

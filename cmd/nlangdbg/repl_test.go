@@ -53,13 +53,25 @@ func newFakeTerminal(t *testing.T, src string) *fakeTerminal {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	ft, _ := startTerminal(t, path)
+	return ft
+}
+
+// startTerminal starts `debug` on the program at path (stopped at
+// entry) and returns the terminal and what the entry stop printed.
+func startTerminal(t *testing.T, path string) (*fakeTerminal, string) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c1, c2 := net.Pipe()
 	srv := &dapserver.Server{}
 	go srv.ServeConn(c2)
 	out := &syncBuffer{}
 	r := newREPL(newDAPClient(c1, c1), out)
 	r.program = path
-	ft := &fakeTerminal{t: t, r: r, out: out, path: path, src: src}
+	ft := &fakeTerminal{t: t, r: r, out: out, path: path, src: string(src)}
 	t.Cleanup(func() {
 		r.Exec("quit")
 		c1.Close()
@@ -67,8 +79,7 @@ func newFakeTerminal(t *testing.T, src string) *fakeTerminal {
 	if err := r.start(map[string]any{"program": path, "stopOnEntry": true}, false); err != nil {
 		t.Fatal(err)
 	}
-	out.take()
-	return ft
+	return ft, out.take()
 }
 
 // Exec runs a command and returns its transcript (with "error: …" for a
