@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -54,7 +55,7 @@ func (s *Session) compileAt(fn *vm.Funcode, pc int32, expr string) (*compiled, e
 	}
 	cfn, typ, err := compile.CompileEval(s.prog, scope, expr)
 	if err != nil {
-		return nil, err
+		return nil, exprError(err)
 	}
 	if err := checkReadOnly(cfn); err != nil {
 		return nil, err
@@ -205,4 +206,17 @@ func (s *Session) logText(t *vm.Thread, b *bp, k trapKey) string {
 		}
 	}
 	return out.String()
+}
+
+// exprPosRE matches the position an expression's compile error starts
+// with ("1:5: "): the expression is one line, so only the column counts.
+var exprPosRE = regexp.MustCompile(`^1:(\d+): `)
+
+// exprError words an expression's compile error for the user: "column 5:
+// expected expression" rather than "1:5: expected expression".
+func exprError(err error) error {
+	if m := exprPosRE.FindStringSubmatch(err.Error()); m != nil {
+		return fmt.Errorf("column %s: %s", m[1], err.Error()[len(m[0]):])
+	}
+	return err
 }

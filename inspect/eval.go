@@ -77,7 +77,7 @@ func (s *Session) evalAs(t *vm.Thread, depth int, expr string, want *vm.Type, al
 		fn, typ, err = compile.CompileEval(s.prog, scope, expr)
 	}
 	if err != nil {
-		return vm.Value{}, nil, err
+		return vm.Value{}, nil, exprError(err)
 	}
 	if !allowCalls {
 		if err := checkReadOnly(fn); err != nil {

@@ -2,10 +2,14 @@ package main
 
 import (
 	"errors"
+	"net"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	dapserver "github.com/nlangdbg/nlangdbg/dap"
 )
 
 // Regression tests of the REPL defects found by trying it as a
@@ -264,5 +268,17 @@ func TestREPLQuitWhenAttachedAsks(t *testing.T) {
 	answer = "y"
 	if err := ft.r.Exec("quit"); !errors.Is(err, errQuit) {
 		t.Fatalf("quit answered y: %v", err)
+	}
+}
+
+func TestREPLLaunchErrorInUserWords(t *testing.T) {
+	c1, c2 := net.Pipe()
+	go (&dapserver.Server{}).ServeConn(c2)
+	defer c1.Close()
+	r := newREPL(newDAPClient(c1, c1), &syncBuffer{})
+	missing := filepath.Join(t.TempDir(), "nosuch.n")
+	err := r.start(map[string]any{"program": missing}, false)
+	if err == nil || err.Error() != "cannot launch "+missing+": no such file" {
+		t.Fatalf("start: %v", err)
 	}
 }
