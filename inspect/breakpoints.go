@@ -233,6 +233,11 @@ func (s *Session) SetBreakpoints(file string, specs []BreakpointSpec) []Breakpoi
 					break
 				}
 				b.verified = true
+				if line != sp.Line {
+					// as a client shows it: the breakpoint sits on the
+					// next line with code
+					b.message = fmt.Sprintf("line %d has no code: moved to line %d", sp.Line, line)
+				}
 				t.add(b)
 			}
 			list = append(list, b)
