@@ -1,6 +1,7 @@
 package dap
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -65,6 +66,12 @@ func TestRestartSendsContinued(t *testing.T) {
 }
 
 func TestThreadsWhileRunningAreCurrent(t *testing.T) {
+	for _, carriers := range []int{1, 2} {
+		t.Run(fmt.Sprintf("carriers=%d", carriers), func(t *testing.T) { threadsWhileRunning(t, carriers) })
+	}
+}
+
+func threadsWhileRunning(t *testing.T, carriers int) {
 	runSession(t, "testdata/dap/rename.n", func(c *daptest.Client, f *fixture) {
 		for !strings.Contains(c.ExpectOutputEvent(t, "stdout").Body.Output, "renamed") {
 		}
@@ -79,7 +86,7 @@ func TestThreadsWhileRunningAreCurrent(t *testing.T) {
 		}
 		c.TerminateRequest()
 		daptest.ExpectResponse[*dap.TerminateResponse](t, c)
-	})
+	}, withLaunch(map[string]any{"carriers": carriers}))
 }
 
 func TestSetBreakpointsKeepsIdentityAndHits(t *testing.T) {
