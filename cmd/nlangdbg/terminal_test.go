@@ -204,12 +204,13 @@ int main() {
 	go io.Copy(io.Discard, stderr)
 
 	att := exec.Command(bin, "attach", addr)
-	att.Stdin = strings.NewReader("threads\nbt\nthread 2\nbt\ndetach\n")
+	// quit asks first (the program would run on); "n" stays, as in gdb
+	att.Stdin = strings.NewReader("threads\nbt\nthread 2\nbt\nquit\nn\ndetach\n")
 	out, err := att.CombinedOutput()
 	if err != nil {
 		t.Fatalf("attach: %v\n%s", err, out)
 	}
-	for _, want := range []string{`Paused`, `\[1\] "main"\s+join ticker`, `\[2\] "ticker"\s+sleep`, `ticker \(slow\.n:\d+\)`, `Detached`} {
+	for _, want := range []string{`Paused`, `\[1\] "main"\s+join ticker`, `\[2\] "ticker"\s+sleep`, `ticker \(slow\.n:\d+\)`, `Not quitting\.`, `Detached`} {
 		if !regexp.MustCompile(want).Match(out) {
 			t.Errorf("attach transcript does not match %q:\n%s", want, out)
 		}
