@@ -278,9 +278,9 @@ func (r *repl) showStop(e *dap.StoppedEvent) {
 	r.showDisplays()
 }
 
-// noteStop records where a stop is without showing it.
+// noteStop records where a stop is without showing it (showStop, later,
+// shows it and drops the temporary breakpoints it hit).
 func (r *repl) noteStop(e *dap.StoppedEvent) {
-	r.dropTemp(e.Body.HitBreakpointIds)
 	if fs, err := r.stack(e.Body.ThreadId, 0, 1); err == nil && len(fs) > 0 {
 		r.setLocation(fs[0])
 	}

@@ -23,13 +23,21 @@ func TestREPLSchedStepOntoABreakpointThenContinue(t *testing.T) {
 		out = ft.Exec("sched step")
 	}
 	// which breakpoint, not "trap"; the stop is shown
-	ft.expect(out, `^dispatched thread 2 "\w+": \d+ reductions, stopped: breakpoint$`,
+	ft.expect(out, `^dispatched thread 2 "\w+": \d+ reductions, stopped: breakpoint 1$`,
 		`^Breakpoint 1 at Producer\.run \(prog\.n:\d+\) \[thread 2 "producer"\]`)
 	ft.expect(ft.Exec("print i"), `^1$`)
 	// continue goes on from there: the next hit, not the same stop again
 	ft.expect(ft.Exec("continue"), `^Breakpoint 1 at Producer\.run`)
 	ft.expect(ft.Exec("print i"), `^2$`)
 	ft.Exec("clear all")
+	// a temporary breakpoint reached by a quantum is named, then gone
+	ft.Exec("tbreak " + strconv.Itoa(ft.line("recv")))
+	out = ""
+	for i := 0; i < 6 && !strings.Contains(out, "breakpoint"); i++ {
+		out = ft.Exec("sched step")
+	}
+	ft.expect(out, `stopped: breakpoint 2(;|$)`, `^Breakpoint 2 at main`)
+	ft.expect(ft.Exec("breakpoints"), `^No breakpoints\.$`)
 	out = ft.Exec("continue")
 	ft.expect(out, `^sum 12$`, `Program exited with code 0`)
 	if strings.Contains(out, "Breakpoint") {

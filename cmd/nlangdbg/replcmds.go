@@ -756,13 +756,25 @@ func metaCmd(name string) func(r *repl, args string) error {
 		if err != nil {
 			return err
 		}
-		r.printf("%s\n", out)
 		if f := strings.Fields(args); name == "sched" && len(f) > 0 && f[0] == "step" {
-			// the quantum stopped at a breakpoint (shown now), or moved the
-			// threads: the server says stopped again either way, and the
-			// current line follows the selected thread
-			return r.waitStop()
+			// the quantum stopped at a breakpoint (shown now, with its
+			// number), or moved the threads: the server says stopped again
+			// either way, and the current line follows the selected thread
+			r.quiet, r.lastStop = true, nil
+			err := r.waitStop()
+			r.quiet = false
+			if e := r.lastStop; e != nil && strings.Contains(out, "stopped: breakpoint") {
+				if ids := r.localBPIDs(e.Body.HitBreakpointIds); len(ids) > 0 {
+					out = strings.Replace(out, "stopped: breakpoint", "stopped: breakpoint "+strings.Join(ids, ", "), 1)
+				}
+			}
+			r.printf("%s\n", out)
+			if r.lastStop != nil {
+				r.showStop(r.lastStop)
+			}
+			return err
 		}
+		r.printf("%s\n", out)
 		return nil
 	}
 }
