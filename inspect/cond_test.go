@@ -13,20 +13,21 @@ func TestConditionCheckedWhenSet(t *testing.T) {
 		{Line: line, Condition: "i"},
 		{Line: line, Condition: "nosuch == 1"},
 		{Line: line, LogMessage: "i is {i"},
+		{Line: line, LogMessage: "i is {nosuch}"},
 		{Line: line, Condition: "i == 3"},
 	})
-	for i, want := range []string{`condition "i +"`, `condition "i" is int, not bool`, `nosuch`, `unclosed {`} {
+	for i, want := range []string{`condition "i +"`, `condition "i" is int, not bool`, `nosuch`, `unclosed {`, `log message {nosuch}: column 1: undefined: nosuch`} {
 		if bps[i].Verified || !strings.Contains(bps[i].Message, want) {
 			t.Errorf("breakpoint %d = %+v, want unverified with %q", i, bps[i], want)
 		}
 	}
-	if !bps[4].Verified {
-		t.Fatalf("i == 3 refused: %+v", bps[4])
+	if !bps[5].Verified {
+		t.Fatalf("i == 3 refused: %+v", bps[5])
 	}
 	s.ConfigurationDone()
 	st := l.waitStop(t)
-	if len(st.HitBreakpointIDs) != 1 || st.HitBreakpointIDs[0] != bps[4].ID {
-		t.Fatalf("stop %+v, want breakpoint %d", st, bps[4].ID)
+	if len(st.HitBreakpointIDs) != 1 || st.HitBreakpointIDs[0] != bps[5].ID {
+		t.Fatalf("stop %+v, want breakpoint %d", st, bps[5].ID)
 	}
 	if v, err := s.Evaluate(st.ThreadID, 0, "i", "watch"); err != nil || v.Value != "3" {
 		t.Fatalf("i = %+v %v", v, err)

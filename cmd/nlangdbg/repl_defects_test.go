@@ -143,6 +143,7 @@ func TestREPLBadLocationsAndConditionsAreRefused(t *testing.T) {
 		"break prog.n:x":                   `error: "x" is not a line number`,
 		"break 6 hits abc":                 `error: .*invalid hit condition`,
 		"break w-o-r-k":                    `error: "w-o-r-k" is not a location`,
+		"break worker if zz == 1":          `error: cannot set a breakpoint at worker: condition "zz == 1": column 1: undefined: zz`,
 		"tbreak prog.n:0":                  `error: line 0`,
 		"condition 1 i == 2":               `error: no breakpoint 1`,
 		"list nosuch.n:3":                  `error: no source file nosuch\.n`,
