@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -78,7 +79,9 @@ func (s *Session) breakpointFires(t *vm.Thread, b *bp, k trapKey) bool {
 		ok, err := s.evalCond(t, b, k)
 		if err != nil {
 			s.emit(func(l Listener) {
-				l.Output("console", fmt.Sprintf("breakpoint %d: condition %q: %v (stopping)\n", b.id, b.cond, err))
+				// named by where it is: clients number breakpoints their way
+				l.Output("console", fmt.Sprintf("breakpoint at %s:%d: condition %q failed: %v (stopping)\n",
+					filepath.Base(b.file), b.line, b.cond, err))
 			})
 			return true
 		}

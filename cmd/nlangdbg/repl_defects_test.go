@@ -291,3 +291,20 @@ func TestREPLLaunchErrorInUserWords(t *testing.T) {
 		t.Fatalf("start: %v", err)
 	}
 }
+
+func TestREPLConditionFailingAtAHitNamesTheLine(t *testing.T) {
+	ft := newFakeTerminal(t, `int main() {
+    int[] a = new int[]{1, 2};
+    for (int i = 0; i < 3; i += 1) {
+        int x = i; // @loop
+    }
+    return 0;
+}
+`)
+	ft.expect(ft.Exec("break 4 if a[i] > 5"), `^Breakpoint 1 at prog\.n:4$`)
+	out := ft.Exec("continue")
+	// the breakpoint is named by its place (the server's own numbers mean
+	// nothing to the user), then the stop says which it is
+	ft.expect(out, `^breakpoint at prog\.n:4: condition "a\[i\] > 5" failed: .*IndexOutOfBounds.* \(stopping\)$`, `^Breakpoint 1 at main \(prog\.n:4\)`)
+	ft.expect(ft.Exec("print i"), `^2$`)
+}
