@@ -39,6 +39,7 @@ func TestREPLEnableDisableIgnore(t *testing.T) {
 	ft.expect(ft.Exec("continue"), `^Breakpoint 2 at worker \(prog\.n:`+strconv.Itoa(ft.line("ret"))+`\)`)
 	ft.expect(ft.Exec("enable 1"), `^Breakpoint 1 enabled\.$`)
 	ft.expect(ft.Exec("ignore 9 1"), `error: no breakpoint 9`)
+	ft.expect(ft.Exec("delete 2"), `^Breakpoint 2 cleared\.$`)
 	ft.expect(ft.Exec("disable x"), `error: "x" is not a breakpoint number`)
 }
 

@@ -37,7 +37,7 @@ func init() {
 			complete: "location", fn: cmdBreak},
 		{name: "tbreak", usage: "LOCATION [if COND]", help: "Set a temporary breakpoint, cleared when first hit.", complete: "location", fn: cmdTbreak},
 		{name: "breakpoints", aliases: []string{"bp"}, help: "List the breakpoints.", fn: cmdBreakpoints},
-		{name: "clear", usage: "N | all | sched KIND", help: "Delete breakpoint N, all breakpoints, or a scheduler-event stop.", fn: cmdClear},
+		{name: "clear", aliases: []string{"delete"}, usage: "N | all | sched KIND", help: "Delete breakpoint N, all breakpoints, or a scheduler-event stop.", fn: cmdClear},
 		{name: "condition", aliases: []string{"cond"}, usage: "N [COND]", help: "Set (or remove) the condition of breakpoint N (checked when set).", fn: cmdCondition},
 		{name: "enable", usage: "[N...]", help: "Enable breakpoints (all of them without N).", fn: enableCmd(true)},
 		{name: "disable", usage: "[N...]", help: "Disable breakpoints (all of them without N): kept, but they do not stop.", fn: enableCmd(false)},
