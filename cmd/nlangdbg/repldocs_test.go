@@ -32,7 +32,8 @@ func replDocs() string {
 	b.WriteString("in the `repl` context with a `:` prefix, so they also work in a DAP client's debug console: type\n")
 	b.WriteString("`:sched step` there. Only `:sched step` moves the program (the server then reports a stop, so\n")
 	b.WriteString("the client fetches threads and stacks again); the other commands leave the client's frame ids\n")
-	b.WriteString("valid.\n\n")
+	b.WriteString("valid. In a DAP client a step out, too, stops in the caller right after the call, and the\n")
+	b.WriteString("Locals scope of that stop starts with `Return value`.\n\n")
 	b.WriteString("| command | aliases | arguments | what it does |\n|---|---|---|---|\n")
 	for _, c := range replCmds {
 		help := strings.ReplaceAll(c.help, "\n", " ")
