@@ -3,6 +3,7 @@ package dap
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -128,7 +129,7 @@ func (c *session) launch(args launchArgs) error {
 			ce.Report = strings.TrimRight(ce.Report, "\n") + "\n"
 			return ce
 		}
-		return fmt.Errorf("launch: %v", err)
+		return fmt.Errorf("cannot launch %s: %v", args.Program, userError(err))
 	}
 	c.prog, c.lis, c.args = prog, lis, args
 	c.applyBreakpoints()
@@ -254,8 +255,12 @@ func (c *session) onRestartRequest(req *dap.RestartRequest) {
 		args = *ra.Arguments
 	}
 	old := c.prog
+	stopped := old.StoppedThread()
 	old.SetListener(nil) // its exit is not the session's
 	old.Terminate()
+	// the old program's threads are not stopped any more
+	c.send(&dap.ContinuedEvent{Event: newEvent("continued"),
+		Body: dap.ContinuedEventBody{ThreadId: int(max(stopped, 1)), AllThreadsContinued: true}})
 	c.prog = nil
 	c.frames.reset()
 	c.mu.Lock()
@@ -278,4 +283,20 @@ func (c *session) onRestartRequest(req *dap.RestartRequest) {
 	if c.configured {
 		c.prog.ConfigurationDone()
 	}
+}
+
+// userError says what went wrong with a file in the user's words (without
+// the system call's name).
+func userError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return errors.New("no such file")
+		case errors.Is(err, fs.ErrPermission):
+			return errors.New("permission denied")
+		}
+		return pe.Err
+	}
+	return err
 }

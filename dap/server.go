@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"time"
 
 	dap "github.com/google/go-dap"
 
@@ -136,14 +137,25 @@ func (s *Server) Serve(ln net.Listener) error {
 				s.ServeConn(conn)
 				close(done)
 			}()
-			select {
-			case <-done:
-			case <-exited:
-				// The program is over: the session ends once what it
-				// holds back has gone out.
-				s.closeActive()
-				<-done
-				return end()
+		serving:
+			for {
+				select {
+				case <-done:
+					break serving
+				case other := <-conns:
+					// one debugger at a time
+					why := "the server is busy with another client (one at a time)"
+					if s.Attach != nil {
+						why = "another debugger is attached to this program (it must detach first)"
+					}
+					go refuse(other, why)
+				case <-exited:
+					// The program is over: the session ends once what it
+					// holds back has gone out.
+					s.closeActive()
+					<-done
+					return end()
+				}
 			}
 		case err := <-acceptErr:
 			return err
@@ -532,4 +544,24 @@ func decodeArgs(raw json.RawMessage, v any) error {
 		return nil
 	}
 	return json.Unmarshal(raw, v)
+}
+
+// refuse answers the first request of a client that cannot be served
+// with an error response saying why, and closes the connection.
+func refuse(conn net.Conn, why string) {
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	msg, err := dap.ReadProtocolMessage(bufio.NewReader(conn))
+	if err != nil {
+		return
+	}
+	req, ok := msg.(dap.RequestMessage)
+	if !ok {
+		return
+	}
+	r := req.GetRequest()
+	dap.WriteProtocolMessage(conn, &dap.ErrorResponse{
+		Response: dap.Response{ProtocolMessage: dap.ProtocolMessage{Seq: 1, Type: "response"},
+			RequestSeq: r.Seq, Command: r.Command, Message: why},
+		Body: dap.ErrorResponseBody{Error: &dap.ErrorMessage{Id: errAttach, Format: why}}})
 }

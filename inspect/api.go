@@ -119,6 +119,8 @@ type Breakpoint struct {
 	File     string
 	Line     int // the line it was moved to (the next line with code)
 	Message  string
+	Hits     int // times reached with its condition true
+	Ignore   int // hits still to be ignored (IgnoreBreakpoint)
 }
 
 // StepKind selects a step.
@@ -155,6 +157,9 @@ type FrameInfo struct {
 	// continuation of a native or of a string conversion that called
 	// NLang code (a List's elements' toString), File is NativeFile.
 	Native bool
+	// PC is the instruction the frame is at (the call in progress for a
+	// caller): it orders positions within one function (until).
+	PC int
 }
 
 // NativeFile is the File of native frames (FrameInfo.Native).
