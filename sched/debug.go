@@ -79,8 +79,8 @@ func (s *Scheduler) Now() time.Duration { return s.clock.Now() }
 func (s *Scheduler) Joiners(t *vm.Thread) []*vm.Thread {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ti := info(t); ti != nil && ti.joiners != nil {
-		return liveThreads(ti.joiners)
+	if ti := info(t); ti != nil && ti.x != nil {
+		return liveThreads(&ti.x.joiners)
 	}
 	return nil
 }
@@ -91,7 +91,7 @@ func (s *Scheduler) FutureOf(t *vm.Thread) *Future {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ti := info(t); ti != nil {
-		return ti.future
+		return ti.future()
 	}
 	return nil
 }
@@ -227,8 +227,8 @@ func waitText(t *vm.Thread) string {
 	if t.State == vm.Waiting && t.WaitReason != "" {
 		return t.WaitReason
 	}
-	if ti := info(t); ti != nil && ti.pinned != nil {
-		return "pinned in " + ti.pinned.Name
+	if ti := info(t); ti != nil && ti.pinned() != nil {
+		return "pinned in " + ti.pinned().Name
 	}
 	if ti := info(t); ti != nil && ti.frozen {
 		return "frozen"
@@ -247,8 +247,8 @@ func backtrace(t *vm.Thread) []vm.CallFrame {
 func (s *Scheduler) Pinned(t *vm.Thread) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ti := info(t); ti != nil && ti.pinned != nil {
-		return ti.pinned.Name
+	if ti := info(t); ti != nil && ti.pinned() != nil {
+		return ti.pinned().Name
 	}
 	return ""
 }
