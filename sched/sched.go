@@ -52,18 +52,18 @@ type Scheduler struct {
 	clock Clock
 	kick  chan struct{} // wakes an idle or paused Run
 
-	mu       sync.Mutex // guards everything below; held for a whole dispatch
-	quota    int
-	rng      *rand.Rand // nil: FIFO
-	nextID   int64
-	main     *vm.Thread
+	mu     sync.Mutex // guards everything below; held for a whole dispatch
+	quota  int
+	rng    *rand.Rand // nil: FIFO
+	nextID int64
+	main   *vm.Thread
 	// threads lists the threads by id: the live ones and, until the
 	// next compaction, some that ended (State Dead), so that an exit is
 	// O(1) and a lookup a binary search. live counts the live ones.
 	threads  []*vm.Thread
 	live     int
-	nfrozen  int // frozen threads (Freeze)
-	next     *vm.Thread   // SetNext
+	nfrozen  int        // frozen threads (Freeze)
+	next     *vm.Thread // SetNext
 	timers   timerHeap
 	timerSeq uint64
 	paused   bool
