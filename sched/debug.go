@@ -27,6 +27,23 @@ func (s *Scheduler) Threads() []*vm.Thread {
 	return out
 }
 
+// FirstThreads returns the live threads of the n lowest ids, by id, and
+// the number of live threads: a page of a long list without copying it.
+func (s *Scheduler) FirstThreads(n int) (first []*vm.Thread, total int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	first = make([]*vm.Thread, 0, min(n, s.live))
+	for _, t := range s.threads {
+		if len(first) >= n {
+			break
+		}
+		if t.State != vm.Dead {
+			first = append(first, t)
+		}
+	}
+	return first, s.live
+}
+
 // Thread returns the live thread with the given id, or nil.
 func (s *Scheduler) Thread(id int64) *vm.Thread {
 	s.mu.Lock()
