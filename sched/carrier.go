@@ -205,6 +205,9 @@ func (s *Scheduler) dispatchOn(c *carrier) (Event, bool) {
 	// (dispatchStep, which returns the Event to the debugger, copies).
 	s.curC, s.firing = c, true // threads woken by timers go to c
 	s.woken = c.woken[:0]
+	if s.rec != nil {
+		s.beforeDispatch()
+	}
 	s.fireTimers()
 	woken := s.woken
 	s.woken, s.curC, s.firing = nil, nil, false
@@ -249,6 +252,9 @@ func (s *Scheduler) dispatchOn(c *carrier) (Event, bool) {
 		Woken: s.woken, Spawned: s.spawned}
 	c.woken, c.spawned = s.woken, s.spawned
 	s.cur, s.curC, s.woken, s.spawned = nil, nil, nil, nil
+	if s.rec != nil {
+		s.afterDispatch(t, stop, ev.Reductions)
+	}
 	if vc, ok := s.clock.(*VirtualClock); ok {
 		vc.Advance(vc.Step)
 	}
@@ -312,6 +318,8 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 			s.mu.Unlock()
 			s.deliverShared()
 			s.mu.Lock()
+		case s.stalled():
+			// A replay waits for input its log does not hold: over.
 		case s.running > 0 || len(s.timers) > 0 || s.ioWaiting > 0 || s.holdsFrozen():
 			// Another carrier may wake someone; or a sleeper waits for a
 			// timer, or a reader for input; or the debugger holds the

@@ -95,6 +95,7 @@ type Scheduler struct {
 	waiters    int      // goroutines waiting on cond
 	irq        bool     // the machine's interrupt as updateInterrupt last set it
 	hookMu     sync.Mutex
+	rec        Recorder // recording or replaying (SetRecorder); nil otherwise
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
