@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nlangdbg/nlangdbg/sched"
@@ -26,15 +27,21 @@ type Recorder struct {
 	hdr   Header
 	inner sched.Clock
 
-	mu      sync.Mutex // guards everything below
-	w       io.Writer
-	e       encoder
-	crc     uint32
-	last    time.Duration // the last clock reading logged
+	// The events are logged by the carrier (there is one), or while it
+	// is stopped (a debugger's Dispatch, a scratch thread), always after
+	// taking the scheduler's lock or inside a dispatch: the log needs no
+	// lock of its own.
+	w    io.Writer
+	e    encoder
+	crc  uint32
+	last time.Duration // the last clock reading logged
+	err  error         // the first write error
+	done bool
+
+	mu      sync.Mutex // guards pending and s: the input's reader posts
 	pending []sched.InputChunk
 	s       *sched.Scheduler
-	err     error // the first write error
-	done    bool
+	posted  atomic.Bool // pending is not empty
 }
 
 // NewRecorder returns a recorder of a run described by hdr (its Hash,
@@ -60,10 +67,11 @@ func (r *Recorder) Start(w io.Writer, m *vm.Machine, s *sched.Scheduler) error {
 		return ErrCarriers
 	}
 	r.mu.Lock()
-	r.w, r.s = w, s
+	r.s = s
+	r.mu.Unlock()
+	r.w = w
 	r.hdr.InputDirect = m.InputDirect()
 	r.e.header(&r.hdr)
-	r.mu.Unlock()
 	m.SetOutside(r, false)
 	s.SetRecorder(r)
 	return nil
@@ -72,8 +80,6 @@ func (r *Recorder) Start(w io.Writer, m *vm.Machine, s *sched.Scheduler) error {
 // Finish logs the end of the run with its exit code, writes out what is
 // left and returns the first write error.
 func (r *Recorder) Finish(code int) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.done {
 		return r.err
 	}
@@ -89,7 +95,7 @@ func (r *Recorder) Finish(code int) error {
 	return r.err
 }
 
-// flush writes the buffer out. Must hold r.mu.
+// flush writes the buffer out.
 func (r *Recorder) flush() {
 	if len(r.e.buf) == 0 {
 		return
@@ -101,7 +107,7 @@ func (r *Recorder) flush() {
 	r.e.buf = r.e.buf[:0]
 }
 
-// logged ends the logging of an event. Must hold r.mu.
+// logged ends the logging of an event.
 func (r *Recorder) logged() {
 	if len(r.e.buf) >= flushAt {
 		r.flush()
@@ -114,14 +120,12 @@ func (r *Recorder) Replaying() bool { return false }
 // Fill implements vm.Outside.
 func (r *Recorder) Fill(read func() ([]byte, error)) ([]byte, error) {
 	data, err := read()
-	r.mu.Lock()
 	if !r.done {
 		r.e.byte(evFill)
 		r.e.end(err)
 		r.e.bytes(data)
 		r.logged()
 	}
-	r.mu.Unlock()
 	return data, err
 }
 
@@ -130,6 +134,7 @@ func (r *Recorder) Fill(read func() ([]byte, error)) ([]byte, error) {
 func (r *Recorder) PostInput(chunk []byte, err error) {
 	r.mu.Lock()
 	r.pending = append(r.pending, sched.InputChunk{Data: chunk, Err: err})
+	r.posted.Store(true)
 	s := r.s
 	r.mu.Unlock()
 	if s != nil {
@@ -140,27 +145,29 @@ func (r *Recorder) PostInput(chunk []byte, err error) {
 // Call implements vm.Outside.
 func (r *Recorder) Call(t *vm.Thread, name string, do func() (vm.Value, error)) (vm.Value, error) {
 	v, err := do()
-	r.mu.Lock()
 	if !r.done {
 		r.e.byte(evCall)
 		r.e.string(name)
 		r.e.result(v, err)
 		r.logged()
 	}
-	r.mu.Unlock()
 	return v, err
 }
 
 // BeforeDispatch implements sched.Recorder: the input posted since the
 // last dispatch arrives now.
 func (r *Recorder) BeforeDispatch() []sched.InputChunk {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.pending) == 0 {
+	if !r.posted.Load() {
 		return nil
 	}
+	r.mu.Lock()
 	in := r.pending
 	r.pending = nil
+	r.posted.Store(false)
+	r.mu.Unlock()
+	if len(in) == 0 {
+		return nil
+	}
 	if !r.done {
 		for _, c := range in {
 			r.e.byte(evInput)
@@ -174,7 +181,6 @@ func (r *Recorder) BeforeDispatch() []sched.InputChunk {
 
 // AfterDispatch implements sched.Recorder.
 func (r *Recorder) AfterDispatch(t *vm.Thread, stop vm.Stop, reductions int) bool {
-	r.mu.Lock()
 	if !r.done {
 		r.e.byte(evDispatch)
 		r.e.uvarint(uint64(t.ID))
@@ -182,7 +188,6 @@ func (r *Recorder) AfterDispatch(t *vm.Thread, stop vm.Stop, reductions int) boo
 		r.e.uvarint(uint64(max(0, reductions)))
 		r.logged()
 	}
-	r.mu.Unlock()
 	return true
 }
 
@@ -192,14 +197,12 @@ func (r *Recorder) Stalled() bool { return false }
 // now logs a clock reading.
 func (r *Recorder) now() time.Duration {
 	v := r.inner.Now()
-	r.mu.Lock()
 	if !r.done {
 		r.e.byte(evNow)
 		r.e.varint(int64(v - r.last))
 		r.last = v
 		r.logged()
 	}
-	r.mu.Unlock()
 	return v
 }
 
@@ -222,14 +225,12 @@ type recWriter struct {
 
 func (w *recWriter) Write(p []byte) (int, error) {
 	r := w.r
-	r.mu.Lock()
 	if !r.done {
 		r.e.byte(evOut)
 		r.e.byte(w.stream)
 		r.e.bytes(p)
 		r.logged()
 	}
-	r.mu.Unlock()
 	if w.w == nil {
 		return len(p), nil
 	}
