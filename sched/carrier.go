@@ -226,6 +226,8 @@ func (s *Scheduler) dispatchOn(c *carrier) (Event, bool) {
 	quota, once := s.quota, false
 	if ti.budgetOnce > 0 {
 		quota, ti.budgetOnce, once = ti.budgetOnce, 0, true
+	} else if ti.rest > 0 {
+		quota, ti.rest = ti.rest, 0 // the rest of the quantum a trap cut
 	}
 	s.running++
 	s.mu.Unlock()
@@ -243,6 +245,11 @@ func (s *Scheduler) dispatchOn(c *carrier) (Event, bool) {
 	s.cur, s.curC = t, c
 	s.woken, s.spawned = c.woken, c.spawned
 	s.act(t, stop)
+	if stop == vm.StopTrap && !once {
+		// A stop at a trap does not change the schedule: the thread goes
+		// on with the rest of its quantum (and replays stay in step).
+		ti.rest = quota - int(t.Reductions()-r0)
+	}
 	if once && stop == vm.StopBudget {
 		// The debugger asked for t's next safepoint (SetBudgetOnce): stop
 		// the world there, as at a trap.

@@ -110,6 +110,9 @@ type threadInfo struct {
 	// budgetOnce, if > 0, is the budget of the thread's next dispatch
 	// (SetBudgetOnce).
 	budgetOnce int
+	// rest, if > 0, is the budget of the thread's next dispatch: what a
+	// stop at a trap left of its quantum.
+	rest int
 	// With several carriers: the carrier running the thread (nil when
 	// not running), the one that ran it last, and the one whose run queue
 	// holds it.

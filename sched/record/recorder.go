@@ -31,12 +31,13 @@ type Recorder struct {
 	// is stopped (a debugger's Dispatch, a scratch thread), always after
 	// taking the scheduler's lock or inside a dispatch: the log needs no
 	// lock of its own.
-	w    io.Writer
-	e    encoder
-	crc  uint32
-	last time.Duration // the last clock reading logged
-	err  error         // the first write error
-	done bool
+	w     io.Writer
+	e     encoder
+	crc   uint32
+	last  time.Duration // the last clock reading logged
+	err   error         // the first write error
+	done  bool
+	traps trapSplits
 
 	mu      sync.Mutex // guards pending and s: the input's reader posts
 	pending []sched.InputChunk
@@ -181,7 +182,8 @@ func (r *Recorder) BeforeDispatch() []sched.InputChunk {
 
 // AfterDispatch implements sched.Recorder.
 func (r *Recorder) AfterDispatch(t *vm.Thread, stop vm.Stop, reductions int) bool {
-	if !r.done {
+	reductions, ok := r.traps.merge(t, stop, reductions)
+	if ok && !r.done {
 		r.e.byte(evDispatch)
 		r.e.uvarint(uint64(t.ID))
 		r.e.byte(byte(stop))
@@ -235,4 +237,27 @@ func (w *recWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return w.w.Write(p)
+}
+
+// trapSplits merges the quanta that stops at debugger traps cut in two:
+// the thread goes on with the rest of its quantum (see sched), so a
+// quantum is logged once, when it really ends, with all its reductions,
+// whether or not a debugger stopped it on the way.
+type trapSplits map[int64]int
+
+// merge returns the reductions of the quantum of t that stop ends, and
+// false if stop is a trap (the quantum goes on).
+func (m *trapSplits) merge(t *vm.Thread, stop vm.Stop, reductions int) (int, bool) {
+	if stop == vm.StopTrap {
+		if *m == nil {
+			*m = trapSplits{}
+		}
+		(*m)[t.ID] += max(0, reductions)
+		return 0, false
+	}
+	if n, ok := (*m)[t.ID]; ok {
+		reductions += n
+		delete(*m, t.ID)
+	}
+	return reductions, true
 }

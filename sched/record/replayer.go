@@ -42,6 +42,7 @@ type Replayer struct {
 	dispatch int64 // quanta replayed
 	now      time.Duration
 	div      *Divergence
+	traps    trapSplits
 }
 
 // NewReplayer returns a replayer of rec.
@@ -228,6 +229,10 @@ func (p *Replayer) BeforeDispatch() []sched.InputChunk {
 func (p *Replayer) AfterDispatch(t *vm.Thread, stop vm.Stop, reductions int) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	reductions, ended := p.traps.merge(t, stop, reductions)
+	if !ended {
+		return p.div == nil
+	}
 	got := describeDispatch(t.ID, stop, reductions)
 	if p.take(evDispatch, got) {
 		id, st, red := p.d.uvarint(), vm.Stop(p.d.byte()), p.d.uvarint()
