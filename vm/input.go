@@ -88,10 +88,7 @@ func (in *input) read(t *Thread, parse inputParse) (Value, error) {
 		}
 	}
 	in.waiters = append(in.waiters, inputWaiter{t: t, parse: parse})
-	if in.out != nil && in.out.Replaying() {
-		in.started = true // the input comes from the log: no reader
-	}
-	if !in.started {
+	if !in.started && (in.out == nil || !in.out.Replaying()) { // replayed input comes from the log
 		in.started = true
 		go in.reader(t.M.Sched)
 	}

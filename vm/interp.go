@@ -28,6 +28,7 @@ func (t *Thread) Run(budget int) (stop Stop) {
 			stop = t.contain(r)
 		}
 	}()
+	t.runBudget = budget
 	stop, left := t.run(budget)
 	t.reductions += int64(budget - left)
 	return stop
@@ -689,6 +690,7 @@ reload:
 			}
 			fr.PC = pc - 1
 			t.skipTrap = false
+			t.trapLeft = budget
 			if t.M.Hook.OnTrap(t, fn, pc-1) {
 				t.skipTrap, t.skipFn, t.skipPC = true, fn, pc-1
 				return StopTrap, budget

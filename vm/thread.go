@@ -189,6 +189,8 @@ type Thread struct {
 	pendingThrow error
 	reported     *Object // exception already shown to the debugger's ThrowHook
 	skipTrap     bool    // execute the trapped instruction at (skipFn, skipPC) once
+	runBudget    int     // the budget of the Run in progress
+	trapLeft     int     // the budget left at the trap being decided (TrapReductions)
 	skipFn       *Funcode
 	skipPC       int32
 	call         *pendingCall // the call a native asked for (CallThen)

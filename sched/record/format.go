@@ -426,3 +426,11 @@ func skipEvent(d *decoder) {
 		d.fail("unknown event kind %s", strconv.QuoteRune(rune(k)))
 	}
 }
+
+// Log returns the recording as a Journal's log (header and events, no
+// end): what ResumeJournal takes to open a recording in the debugger.
+func (r *Recording) Log() []byte {
+	var e encoder
+	e.header(&r.Header)
+	return append(e.buf, r.events...)
+}

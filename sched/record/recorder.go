@@ -38,6 +38,10 @@ type Recorder struct {
 	err   error         // the first write error
 	done  bool
 	traps trapSplits
+	mem   bool // keep the whole log in e.buf (a Journal's)
+	// offset is added to the wall clock's readings: a journal that goes
+	// on past the end of what it replayed starts at the replayed time.
+	offset time.Duration
 
 	mu      sync.Mutex // guards pending and s: the input's reader posts
 	pending []sched.InputChunk
@@ -110,7 +114,7 @@ func (r *Recorder) flush() {
 
 // logged ends the logging of an event.
 func (r *Recorder) logged() {
-	if len(r.e.buf) >= flushAt {
+	if len(r.e.buf) >= flushAt && !r.mem {
 		r.flush()
 	}
 }
@@ -198,7 +202,7 @@ func (r *Recorder) Stalled() bool { return false }
 
 // now logs a clock reading.
 func (r *Recorder) now() time.Duration {
-	v := r.inner.Now()
+	v := r.inner.Now() + r.offset
 	if !r.done {
 		r.e.byte(evNow)
 		r.e.varint(int64(v - r.last))
@@ -214,7 +218,7 @@ type recClock struct{ r *Recorder }
 func (c recClock) Now() time.Duration { return c.r.now() }
 
 // Peek reads the clock without logging (for the debugger's views).
-func (c recClock) Peek() time.Duration { return c.r.inner.Now() }
+func (c recClock) Peek() time.Duration { return c.r.inner.Now() + c.r.offset }
 
 func (c recClock) Sleep(d time.Duration, wake <-chan struct{}) { c.r.inner.Sleep(d, wake) }
 

@@ -42,6 +42,7 @@ type Replayer struct {
 	dispatch int64 // quanta replayed
 	now      time.Duration
 	div      *Divergence
+	divOff   int // where in the events the divergence is
 	traps    trapSplits
 }
 
@@ -104,6 +105,7 @@ func (p *Replayer) Position() (events int, dispatches int64) {
 func (p *Replayer) diverge(want, got string) {
 	if p.div == nil {
 		p.div = &Divergence{Event: p.n, Dispatch: p.dispatch, Want: want, Got: got}
+		p.divOff = p.d.off
 	}
 }
 
@@ -234,10 +236,12 @@ func (p *Replayer) AfterDispatch(t *vm.Thread, stop vm.Stop, reductions int) boo
 		return p.div == nil
 	}
 	got := describeDispatch(t.ID, stop, reductions)
+	at := p.d.off
 	if p.take(evDispatch, got) {
 		id, st, red := p.d.uvarint(), vm.Stop(p.d.byte()), p.d.uvarint()
 		if int64(id) != t.ID || st != stop || int(red) != max(0, reductions) {
 			p.n--
+			p.d.off = at
 			p.diverge(describeDispatch(int64(id), st, int(red)), got)
 		}
 	}
