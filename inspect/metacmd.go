@@ -27,7 +27,11 @@ const MetaHelp = `debugger commands (type them with a leading ':' in a debug con
   clear sched KIND      remove a scheduler-event stop
   threads [-state S] [-func F] [-group func|wait]   list threads
   disasm [FUNC]         bytecode of the selected frame's function (or FUNC)
-  funcs                 the program's functions`
+  funcs                 the program's functions
+  rev next|step|stepout|continue    go back (one carrier: the session records)
+  checkpoint [NOTE]     name the present; checkpoints lists them
+  restart CHECKPOINT    go to a checkpoint
+  when                  where the session is in its recording`
 
 // MetaCommand runs a debugger command that DAP has no request for and
 // returns its output. threadID and depth are the thread and frame the
@@ -47,6 +51,9 @@ func (s *Session) MetaCommand(threadID int64, depth int, line string) (string, e
 			return threadID, nil
 		}
 		return strconv.ParseInt(strings.TrimPrefix(f[i], "#"), 10, 64)
+	}
+	if out, ok, err := s.reverseCommand(threadID, f); ok {
+		return out, err
 	}
 	switch f[0] {
 	case "sched":

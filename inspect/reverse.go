@@ -513,12 +513,13 @@ type Where struct {
 	// going forward re-executes what the journal holds (without showing
 	// its output again) up to the frontier.
 	Replaying bool
-	// Offset and Size are the present and the end of the journal, in
-	// bytes of events; Dispatches is the number of quanta so far.
+	// Offset is the present in bytes of events, Size the journal's size.
 	Offset, Size int
-	Thread       int64
-	Reductions   int64
-	Forked       string
+	// HeaderSize is the bytes of the header in Size.
+	HeaderSize int
+	Thread     int64
+	Reductions int64
+	Forked     string
 }
 
 // When returns where the session is in its recording. Must be stopped.
@@ -532,7 +533,7 @@ func (s *Session) When() (Where, error) {
 	now := s.present()
 	j := s.tt.j
 	return Where{Recording: true, Replaying: j.Replaying(), Offset: j.Offset(), Size: j.Size(),
-		Thread: now.thread, Reductions: now.red, Forked: j.Forked()}, nil
+		HeaderSize: j.HeaderSize(), Thread: now.thread, Reductions: now.red, Forked: j.Forked()}, nil
 }
 
 // AddCheckpoint names the present (REPL checkpoint NOTE) and returns the

@@ -32,9 +32,11 @@ type Journal struct {
 	rc     *Recorder // holds the whole log: header, replayed events, new ones
 	hdrLen int       // the header's bytes at the start of rc.e.buf
 	forked string
-	// shown is how far (a byte offset in the events) the session has
-	// shown output: a replayed write before it is not written again.
-	shown int
+	// outs counts the writes to stdout and stderr so far; the first
+	// shown were shown by an earlier run of the session and are not
+	// written again (re-execution is deterministic: the nth write is the
+	// same write).
+	outs, shown int
 }
 
 // NewJournal returns an empty journal of the run hdr describes.
@@ -45,8 +47,8 @@ func NewJournal(hdr Header) *Journal {
 }
 
 // ResumeJournal returns a journal that replays log (a Journal's Log) and
-// records on from its end. The output of the first shown bytes of events
-// is not written again (see Shown; 0 shows everything).
+// records on from its end. The first shown writes to stdout and stderr
+// are not written again (see Shown; 0 shows everything).
 func ResumeJournal(log []byte, shown int) (*Journal, error) {
 	rec, hdrLen, err := parsePartial(log)
 	if err != nil {
@@ -71,18 +73,9 @@ func parsePartial(log []byte) (*Recording, int, error) {
 	return rec, len(log) - len(rec.events), nil
 }
 
-// Shown returns how far output has been shown: the offset of the
-// current moment in the events, or the journal's starting mark if that is
-// further. Give it to ResumeJournal to go back without repeating output.
-func (j *Journal) Shown() int {
-	cur := len(j.rc.e.buf) - j.hdrLen
-	if rp := j.rp; rp != nil {
-		rp.mu.Lock()
-		cur = rp.d.off
-		rp.mu.Unlock()
-	}
-	return max(cur, j.shown)
-}
+// Shown returns how many writes to stdout and stderr have been shown.
+// Give it to ResumeJournal to go back without showing them again.
+func (j *Journal) Shown() int { return max(j.outs, j.shown) }
 
 // Offset returns the current moment's offset in the events.
 func (j *Journal) Offset() int {
@@ -100,6 +93,9 @@ func (j *Journal) Header() Header { return j.rc.hdr }
 // Log returns a copy of the log so far (header and events, no end): what
 // ResumeJournal takes.
 func (j *Journal) Log() []byte { return append([]byte(nil), j.rc.e.buf...) }
+
+// HeaderSize returns the size of the log's header in bytes.
+func (j *Journal) HeaderSize() int { return j.hdrLen }
 
 // Size returns the size of the log in bytes.
 func (j *Journal) Size() int { return len(j.rc.e.buf) }
@@ -278,18 +274,17 @@ type journalWriter struct {
 }
 
 func (w *journalWriter) Write(b []byte) (int, error) {
-	if rp := w.j.live(); rp != nil {
-		rp.mu.Lock()
-		old := rp.d.off < w.j.shown
-		rp.mu.Unlock()
-		cw := &checkWriter{p: rp, stream: w.stream}
-		if !old {
-			cw.w = w.w // not shown yet (a recording opened in the debugger)
-		}
-		cw.Write(b)
-		if w.j.live() != nil || rp.Divergence() == nil {
+	j := w.j
+	out := w.w
+	if j.outs < j.shown {
+		out = nil // shown before the session went back
+	}
+	j.outs++
+	if rp := j.live(); rp != nil {
+		(&checkWriter{p: rp, stream: w.stream, w: out}).Write(b)
+		if j.live() != nil || rp.Divergence() == nil {
 			return len(b), nil
 		}
 	}
-	return (&recWriter{r: w.j.rc, stream: w.stream, w: w.w}).Write(b)
+	return (&recWriter{r: j.rc, stream: w.stream, w: out}).Write(b)
 }
