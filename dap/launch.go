@@ -31,6 +31,7 @@ func capabilities() dap.Capabilities {
 		SupportsSingleThreadExecutionRequests: true,
 		SupportsDelayedStackTraceLoading:      true,
 		SupportsLoadedSourcesRequest:          true,
+		SupportsStepBack:                      true, // one carrier (the default): sessions record
 		ExceptionBreakpointFilters: []dap.ExceptionBreakpointsFilter{
 			{Filter: filterUncaught, Label: "Uncaught Exceptions", Default: true,
 				Description: "Stop where an exception is thrown that no catch will handle"},
@@ -50,6 +51,7 @@ type launchArgs struct {
 	Seed        int64    `json:"seed"`        // scheduler seed (0: FIFO)
 	Carriers    int      `json:"carriers"`    // carriers running threads in parallel (0: one)
 	NoDebug     bool     `json:"noDebug"`     // run without breakpoints or stops
+	Replay      string   `json:"replay"`      // a recording (run --record) to debug instead of program
 }
 
 func (c *session) onInitializeRequest(req *dap.InitializeRequest) {
@@ -95,8 +97,8 @@ func (c *session) onLaunchRequest(req *dap.LaunchRequest) {
 // breakpoints asked for so far. A compile error is an
 // *inspect.CompileError whose text is the file:line:col report.
 func (c *session) launch(args launchArgs) error {
-	if args.Program == "" {
-		return errors.New(`launch: missing "program" (the .n file to debug)`)
+	if args.Program == "" && args.Replay == "" {
+		return errors.New(`launch: missing "program" (the .n file to debug) or "replay" (a recording)`)
 	}
 	if args.Quota < 0 {
 		return fmt.Errorf("launch: quota must be positive, got %d", args.Quota)
@@ -120,6 +122,10 @@ func (c *session) launch(args launchArgs) error {
 		Carriers:    args.Carriers,
 		StopOnEntry: args.StopOnEntry && !args.NoDebug,
 		DebugLog:    c.srv.DebugLog,
+		Replay:      args.Replay,
+	}
+	if args.Replay != "" {
+		cfg.Program = ""
 	}
 	lis := &listener{c: c}
 	prog, err := inspect.Launch(cfg, lis)

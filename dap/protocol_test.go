@@ -39,13 +39,13 @@ func TestInitializeCapabilitiesAndSeq(t *testing.T) {
 		"supportsSingleThreadExecutionRequests": caps.SupportsSingleThreadExecutionRequests,
 		"supportsDelayedStackTraceLoading":      caps.SupportsDelayedStackTraceLoading,
 		"supportsLoadedSourcesRequest":          caps.SupportsLoadedSourcesRequest,
+		"supportsStepBack":                      caps.SupportsStepBack,
 	} {
 		if !ok {
 			t.Errorf("capability %s not advertised", name)
 		}
 	}
 	for name, ok := range map[string]bool{
-		"supportsStepBack":           caps.SupportsStepBack,
 		"supportsRestartFrame":       caps.SupportsRestartFrame,
 		"supportsGotoTargetsRequest": caps.SupportsGotoTargetsRequest,
 		"supportsCompletionsRequest": caps.SupportsCompletionsRequest,
@@ -237,7 +237,7 @@ func TestEveryRequestIsAnswered(t *testing.T) {
 		"threads", "stackTrace", "scopes", "variables", "evaluate", "setVariable", "source",
 		"loadedSources", "exceptionInfo", "setBreakpoints", "setFunctionBreakpoints",
 		"setExceptionBreakpoints", "breakpointLocations", "setDataBreakpoints",
-		"dataBreakpointInfo", "setInstructionBreakpoints", "stepBack", "reverseContinue",
+		"dataBreakpointInfo", "setInstructionBreakpoints",
 		"restartFrame", "goto", "gotoTargets", "stepInTargets", "completions", "modules",
 		"setExpression", "readMemory", "writeMemory", "disassemble", "cancel",
 		"terminateThreads", "runInTerminal", "startDebugging",

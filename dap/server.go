@@ -326,6 +326,10 @@ func (c *session) dispatch(req dap.RequestMessage) {
 		c.onStepInRequest(req)
 	case *dap.StepOutRequest: // Required
 		c.onStepOutRequest(req)
+	case *dap.StepBackRequest: // Optional (capability 'supportsStepBack')
+		c.onStepBackRequest(req)
+	case *dap.ReverseContinueRequest: // Optional (capability 'supportsStepBack')
+		c.onReverseContinueRequest(req)
 	case *dap.PauseRequest: // Required
 		c.onPauseRequest(req)
 	case *dap.ThreadsRequest: // Required

@@ -50,6 +50,10 @@ type Config struct {
 	// panic in a native or the interpreter, raised in the program as an
 	// InternalError).
 	DebugLog io.Writer
+	// Replay, if set, is a recording (nlangdbg run --record) to debug
+	// instead of Program: its program, options and inputs are the
+	// recorded ones, and the session can go back and forth in it.
+	Replay string
 }
 
 // StopReason says why the program stopped (the DAP `stopped` reasons).

@@ -90,7 +90,12 @@ func (s *Scheduler) Timers() []Timer {
 
 // Now returns the time on the scheduler's clock, comparable with
 // Timer.Deadline.
-func (s *Scheduler) Now() time.Duration { return s.clock.Now() }
+func (s *Scheduler) Now() time.Duration {
+	if p, ok := s.clock.(interface{ Peek() time.Duration }); ok {
+		return p.Peek() // a recording clock: the debugger's reads are not the program's
+	}
+	return s.clock.Now()
+}
 
 // Joiners returns the threads parked in a join of t, first come first.
 func (s *Scheduler) Joiners(t *vm.Thread) []*vm.Thread {

@@ -97,6 +97,7 @@ type Scheduler struct {
 	waiters    int      // goroutines waiting on cond
 	irq        bool     // the machine's interrupt as updateInterrupt last set it
 	hookMu     sync.Mutex
+	rec        Recorder // recording or replaying (SetRecorder); nil otherwise
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
@@ -121,6 +122,9 @@ type threadExtra struct {
 	joiners waitq      // the threads parked in a join of this one
 	future  *Future    // the future this thread completes, if spawned for one
 	pinned  *vm.Native // the pinned native the thread is blocked in, if any
+	// rest, if > 0, is the budget of the thread's next dispatch: what a
+	// stop at a trap left of its quantum.
+	rest int
 }
 
 // extra returns ti's threadExtra, made on first use.

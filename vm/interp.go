@@ -28,6 +28,7 @@ func (t *Thread) Run(budget int) (stop Stop) {
 			stop = t.contain(r)
 		}
 	}()
+	t.runBudget = budget
 	stop, left := t.run(budget)
 	t.reductions += int64(budget - left)
 	return stop
@@ -693,6 +694,7 @@ reload:
 			}
 			fr.PC = pc - 1
 			t.skipFn = nil
+			t.trapLeft = budget
 			if t.M.Hook.OnTrap(t, fn, pc-1) {
 				t.skipFn, t.skipPC = fn, pc-1
 				return StopTrap, budget

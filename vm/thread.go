@@ -171,11 +171,13 @@ type Thread struct {
 	// the scheduler).
 	Obj any
 
-	reductions   int64  // total reductions spent
-	concatBuf    []byte // the buffer behind the last long string built (concat)
+	reductions   int64   // total reductions spent
+	concatBuf    *[]byte // the buffer behind the last long string built (concat)
 	nativeType   *Type
 	pendingThrow error
-	reported     *Object // exception already shown to the debugger's ThrowHook
+	reported     *Object      // exception already shown to the debugger's ThrowHook
+	runBudget    int          // the budget of the Run in progress
+	trapLeft     int          // the budget left at the trap being decided (TrapReductions)
 	skipFn       *Funcode     // execute the trapped instruction at (skipFn, skipPC) once
 	call         *pendingCall // the call a native asked for (CallThen)
 	nativeDest   int32        // stack index awaiting a parked native's result

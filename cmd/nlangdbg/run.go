@@ -17,7 +17,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "run",
-		usage:   "[--listen ADDR] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap BYTES] PROG.n [ARGS]",
+		usage:   "[--listen ADDR] [--record FILE] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap BYTES] PROG.n [ARGS]",
 		summary: "compile and run a program",
 		help: `
 Compiles PROG.n and runs it. The program's stdout and stderr are the
@@ -38,6 +38,9 @@ Flags:
   --max-heap BYTES largest allocation; larger ones throw OutOfMemoryException
                    (default 4 GiB)
 
+  --record FILE    record the run to FILE (one carrier only): its input,
+                   clock readings and file-system results, checked by
+                   nlangdbg replay FILE (see docs/recording.md)
   --listen ADDR    run the program normally and serve DAP at ADDR
                    (host:port; a bare port means loopback, port 0 picks a
                    free one; the address is printed on stderr). A debugger
@@ -91,6 +94,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", stderr)
 	opts.flags(fs)
 	listen := fs.String("listen", "", "serve DAP at this address")
+	recPath := fs.String("record", "", "record the run to this file (see replay)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -120,7 +124,12 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		bw = bufio.NewWriterSize(stdout, 64<<10)
 		out = bw
 	}
-	code := runProgram(path, src, opts, stdin, out, &flushWriter{w: stderr, flush: bw})
+	var code int
+	if *recPath != "" {
+		code = recordProgram(path, src, fs.Args()[1:], opts, *recPath, stdin, out, &flushWriter{w: stderr, flush: bw})
+	} else {
+		code = runProgram(path, src, opts, stdin, out, &flushWriter{w: stderr, flush: bw})
+	}
 	if bw != nil {
 		bw.Flush()
 	}
