@@ -147,6 +147,11 @@ func (s *Scheduler) pickOn(c *carrier) *vm.Thread {
 		s.dequeue(next)
 		return next
 	}
+	if s.strat != nil {
+		if t, ok := s.pickStrategy(c); ok {
+			return t
+		}
+	}
 	var t *vm.Thread
 	if n := c.runq.len(); n > 0 {
 		if s.rng != nil {
@@ -227,6 +232,9 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	c.cur = t
 	r0 := t.Reductions()
 	quota, once := s.quota, false
+	if s.stratBudget > 0 { // the strategy's pick
+		quota, s.stratBudget = s.stratBudget, 0
+	}
 	if ti.budgetOnce > 0 {
 		quota, ti.budgetOnce, once = int(ti.budgetOnce), 0, true
 	} else if ti.x != nil && ti.x.rest > 0 {
@@ -306,6 +314,9 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 				s.deliverShared()
 				s.mu.Lock()
 			}
+			continue
+		}
+		if s.ended { // a strategy ended the program
 			continue
 		}
 		_, virtual := s.clock.(*VirtualClock)
@@ -409,7 +420,10 @@ func (s *Scheduler) dispatchStep() Event {
 		ev.Spawned = append([]*vm.Thread(nil), ev.Spawned...)
 		s.busy = false
 		s.broadcast()
-		if !ran {
+		switch {
+		case !ran && s.ended: // a strategy ended the program
+			ev = Event{Kind: EventEnd, Code: s.code}
+		case !ran:
 			ev = s.nothingRunnable(ev)
 		}
 	}
@@ -453,6 +467,8 @@ func serial(fn vm.NativeFunc) vm.NativeFunc {
 		v, err = fn(t, args)
 		if err == vm.ErrPark && c != nil {
 			c.parked, keep = true, true
+		} else if s.strat != nil && c != nil && err == nil {
+			t.YieldAfterNative = true // a scheduling point (strategy.go)
 		}
 		return v, err
 	}

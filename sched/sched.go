@@ -98,6 +98,11 @@ type Scheduler struct {
 	irq        bool     // the machine's interrupt as updateInterrupt last set it
 	hookMu     sync.Mutex
 	rec        Recorder // recording or replaying (SetRecorder); nil otherwise
+	// The strategy choosing the schedule (SetStrategy; strategy.go), the
+	// budget of its last pick and a buffer for the runnable threads.
+	strat       Strategy
+	stratBudget int
+	stratBuf    []*vm.Thread
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).

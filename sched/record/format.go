@@ -40,6 +40,11 @@ type Header struct {
 	// or in-memory text): it was read on the reading thread, in chunks
 	// logged as fill events, and reads never parked.
 	InputDirect bool
+	// Scheduled says that the scheduler followed the recorded quanta
+	// rather than its quota and seed (a schedule found by nlangdbg
+	// explore): a replay runs the thread of each dispatch event for its
+	// reductions (see Replayer.Pick).
+	Scheduled bool
 }
 
 // Event kinds, one byte each in the file (see docs/recording.md).
@@ -117,7 +122,14 @@ func (e *encoder) header(h *Header) {
 	for _, a := range h.Args {
 		e.string(a)
 	}
-	e.bool(h.InputDirect)
+	var flags byte // bit 0: InputDirect, bit 1: Scheduled
+	if h.InputDirect {
+		flags |= 1
+	}
+	if h.Scheduled {
+		flags |= 2
+	}
+	e.byte(flags)
 }
 
 // end appends an end-of-input code.
@@ -354,7 +366,8 @@ func Parse(data []byte) (*Recording, error) {
 	for i := uint64(0); i < nargs && d.err == nil; i++ {
 		h.Args = append(h.Args, d.string())
 	}
-	h.InputDirect = d.bool()
+	flags := d.byte()
+	h.InputDirect, h.Scheduled = flags&1 != 0, flags&2 != 0
 	// The file must end with the CRC of everything before it; when it
 	// does not, say whether it was cut short or changed.
 	crcOK := len(data) >= 4 &&

@@ -143,6 +143,9 @@ func (j *Journal) Start(m *vm.Machine, s *sched.Scheduler) error {
 	}
 	m.SetOutside(j, rc.hdr.InputDirect)
 	s.SetRecorder(j)
+	if rc.hdr.Scheduled {
+		return s.SetStrategy(journalStrategy{j}) // schedule.go
+	}
 	return nil
 }
 

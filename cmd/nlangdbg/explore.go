@@ -1,0 +1,276 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/sched/explore"
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+func init() {
+	commands = append(commands, &command{
+		name:    "explore",
+		usage:   "[flags] PROG.n [ARGS] | merge [--json] DIR...",
+		summary: "run a program under many schedules to find concurrency bugs",
+		help: `
+Runs PROG.n under many schedules on one carrier and reports what fails in
+any of them: a deadlock, an uncaught exception in any thread, an assert
+that fails, a nonzero exit code, a run that does not end within
+--max-steps scheduling points (livelock), and with --expect-output FILE
+output that differs from FILE. A thread may be preempted at every
+safepoint (function entry, loop back-edge) and after every
+synchronisation operation (spawn, join, channel, future, lock,
+semaphore, atomic, sleep).
+
+Strategies (--strategy): pct (the default) draws --depth - 1 priority
+change points at random: a bug that needs D ordering constraints is
+found by one schedule with probability at least 1/(n k^(D-1)) for n
+threads and k scheduling points; random is a seeded random walk; dfs
+runs every schedule with at most --depth preemptions, depth first, and
+says when it has run them all.
+
+Each distinct failure (kind and place) is reported once, with the number
+of schedules it took; its schedule is shrunk to the fewest preemptions
+and saved as DIR/failure-K.replay (--out DIR), which "nlangdbg replay"
+reproduces. DIR/result.json holds the result; --json prints it.
+
+--jobs J runs J workers in parallel; --shard I/K runs shard I (from 0) of
+K disjoint shards, and "nlangdbg explore merge DIR..." combines the
+results of the shards' --out directories.
+
+Exit status: 0 when nothing was found, 3 when a failure was, 1 on errors.
+See docs/explore.md.`,
+		run: exploreCmd,
+	})
+}
+
+func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "merge" {
+		return exploreMerge(args[1:], stdout, stderr)
+	}
+	fs := newFlagSet("explore", stderr)
+	cfg := explore.Config{}
+	fs.IntVar(&cfg.Schedules, "schedules", 1000, "schedules to run (all shards together)")
+	fs.StringVar(&cfg.Strategy, "strategy", explore.PCT, "pct, random or dfs")
+	fs.IntVar(&cfg.Depth, "depth", 0, "PCT's bug depth (default 3) or DFS's preemption bound (default 2)")
+	fs.Int64Var(&cfg.Seed, "seed", 0, "seed of pct and random")
+	fs.IntVar(&cfg.Jobs, "jobs", 1, "workers in parallel")
+	shard := fs.String("shard", "", "run shard I of K (I/K, I from 0)")
+	out := fs.String("out", "explore-out", "directory for failure-K.replay and result.json")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	expect := fs.String("expect-output", "", "a file holding the expected stdout")
+	fs.Int64Var(&cfg.StepBound, "max-steps", 1_000_000, "scheduling points after which a run is a livelock")
+	fs.IntVar(&cfg.Quota, "quota", sched.DefaultQuota, "reductions per quantum at most")
+	fs.IntVar(&cfg.MaxFrames, "max-frames", vm.DefaultMaxFrames, "call depth limit")
+	fs.Int64Var(&cfg.MaxHeap, "max-heap", vm.DefaultMaxHeap, "heap limit in bytes")
+	granularity := fs.String("granularity", "sync", "scheduling points: sync (safepoints and synchronisation operations)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 1
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "nlangdbg explore: "+format+"\n", a...)
+		return 1
+	}
+	if fs.NArg() < 1 {
+		return fail("want a program file (usage: nlangdbg explore [flags] PROG.n [ARGS])")
+	}
+	if *granularity != "sync" {
+		return fail("--granularity %q: only sync is supported", *granularity)
+	}
+	if *shard != "" {
+		i, k, ok := parseShard(*shard)
+		if !ok {
+			return fail("--shard %q: want I/K with 0 <= I < K", *shard)
+		}
+		cfg.Shard, cfg.Shards = i, k
+	}
+	if cfg.Schedules < 1 || cfg.Jobs < 1 || cfg.Depth < 0 {
+		return fail("--schedules and --jobs must be at least 1, --depth not negative")
+	}
+	if *expect != "" {
+		b, err := os.ReadFile(*expect)
+		if err != nil {
+			return fail("%v", err)
+		}
+		cfg.Expect = b
+	}
+	path := fs.Arg(0)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return fail("%v", err)
+	}
+	cfg.Path, cfg.Source, cfg.Args = path, src, fs.Args()[1:]
+	if cfg.Prog = compileProgram(path, src, stderr); cfg.Prog == nil {
+		return 1
+	}
+	var prog explore.Progress
+	stopProgress := showProgress(stderr, &prog, cfg.Schedules, cfg.Shards)
+	res, err := explore.Explore(cfg, &prog)
+	stopProgress()
+	if err != nil {
+		return fail("%v", err)
+	}
+	if err := explore.Save(cfg, res, *out); err != nil {
+		return fail("saving the results: %v", err)
+	}
+	if *asJSON {
+		printJSON(stdout, res)
+	} else {
+		printSummary(stdout, res)
+	}
+	if res.Failed() {
+		return 3
+	}
+	return 0
+}
+
+// parseShard parses "I/K".
+func parseShard(s string) (int, int, bool) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	k, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || k < 1 || i < 0 || i >= k {
+		return 0, 0, false
+	}
+	return i, k, true
+}
+
+// showProgress writes a progress line to w while an exploration runs, if
+// w is a terminal; the returned function stops it and clears the line.
+func showProgress(w io.Writer, p *explore.Progress, total, shards int) func() {
+	f, ok := w.(*os.File)
+	if !ok || !isTerminal(f) {
+		return func() {}
+	}
+	total = (total + shards - 1) / shards
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				fmt.Fprint(f, "\r\033[K")
+				return
+			case <-tick.C:
+				n := p.Done.Load()
+				rate := float64(n) / time.Since(start).Seconds()
+				fmt.Fprintf(f, "\r\033[Kexplore: %d/%d schedules, %.0f/s, %d failures", n, total, rate, p.Failures.Load())
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
+}
+
+func printJSON(w io.Writer, res *explore.Result) {
+	b, _ := json.MarshalIndent(res, "", "  ")
+	fmt.Fprintf(w, "%s\n", b)
+}
+
+// printSummary writes the result as a table and each failure's report.
+func printSummary(w io.Writer, res *explore.Result) {
+	rate := 0.0
+	if res.Seconds > 0 {
+		rate = float64(res.Schedules) / res.Seconds
+	}
+	shard := ""
+	if res.Shards > 1 {
+		shard = fmt.Sprintf(", shard %d/%d", res.Shard, res.Shards)
+	}
+	fmt.Fprintf(w, "explore %s: %d schedules (%s, depth %d, seed %d%s) in %.2f s (%.0f/s): ",
+		res.Program, res.Schedules, res.Strategy, res.Depth, res.Seed, shard, res.Seconds, rate)
+	switch n := len(res.Failures); {
+	case n == 0:
+		fmt.Fprintln(w, "no failure")
+	case n == 1:
+		fmt.Fprintln(w, "1 failure")
+	default:
+		fmt.Fprintf(w, "%d failures\n", n)
+	}
+	if res.Complete {
+		fmt.Fprintf(w, "every schedule with at most %d preemptions was run\n", res.Depth)
+	}
+	if len(res.Failures) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tfailure\tplace\tschedules\thits\tpreemptions\treplay")
+	for k, f := range res.Failures {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%d (found with %d)\t%s\n", k+1, f.Kind, f.Place, f.Schedule+1, f.Hits,
+			f.Shrunk, f.Preemptions, f.Replay)
+	}
+	tw.Flush()
+	for k, f := range res.Failures {
+		fmt.Fprintf(w, "\nfailure %d: %s", k+1, f.Kind)
+		if f.Place != "" {
+			fmt.Fprintf(w, " at %s", f.Place)
+		}
+		fmt.Fprintln(w)
+		if msg := strings.TrimRight(f.Message, "\n"); msg != "" {
+			fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(msg, "\n", "\n  "))
+		}
+		if f.Replay != "" {
+			fmt.Fprintf(w, "  reproduce: nlangdbg replay %s\n", f.Replay)
+		}
+	}
+}
+
+// exploreMerge is "explore merge DIR...".
+func exploreMerge(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("explore", stderr)
+	asJSON := fs.Bool("json", false, "print the merged result as JSON")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 1
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "nlangdbg explore merge: want the --out directories of the shards")
+		return 1
+	}
+	var rs []*explore.Result
+	for _, dir := range fs.Args() {
+		r, err := explore.ReadResult(filepath.Join(dir, "result.json"))
+		if err != nil {
+			fmt.Fprintf(stderr, "nlangdbg explore merge: %v\n", err)
+			return 1
+		}
+		rs = append(rs, r)
+	}
+	res, err := explore.Merge(rs)
+	if err != nil {
+		fmt.Fprintf(stderr, "nlangdbg explore merge: %v\n", err)
+		return 1
+	}
+	if n := len(rs); n != res.Shards {
+		fmt.Fprintf(stderr, "nlangdbg explore merge: warning: %d of %d shards\n", n, res.Shards)
+	}
+	if *asJSON {
+		printJSON(stdout, res)
+	} else {
+		printSummary(stdout, res)
+	}
+	if res.Failed() {
+		return 3
+	}
+	return 0
+}

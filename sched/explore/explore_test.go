@@ -1,0 +1,328 @@
+package explore
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nlangdbg/nlangdbg/internal/scripttest"
+	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/sched/record"
+	"github.com/nlangdbg/nlangdbg/vm"
+	"github.com/nlangdbg/nlangdbg/vm/compile"
+)
+
+func library() *vm.Library {
+	lib := vm.StdLib()
+	lib.Merge(sched.Lib())
+	return lib
+}
+
+// load compiles a program of the repository's testdata.
+func load(t *testing.T, path string) Config {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := compile.CompileFile(path, src, compile.Options{Lib: library()})
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return Config{Prog: prog, Path: path, Source: src}
+}
+
+// plainRun runs the program as `nlangdbg run` does and returns its exit
+// code, stdout and stderr.
+func plainRun(cfg Config) (int, string, string) {
+	var out, errb bytes.Buffer
+	m := vm.NewMachine(cfg.Prog, strings.NewReader(""), &out, &errb)
+	s := sched.New(m, sched.Options{})
+	s.Start(m.NewCallThread(cfg.Prog.Main, nil))
+	code := s.Run()
+	return code, out.String(), errb.String()
+}
+
+// planted lists the planted bugs and the failure each must produce.
+var planted = []struct {
+	file, kind, place string
+}{
+	{"lock_order.n", "deadlock", "mutex at transfer (lock_order.n:19)"},
+	{"dict_check_then_act.n", "assertion failure", "main (dict_check_then_act.n:40)"},
+	{"missed_wakeup.n", "deadlock", "chan at worker (missed_wakeup.n:26)"},
+	{"atomicity.n", "exit code 1", ""},
+}
+
+const plantedDir = "../../testdata/explore"
+
+// TestPlantedBugsPassPlainRuns: every planted bug hides from a plain run.
+func TestPlantedBugsPassPlainRuns(t *testing.T) {
+	for _, p := range planted {
+		cfg := load(t, filepath.Join(plantedDir, p.file))
+		if code, out, errs := plainRun(cfg); code != 0 || errs != "" {
+			t.Errorf("%s: plain run exit %d, stdout %q, stderr %q; want a clean run", p.file, code, out, errs)
+		}
+	}
+}
+
+// TestPlantedBugsFound: each strategy finds every planted bug, PCT (the
+// default) within 200 schedules, and each failure is shrunk to one
+// preemption.
+func TestPlantedBugsFound(t *testing.T) {
+	for _, strategy := range []string{PCT, Random, DFS} {
+		for _, p := range planted {
+			t.Run(strategy+"/"+p.file, func(t *testing.T) {
+				cfg := load(t, filepath.Join(plantedDir, p.file))
+				cfg.Strategy, cfg.Schedules = strategy, 200
+				res, err := Explore(cfg, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.Failures) != 1 {
+					t.Fatalf("%d failures, want 1: %+v", len(res.Failures), res.Failures)
+				}
+				f := res.Failures[0]
+				if f.Kind != p.kind || !strings.Contains(f.Place, p.place) {
+					t.Fatalf("found %s at %q, want %s at %q", f.Kind, f.Place, p.kind, p.place)
+				}
+				if f.Shrunk != 1 || f.Shrunk > f.Preemptions {
+					t.Errorf("shrunk to %d preemptions (found with %d), want 1", f.Shrunk, f.Preemptions)
+				}
+				t.Logf("%s: found after %d schedules (%d hits), %d preemptions shrunk to %d",
+					p.file, f.Schedule+1, f.Hits, f.Preemptions, f.Shrunk)
+			})
+		}
+	}
+}
+
+// TestShrunkScheduleIsMinimal: the shrunk schedule still fails the same
+// way, and no schedule with fewer preemptions does.
+func TestShrunkScheduleIsMinimal(t *testing.T) {
+	cfg := load(t, filepath.Join(plantedDir, "lock_order.n"))
+	cfg.Schedules = 50
+	res, err := Explore(cfg, nil)
+	if err != nil || len(res.Failures) != 1 {
+		t.Fatalf("explore: %v, %d failures", err, len(res.Failures))
+	}
+	f := res.Failures[0]
+	_ = cfg.defaults()
+	r := newRunner(&cfg)
+	got, err := r.run(&forced{ds: f.Decisions}, nil)
+	if err != nil || got == nil || got.key() != f.Key() {
+		t.Fatalf("the shrunk schedule %v gives %+v, %v; want %s", f.Decisions, got, err, f.Kind)
+	}
+	if _, pre := r.ctl.decisions(); pre != f.Shrunk {
+		t.Errorf("the shrunk schedule has %d preemptions, the failure says %d", pre, f.Shrunk)
+	}
+	ds, runs, err := searchBound(r, f.Shrunk-1, 1_000_000, f.Key())
+	if err != nil || ds != nil {
+		t.Errorf("a schedule with fewer preemptions fails too: %v, %v", ds, err)
+	}
+	if runs < 1 {
+		t.Errorf("the search ran nothing")
+	}
+}
+
+// TestSavedFailuresReplay: a saved failure is a recording that replays
+// (following its schedule) to the same failure, without divergence.
+func TestSavedFailuresReplay(t *testing.T) {
+	for _, p := range planted {
+		cfg := load(t, filepath.Join(plantedDir, p.file))
+		cfg.Schedules = 100
+		res, err := Explore(cfg, nil)
+		if err != nil || len(res.Failures) == 0 {
+			t.Fatalf("%s: %v, no failure", p.file, err)
+		}
+		dir := t.TempDir()
+		if err := Save(cfg, res, dir); err != nil {
+			t.Fatal(err)
+		}
+		rec, err := record.ReadFile(filepath.Join(dir, "failure-1.replay"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rec.Header.Scheduled {
+			t.Errorf("%s: the recording does not say its schedule is in its quanta", p.file)
+		}
+		var out, errb bytes.Buffer
+		rp := record.NewReplayer(rec)
+		m := vm.NewMachine(cfg.Prog, nil, rp.Stdout(&out), rp.Stderr(&errb))
+		s := sched.New(m, sched.Options{Quota: rec.Header.Quota, Seed: rec.Header.Seed, Clock: rp.Clock()})
+		if err := rp.Start(m, s); err != nil {
+			t.Fatal(err)
+		}
+		main := m.NewCallThread(cfg.Prog.Main, nil)
+		s.Start(main)
+		code := s.Run()
+		if div := rp.Finish(code); div != nil {
+			t.Fatalf("%s: the replay diverged: %v", p.file, div)
+		}
+		if code != rec.ExitCode || code == 0 {
+			t.Errorf("%s: replay exit %d, recorded %d", p.file, code, rec.ExitCode)
+		}
+		switch p.kind {
+		case "deadlock":
+			if !strings.Contains(errb.String(), "deadlock!") || main.State == vm.Dead {
+				t.Errorf("%s: the replay did not deadlock: %q", p.file, errb.String())
+			}
+		case "assertion failure":
+			if !strings.Contains(errb.String(), "AssertionException") {
+				t.Errorf("%s: the replay did not fail the assert: %q", p.file, errb.String())
+			}
+		}
+		got, err := ReadResult(filepath.Join(dir, "result.json"))
+		if err != nil || len(got.Failures) != 1 || got.Failures[0].Replay == "" {
+			t.Errorf("%s: result.json: %+v, %v", p.file, got, err)
+		}
+	}
+}
+
+// TestShardsCoverOneRun: K shards (and J jobs) together run the
+// schedules of one run and find the same failures after the same
+// schedules.
+func TestShardsCoverOneRun(t *testing.T) {
+	for _, strategy := range []string{PCT, Random} {
+		cfg := load(t, filepath.Join(plantedDir, "atomicity.n"))
+		cfg.Strategy, cfg.Schedules = strategy, 120
+		one, err := Explore(cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var shards []*Result
+		for i := 0; i < 3; i++ {
+			c := cfg
+			c.Shard, c.Shards, c.Jobs = i, 3, 2
+			r, err := Explore(c, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shards = append(shards, r)
+		}
+		merged, err := Merge(shards)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if merged.Schedules != one.Schedules {
+			t.Errorf("%s: shards ran %d schedules, one run %d", strategy, merged.Schedules, one.Schedules)
+		}
+		if len(merged.Failures) != len(one.Failures) || len(one.Failures) == 0 {
+			t.Fatalf("%s: shards found %d failures, one run %d", strategy, len(merged.Failures), len(one.Failures))
+		}
+		for i, f := range one.Failures {
+			g := merged.Failures[i]
+			if g.Key() != f.Key() || g.Schedule != f.Schedule || g.Hits != f.Hits {
+				t.Errorf("%s: shards: %s after %d (%d hits); one run: %s after %d (%d hits)",
+					strategy, g.Kind, g.Schedule, g.Hits, f.Kind, f.Schedule, f.Hits)
+			}
+		}
+	}
+}
+
+// TestDFSShardsExhaust: on a small program DFS runs every schedule within
+// its bound, and shards run the same number in all.
+func TestDFSShardsExhaust(t *testing.T) {
+	cfg := load(t, filepath.Join(plantedDir, "atomicity.n"))
+	cfg.Strategy, cfg.Schedules, cfg.Depth = DFS, 1_000_000, 1
+	one, err := Explore(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !one.Complete || one.Schedules < 10 {
+		t.Fatalf("one run: complete %v after %d schedules", one.Complete, one.Schedules)
+	}
+	var shards []*Result
+	for i := 0; i < 2; i++ {
+		c := cfg
+		c.Shard, c.Shards = i, 2
+		r, err := Explore(c, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, r)
+	}
+	merged, err := Merge(shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !merged.Complete || merged.Schedules != one.Schedules {
+		t.Errorf("shards: complete %v, %d schedules; one run: %d", merged.Complete, merged.Schedules, one.Schedules)
+	}
+	if len(merged.Failures) != len(one.Failures) {
+		t.Errorf("shards found %d failures, one run %d", len(merged.Failures), len(one.Failures))
+	}
+	t.Logf("DFS, bound 1: %d schedules", one.Schedules)
+}
+
+// TestMergeRefusesOtherExplorations: shards of different explorations do
+// not merge.
+func TestMergeRefusesOtherExplorations(t *testing.T) {
+	a := &Result{Program: "a.n", Strategy: PCT, Depth: 3, Shards: 2, Shard: 0}
+	b := &Result{Program: "a.n", Strategy: PCT, Depth: 3, Seed: 1, Shards: 2, Shard: 1}
+	if _, err := Merge([]*Result{a, b}); err == nil || !strings.Contains(err.Error(), "not of the same exploration") {
+		t.Errorf("merge of two seeds: %v", err)
+	}
+	c := &Result{Program: "a.n", Strategy: PCT, Depth: 3, Shards: 2, Shard: 0}
+	if _, err := Merge([]*Result{a, c}); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("merge of one shard twice: %v", err)
+	}
+}
+
+// TestConcurrencyScriptsExploreClean: the concurrency scripts that must
+// succeed succeed under every explored schedule with their expected
+// output (no false positives); those that must fail fail in every one.
+func TestConcurrencyScriptsExploreClean(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/run/concurrency/*.n")
+	if len(files) < 30 {
+		t.Fatalf("%d scripts", len(files))
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			cfg := load(t, path)
+			sc, err := scripttest.Parse(path, cfg.Source)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Expect = []byte(sc.Stdout)
+			// A script fails by design if its plain run does: a nonzero
+			// exit (deadlock) or a report on stderr (a thread's uncaught
+			// exception).
+			code, _, errs := plainRun(cfg)
+			byDesign := code != 0 || errs != ""
+			for _, strategy := range []string{PCT, Random} {
+				cfg.Strategy, cfg.Schedules = strategy, 100
+				res, err := Explore(cfg, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !byDesign {
+					for _, f := range res.Failures {
+						t.Errorf("%s: false positive after %d schedules: %s at %s: %s", strategy, f.Schedule+1, f.Kind, f.Place, f.Message)
+					}
+					continue
+				}
+				// A script that fails by design fails in the first schedule.
+				if len(res.Failures) == 0 || res.Failures[0].Schedule != 0 {
+					t.Errorf("%s: the failure the script expects (exit %d, stderr %q) was not found at once: %+v", strategy, code, errs, res.Failures)
+				}
+			}
+		})
+	}
+}
+
+// TestStepBound: a run that never ends is a livelock.
+func TestStepBound(t *testing.T) {
+	src := []byte("import thread;\nvoid spin() {\n    while (true) {\n    }\n}\nint main() {\n    Thread t = thread.spawn(spin);\n    t.join();\n    return 0;\n}\n")
+	prog, err := compile.CompileFile("spin.n", src, compile.Options{Lib: library()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Explore(Config{Prog: prog, Path: "spin.n", Source: src, Schedules: 3, StepBound: 50_000}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Failures) != 1 || res.Failures[0].Kind != "livelock" || res.Failures[0].Hits != 3 {
+		t.Errorf("failures %+v, want one livelock hit by all 3 schedules", res.Failures)
+	}
+}

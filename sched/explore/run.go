@@ -1,0 +1,173 @@
+package explore
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/sched/record"
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// clockStep is the virtual time that passes at every dispatch of an
+// explored run, so that a thread spinning on a condition a sleeper will
+// set sees the sleeper wake.
+const clockStep = 100 * time.Microsecond
+
+// A failure is what went wrong in one run.
+type failure struct {
+	kind, place string
+	message     string // the report: the deadlock, the exception, the difference
+}
+
+func (f *failure) key() string { return f.kind + "\x00" + f.place }
+
+// A runner runs the program under one schedule after another.
+type runner struct {
+	cfg      *Config
+	ctl      controller
+	out, err bytes.Buffer
+	thrown   *vm.Thread // the first thread that ended with an uncaught exception
+	s        *sched.Scheduler
+}
+
+func newRunner(cfg *Config) *runner {
+	return &runner{cfg: cfg, ctl: controller{quota: cfg.Quota, bound: cfg.StepBound, fair: cfg.fair}}
+}
+
+// run runs the program once with ch choosing and returns what failed, or
+// nil. If w is not nil the run is recorded to it.
+func (r *runner) run(ch chooser, w io.Writer) (*failure, error) {
+	r.ctl.reset(ch)
+	r.out.Reset()
+	r.err.Reset()
+	r.thrown = nil
+	prog := r.cfg.Prog
+	clock := &sched.VirtualClock{Step: clockStep}
+	var rec *record.Recorder
+	stdout, stderr := io.Writer(&r.out), io.Writer(&r.err)
+	var sc sched.Clock = clock
+	if w != nil {
+		rec = record.NewRecorder(record.Header{Path: r.cfg.Path, Source: r.cfg.Source, Hash: record.ProgramHash(prog),
+			Quota: r.cfg.Quota, MaxFrames: r.cfg.MaxFrames, MaxHeap: r.cfg.MaxHeap, Args: r.cfg.Args, Scheduled: true})
+		rec.SetClock(clock)
+		stdout, stderr, sc = rec.Stdout(stdout), rec.Stderr(stderr), rec.Clock()
+	}
+	m := vm.NewMachine(prog, strings.NewReader(""), stdout, stderr)
+	if r.cfg.MaxFrames > 0 {
+		m.MaxFrames = r.cfg.MaxFrames
+	}
+	if r.cfg.MaxHeap > 0 {
+		m.MaxHeap = r.cfg.MaxHeap
+	}
+	s := sched.New(m, sched.Options{Quota: r.cfg.Quota, Clock: sc})
+	r.s = s
+	if rec != nil {
+		if err := rec.Start(w, m, s); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.SetStrategy(&r.ctl); err != nil {
+		return nil, err
+	}
+	s.OnEvent = r.onEvent
+	main := m.NewCallThread(prog.Main, nil)
+	s.Start(main)
+	code := s.Run()
+	r.ctl.finish()
+	if rec != nil {
+		if err := rec.Finish(code); err != nil {
+			return nil, err
+		}
+	}
+	return r.classify(main, code), nil
+}
+
+// onEvent notes the first thread other than main that ends with an
+// exception nobody can see (no future holds it).
+func (r *runner) onEvent(ev sched.Event) {
+	if ev.Kind != sched.EventExit || r.thrown != nil {
+		return
+	}
+	if t := ev.Thread; t.Uncaught != nil && t != r.s.Main() && r.s.FutureOf(t) == nil {
+		r.thrown = t
+	}
+}
+
+// classify says what failed in the run that just ended with code.
+func (r *runner) classify(main *vm.Thread, code int) *failure {
+	switch {
+	case r.ctl.stopped:
+		return &failure{kind: "livelock", message: fmt.Sprintf("the run did not end within %d scheduling points (--max-steps)", r.cfg.StepBound)}
+	case main.State != vm.Dead:
+		return r.deadlock()
+	case main.Uncaught != nil:
+		return uncaught(main, r.err.String())
+	case r.thrown != nil:
+		return uncaught(r.thrown, vm.ThreadExceptionText(r.thrown))
+	case code != 0:
+		return &failure{kind: fmt.Sprintf("exit code %d", code), message: r.err.String()}
+	case r.cfg.Expect != nil && !bytes.Equal(r.out.Bytes(), r.cfg.Expect):
+		return outputDiff(r.cfg.Expect, r.out.Bytes())
+	}
+	return nil
+}
+
+// deadlock describes a deadlock by where each blocked thread waits.
+func (r *runner) deadlock() *failure {
+	var places []string
+	for _, t := range r.s.Threads() {
+		if t.State == vm.Dead {
+			continue
+		}
+		what, _, _ := strings.Cut(t.WaitReason, " ")
+		places = append(places, what+" at "+topFrame(t.CallStack()))
+	}
+	slices.Sort(places)
+	return &failure{kind: "deadlock", place: strings.Join(places, ", "), message: r.err.String()}
+}
+
+// uncaught describes the exception that ended t.
+func uncaught(t *vm.Thread, text string) *failure {
+	exc := t.Uncaught
+	kind := "uncaught " + exc.Class.Name
+	if exc.Class.Name == "AssertionException" {
+		kind = "assertion failure"
+	}
+	return &failure{kind: kind, place: topFrame(vm.ExceptionTrace(exc)), message: fmt.Sprintf("in thread %d %q: %s", t.ID, t.Name, text)}
+}
+
+// topFrame names the innermost NLang frame of a stack: "f (file:line)".
+func topFrame(st []vm.CallFrame) string {
+	for _, f := range st {
+		if f.File != vm.NativeFile {
+			return fmt.Sprintf("%s (%s:%d)", f.Func, filepath.Base(f.File), f.Line)
+		}
+	}
+	if len(st) > 0 {
+		return st[0].Func
+	}
+	return "?"
+}
+
+// outputDiff describes the first line where got differs from want.
+func outputDiff(want, got []byte) *failure {
+	wl, gl := strings.SplitAfter(string(want), "\n"), strings.SplitAfter(string(got), "\n")
+	i := 0
+	for i < len(wl) && i < len(gl) && wl[i] == gl[i] {
+		i++
+	}
+	line := func(ls []string) string {
+		if i >= len(ls) || ls[i] == "" {
+			return "(end of output)"
+		}
+		return fmt.Sprintf("%q", strings.TrimSuffix(ls[i], "\n"))
+	}
+	return &failure{kind: "output differs", place: fmt.Sprintf("line %d", i+1),
+		message: fmt.Sprintf("line %d: want %s, got %s", i+1, line(wl), line(gl))}
+}

@@ -1,0 +1,214 @@
+package explore
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// shrinkAll shrinks the schedule of every failure, cfg.Jobs at a time.
+func shrinkAll(cfg *Config, fs []*Failure) error {
+	errs := make([]error, len(fs))
+	sem := make(chan struct{}, cfg.Jobs)
+	var wg sync.WaitGroup
+	for i, f := range fs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = shrink(cfg, f)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// shrink makes f.Decisions a schedule with as few preemptions (then as
+// few decisions) as it finds that still hits f: it drops one decision at
+// a time, last first, and keeps the run's own schedule whenever the run
+// still fails the same way, until no single decision can go (or
+// cfg.ShrinkRuns runs are spent). The result is minimal in that sense:
+// dropping any one of its decisions loses the failure.
+func shrink(cfg *Config, f *Failure) error {
+	r := newRunner(cfg)
+	ds, pre := f.found, f.Preemptions
+	runs := 0
+	for improved := true; improved && runs < cfg.ShrinkRuns; {
+		improved = false
+		for i := len(ds) - 1; i >= 0 && runs < cfg.ShrinkRuns; i-- {
+			cand := append(append([]Decision(nil), ds[:i]...), ds[i+1:]...)
+			got, err := r.run(&forced{ds: cand}, nil)
+			runs++
+			if err != nil {
+				return err
+			}
+			if got == nil || got.key() != f.Key() {
+				continue
+			}
+			nds, npre := r.ctl.decisions()
+			if npre < pre || (npre == pre && len(nds) < len(ds)) {
+				ds, pre, improved = nds, npre, true
+				break
+			}
+		}
+	}
+	// Then look for a schedule with fewer preemptions: every schedule
+	// with 0, 1, … preemptions in turn, depth first, within the runs
+	// left; the first that fails the same way has the fewest.
+	for b := 0; b < pre && runs < cfg.ShrinkRuns; b++ {
+		got, n, err := searchBound(r, b, cfg.ShrinkRuns-runs, f.Key())
+		runs += n
+		if err != nil {
+			return err
+		}
+		if got != nil {
+			ds, pre = got, b
+			break
+		}
+	}
+	f.Decisions, f.Shrunk = ds, pre
+	return nil
+}
+
+// searchBound runs the schedules with at most bound preemptions, depth
+// first, at most max of them, and returns the decisions of the first
+// whose failure has key want (nil if none), and the runs spent.
+func searchBound(r *runner, bound, max int, want string) ([]Decision, int, error) {
+	runs := 0
+	run := func(ds []Decision, cost int, after int64) (*dfsFrame, bool, error) {
+		f, err := r.run(&forced{ds: ds}, nil)
+		runs++
+		if err != nil {
+			return nil, false, err
+		}
+		fr := &dfsFrame{ds: ds, cost: cost, after: after,
+			trace: append([]quantum(nil), r.ctl.trace...), ids: append([]int64(nil), r.ctl.ids...)}
+		return fr, f != nil && f.key() == want, nil
+	}
+	root, hit, err := run(nil, 0, -1)
+	if err != nil || hit {
+		return []Decision{}, runs, err
+	}
+	stack := []*dfsFrame{root}
+	for len(stack) > 0 && runs < max {
+		top := stack[len(stack)-1]
+		ds, cost, ok := top.next(bound)
+		if !ok {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		fr, hit, err := run(ds, cost, ds[len(ds)-1].Point)
+		if err != nil {
+			return nil, runs, err
+		}
+		if hit {
+			nds, _ := r.ctl.decisions()
+			return nds, runs, nil
+		}
+		stack = append(stack, fr)
+	}
+	return nil, runs, nil
+}
+
+// Save writes the recording of each failure's shrunk schedule to
+// dir/failure-K.replay (K from 1, in the order of res.Failures) and the
+// result to dir/result.json; it sets each Failure's Replay.
+func Save(cfg Config, res *Result, dir string) error {
+	if err := cfg.defaults(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	r := newRunner(&cfg)
+	for k, f := range res.Failures {
+		path := filepath.Join(dir, fmt.Sprintf("failure-%d.replay", k+1))
+		file, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		bw := bufio.NewWriter(file)
+		got, err := r.run(&forced{ds: f.Decisions}, bw)
+		if err == nil {
+			err = bw.Flush()
+		}
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v", path, err)
+		}
+		if got == nil || got.key() != f.Key() {
+			return fmt.Errorf("%s: the recorded run did not fail as the explored one (%s)", path, f.Kind)
+		}
+		f.Replay = path
+	}
+	return WriteResult(res, filepath.Join(dir, "result.json"))
+}
+
+// WriteResult writes res as JSON to path.
+func WriteResult(res *Result, path string) error {
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// ReadResult reads a result written by WriteResult.
+func ReadResult(path string) (*Result, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	if err := json.Unmarshal(b, res); err != nil {
+		return nil, fmt.Errorf("%s: not an exploration result: %v", path, err)
+	}
+	return res, nil
+}
+
+// Merge combines the results of shards of one exploration: the schedules
+// add up, and each distinct failure is kept once, with the earliest
+// schedule that found it and the hits of all. The results must be of the
+// same program, strategy, depth and seed.
+func Merge(rs []*Result) (*Result, error) {
+	if len(rs) == 0 {
+		return nil, errors.New("nothing to merge")
+	}
+	out := &Result{Program: rs[0].Program, Strategy: rs[0].Strategy, Depth: rs[0].Depth, Seed: rs[0].Seed,
+		Shards: rs[0].Shards, Points: rs[0].Points, Complete: true, Failures: []*Failure{}}
+	all := map[string]*Failure{}
+	seen := map[int]bool{}
+	for _, r := range rs {
+		if r.Program != out.Program || r.Strategy != out.Strategy || r.Depth != out.Depth || r.Seed != out.Seed || r.Shards != out.Shards {
+			return nil, fmt.Errorf("shard %d/%d (%s, %s depth %d seed %d) is not of the same exploration as %s, %s depth %d seed %d in %d shards",
+				r.Shard, r.Shards, r.Program, r.Strategy, r.Depth, r.Seed, out.Program, out.Strategy, out.Depth, out.Seed, out.Shards)
+		}
+		if seen[r.Shard] {
+			return nil, fmt.Errorf("shard %d/%d given twice", r.Shard, r.Shards)
+		}
+		seen[r.Shard] = true
+		out.Schedules += r.Schedules
+		out.Seconds = max(out.Seconds, r.Seconds)
+		out.Complete = out.Complete && r.Complete
+		m := map[string]*Failure{}
+		for _, f := range r.Failures {
+			f.Shard = r.Shard
+			m[f.Key()] = f
+		}
+		mergeFound(all, m)
+	}
+	if len(seen) != out.Shards {
+		out.Complete = false
+	}
+	for _, f := range all {
+		out.Failures = append(out.Failures, f)
+	}
+	sortFailures(out.Failures)
+	return out, nil
+}
