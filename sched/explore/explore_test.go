@@ -21,7 +21,7 @@ func library() *vm.Library {
 }
 
 // load compiles a program of the repository's testdata.
-func load(t *testing.T, path string) Config {
+func load(t testing.TB, path string) Config {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {

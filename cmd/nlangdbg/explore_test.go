@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/nlangdbg/nlangdbg/sched/explore"
+)
+
+// cli runs nlangdbg with args and returns its exit status, stdout and
+// stderr.
+func cli(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := doMain(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestExploreFindsAndReplays: explore exits 3 on a planted bug, prints
+// the summary and saves a recording that replay reproduces (the deadlock
+// report, exit 2).
+func TestExploreFindsAndReplays(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := cli("explore", "--schedules", "100", "--out", dir, "../../testdata/explore/lock_order.n")
+	if code != 3 {
+		t.Fatalf("explore exit %d, want 3; stderr %s", code, errs)
+	}
+	for _, want := range []string{
+		`explore ../../testdata/explore/lock_order.n: 100 schedules \(pct, depth 3, seed 0\) in .* s \(\d+/s\): 1 failure`,
+		`1  deadlock  join at main \(lock_order.n:31\), mutex at transfer \(lock_order.n:19\), mutex at transfer \(lock_order.n:19\)  \d+ +\d+ +1 \(found with \d+\)  .*failure-1.replay`,
+		`thread 2 "thread-2" \[mutex lock\]`,
+		`reproduce: nlangdbg replay .*failure-1.replay`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("output lacks %s:\n%s", want, out)
+		}
+	}
+	code, rout, rerr := cli("replay", filepath.Join(dir, "failure-1.replay"))
+	if code != 2 || !strings.Contains(rerr, "fatal: all threads are asleep - deadlock!") || !strings.Contains(rerr, "at transfer (lock_order.n:19)") {
+		t.Errorf("replay: exit %d, stdout %q, stderr %q; want the deadlock, exit 2", code, rout, rerr)
+	}
+}
+
+// TestExploreClean: a correct program explores clean with exit 0, also
+// checked against its expected output.
+func TestExploreClean(t *testing.T) {
+	dir := t.TempDir()
+	want := filepath.Join(dir, "want.txt")
+	os.WriteFile(want, []byte("40\n"), 0o644)
+	code, out, errs := cli("explore", "--schedules", "50", "--out", dir, "--expect-output", want, "../../testdata/explore/bench4.n")
+	if code != 0 || !strings.Contains(out, "50 schedules") || !strings.Contains(out, "no failure") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	os.WriteFile(want, []byte("41\n"), 0o644)
+	code, out, _ = cli("explore", "--schedules", "5", "--out", dir, "--expect-output", want, "../../testdata/explore/bench4.n")
+	if code != 3 || !strings.Contains(out, `line 1: want "41", got "40"`) {
+		t.Errorf("differing output: exit %d, %s", code, out)
+	}
+}
+
+// TestExploreShardsMerge: three shards' results merge into the result of
+// one run (--json), and merge exits 3 as the run does.
+func TestExploreShardsMerge(t *testing.T) {
+	base := t.TempDir()
+	prog := "../../testdata/explore/atomicity.n"
+	code, out, _ := cli("explore", "--json", "--schedules", "90", "--out", filepath.Join(base, "one"), prog)
+	if code != 3 {
+		t.Fatalf("one run: exit %d", code)
+	}
+	var one explore.Result
+	if err := json.Unmarshal([]byte(out), &one); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	var dirs []string
+	for i := range 3 {
+		d := filepath.Join(base, "shard", string(rune('0'+i)))
+		dirs = append(dirs, d)
+		if code, _, errs := cli("explore", "--schedules", "90", "--shard", string(rune('0'+i))+"/3", "--jobs", "2", "--out", d, prog); code != 3 && code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errs)
+		}
+	}
+	code, out, errs := cli(append([]string{"explore", "merge", "--json"}, dirs...)...)
+	if code != 3 {
+		t.Fatalf("merge: exit %d: %s", code, errs)
+	}
+	var merged explore.Result
+	if err := json.Unmarshal([]byte(out), &merged); err != nil {
+		t.Fatal(err)
+	}
+	if merged.Schedules != one.Schedules || len(merged.Failures) != len(one.Failures) {
+		t.Fatalf("merged %d schedules, %d failures; one run %d, %d", merged.Schedules, len(merged.Failures), one.Schedules, len(one.Failures))
+	}
+	for i, f := range one.Failures {
+		if g := merged.Failures[i]; g.Key() != f.Key() || g.Schedule != f.Schedule || g.Hits != f.Hits {
+			t.Errorf("merged %+v, one run %+v", g, f)
+		}
+	}
+	if code, _, errs := cli("explore", "merge", dirs[0]); code != 3 || !strings.Contains(errs, "warning: 1 of 3 shards") {
+		t.Errorf("merge of one shard of three: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestExploreErrors: bad input is an error (exit 1) with a message.
+func TestExploreErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.n")
+	os.WriteFile(bad, []byte("int main() {\n    return x;\n}\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explore"}, "want a program file"},
+		{[]string{"explore", filepath.Join(dir, "missing.n")}, "no such file"},
+		{[]string{"explore", "--out", dir, bad}, "bad.n:2:"},
+		{[]string{"explore", "--strategy", "bfs", "--out", dir, "../../testdata/explore/bench4.n"}, `unknown strategy "bfs"`},
+		{[]string{"explore", "--shard", "3/3", "../../testdata/explore/bench4.n"}, `--shard "3/3": want I/K`},
+		{[]string{"explore", "--granularity", "shared", "../../testdata/explore/bench4.n"}, "only sync"},
+		{[]string{"explore", "--schedules", "0", "../../testdata/explore/bench4.n"}, "at least 1"},
+		{[]string{"explore", "merge"}, "want the --out directories"},
+		{[]string{"explore", "merge", dir}, "result.json"},
+	} {
+		code, _, errs := cli(c.args...)
+		if code != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and %q", c.args, code, errs, c.want)
+		}
+	}
+}
