@@ -225,7 +225,13 @@ func printSummary(w io.Writer, res *explore.Result) {
 		}
 		fmt.Fprintln(w)
 		if msg := strings.TrimRight(f.Message, "\n"); msg != "" {
-			fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(msg, "\n", "\n  "))
+			for _, l := range strings.Split(msg, "\n") {
+				if l == "" {
+					fmt.Fprintln(w)
+				} else {
+					fmt.Fprintf(w, "  %s\n", l)
+				}
+			}
 		}
 		if f.Replay != "" {
 			fmt.Fprintf(w, "  reproduce: nlangdbg replay %s\n", f.Replay)

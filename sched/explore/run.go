@@ -111,7 +111,7 @@ func (r *runner) classify(main *vm.Thread, code int) *failure {
 	case r.thrown != nil:
 		return uncaught(r.thrown, vm.ThreadExceptionText(r.thrown))
 	case code != 0:
-		return &failure{kind: fmt.Sprintf("exit code %d", code), message: r.err.String()}
+		return &failure{kind: fmt.Sprintf("exit code %d", code), message: fmt.Sprintf("main returned %d\n%s", code, r.err.String())}
 	case r.cfg.Expect != nil && !bytes.Equal(r.out.Bytes(), r.cfg.Expect):
 		return outputDiff(r.cfg.Expect, r.out.Bytes())
 	}
