@@ -465,6 +465,9 @@ func serial(fn vm.NativeFunc) vm.NativeFunc {
 			}
 		}()
 		v, err = fn(t, args)
+		if s.race != nil {
+			raceSync(s, t, args)
+		}
 		if err == vm.ErrPark && c != nil {
 			c.parked, keep = true, true
 		} else if s.strat != nil && c != nil && err == nil {

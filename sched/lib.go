@@ -94,7 +94,7 @@ func lockFree[R comparable](typ, sig string, fn func(t *vm.Thread, r R, args []v
 		if !ok || r == zero {
 			return vm.Value{}, vm.Throwf("NullPointerException", "%s on null", name)
 		}
-		syncPoint(t)
+		syncPoint(t, args)
 		return fn(t, r, args)
 	}}
 }

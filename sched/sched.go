@@ -103,6 +103,7 @@ type Scheduler struct {
 	strat       Strategy
 	stratBudget int
 	stratBuf    []*vm.Thread
+	race        RaceHook // SetRaceHook (racehook.go)
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
@@ -213,6 +214,9 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	t.Sched = ti
 	s.threads = append(s.threads, t)
 	s.live++
+	if s.race != nil {
+		s.race.Spawn(s.cur, t)
+	}
 	s.enqueue(t)
 	if s.cur != nil {
 		if c := s.curC; c != nil {
@@ -327,6 +331,9 @@ func (s *Scheduler) wake(t *vm.Thread, v vm.Value, err error) {
 		t.Complete(v)
 	}
 	s.setState(t, vm.Waiting, vm.Runnable)
+	if s.race != nil && s.cur != nil {
+		s.race.Wake(t, s.cur)
+	}
 	s.enqueue(t)
 	if c := s.curC; c != nil {
 		c.woken = append(c.woken, t)
@@ -422,6 +429,9 @@ func (s *Scheduler) exit(t *vm.Thread) {
 	if ti.frozen {
 		ti.frozen = false
 		s.nfrozen--
+	}
+	if s.race != nil {
+		s.race.Exit(t, ti.future())
 	}
 	for ti.x != nil {
 		if _, ok := s.wakeFirst(&ti.x.joiners, vm.Value{}, nil); !ok {

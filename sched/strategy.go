@@ -43,9 +43,9 @@ type Pick struct {
 	Code int
 }
 
-// ErrStrategyCarriers is returned by SetStrategy for a scheduler with
-// several carriers.
-var ErrStrategyCarriers = errors.New("a scheduling strategy needs one carrier")
+// ErrStrategyCarriers is returned by SetStrategy and SetRaceHook for a
+// scheduler with several carriers.
+var ErrStrategyCarriers = errors.New("a scheduling strategy or a race detector needs one carrier")
 
 // SetStrategy installs st (nil removes it). Call it before Run or the
 // first Dispatch; it needs one carrier.
@@ -90,13 +90,21 @@ func (s *Scheduler) pickStrategy(c *carrier) (*vm.Thread, bool) {
 }
 
 // syncPoint makes the native call in progress of t a scheduling point of
-// the strategy, if one is installed and t is being dispatched. For the
-// natives that do not go through serial (atomics); one carrier, so the
-// fields read need no lock.
-func syncPoint(t *vm.Thread) {
-	if s := schedOf(t); s != nil && s.strat != nil {
-		if ti := info(t); ti != nil && ti.on != nil {
+// the strategy, if one is installed and t is being dispatched, and tells
+// the race hook, if any. For the natives that do not go through serial
+// (atomics); a strategy and a race hook need one carrier, so the fields
+// read need no lock.
+func syncPoint(t *vm.Thread, args []vm.Value) {
+	s := schedOf(t)
+	if s == nil || (s.strat == nil && s.race == nil) {
+		return
+	}
+	if ti := info(t); ti != nil && ti.on != nil {
+		if s.strat != nil {
 			t.YieldAfterNative = true
+		}
+		if s.race != nil {
+			raceSync(s, t, args)
 		}
 	}
 }

@@ -74,6 +74,7 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.Quota, "quota", sched.DefaultQuota, "reductions per quantum at most")
 	fs.IntVar(&cfg.MaxFrames, "max-frames", vm.DefaultMaxFrames, "call depth limit")
 	fs.Int64Var(&cfg.MaxHeap, "max-heap", vm.DefaultMaxHeap, "heap limit in bytes")
+	fs.BoolVar(&cfg.Race, "race", false, "detect data races in every schedule")
 	granularity := fs.String("granularity", "sync", "scheduling points: sync (safepoints and synchronisation operations)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

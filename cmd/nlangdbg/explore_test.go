@@ -129,3 +129,23 @@ func TestExploreErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRunRace: run --race reports the race on stderr and exits 66 where
+// the program would exit 0; it needs one carrier.
+func TestRunRace(t *testing.T) {
+	code, out, errs := cli("run", "--race", "../../testdata/explore/lost_update.n")
+	if code != 66 || out != "200\n" || !strings.Contains(errs, "WARNING: DATA RACE\nRead of Counter.n by thread 3 \"thread-3\":\n  at add (lost_update.n:19)\n") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if code, _, errs := cli("run", "--race", "../../testdata/explore/atomicity.n"); code != 0 || errs != "" {
+		t.Errorf("a race-free program: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := cli("run", "--race", "--carriers", "2", "../../testdata/explore/atomicity.n"); code != 2 || !strings.Contains(errs, "one carrier") {
+		t.Errorf("--race --carriers 2: exit %d, stderr %q", code, errs)
+	}
+	dir := t.TempDir()
+	code, out, _ = cli("explore", "--race", "--schedules", "20", "--out", dir, "../../testdata/explore/lost_update.n")
+	if code != 3 || !strings.Contains(out, "data race  Counter.n: add (lost_update.n:19), add (lost_update.n:19)") {
+		t.Errorf("explore --race: exit %d\n%s", code, out)
+	}
+}

@@ -14,12 +14,13 @@ var allowed = map[string][]string{
 	"vm/compile":          {"vm", "vm/syntax"},
 	"sched":               {"vm"},
 	"sched/record":        {"vm", "sched"},
-	"sched/explore":       {"vm", "sched", "sched/record"},
+	"sched/explore":       {"vm", "sched", "sched/record", "sched/race"},
+	"sched/race":          {"vm", "sched"},
 	"inspect":             {"vm", "vm/syntax", "vm/compile", "sched", "sched/record"},
 	"dap":                 {"inspect"},
 	"dap/daptest":         {},
 	"internal/scripttest": {},
-	"cmd/nlangdbg":        {"vm", "vm/syntax", "vm/compile", "sched", "sched/record", "sched/explore", "inspect", "dap", "internal/scripttest"},
+	"cmd/nlangdbg":        {"vm", "vm/syntax", "vm/compile", "sched", "sched/record", "sched/explore", "sched/race", "inspect", "dap", "internal/scripttest"},
 }
 
 // TestImportGraph fails on any import that points the wrong way.

@@ -95,6 +95,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts.flags(fs)
 	listen := fs.String("listen", "", "serve DAP at this address")
 	recPath := fs.String("record", "", "record the run to this file (see replay)")
+	raceOn := fs.Bool("race", false, "detect data races (one carrier; see docs/explore.md)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -107,6 +108,10 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if opts.Carriers < 1 {
 		fmt.Fprintf(stderr, "nlangdbg run: --carriers must be at least 1, got %d\n", opts.Carriers)
+		return 2
+	}
+	if *raceOn && (opts.Carriers > 1 || *listen != "" || *recPath != "") {
+		fmt.Fprintln(stderr, "nlangdbg run: --race runs on one carrier, without --listen or --record")
 		return 2
 	}
 	if *listen != "" {
@@ -125,7 +130,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out = bw
 	}
 	var code int
-	if *recPath != "" {
+	if *raceOn {
+		code = raceProgram(path, src, opts, stdin, out, &flushWriter{w: stderr, flush: bw})
+	} else if *recPath != "" {
 		code = recordProgram(path, src, fs.Args()[1:], opts, *recPath, stdin, out, &flushWriter{w: stderr, flush: bw})
 	} else {
 		code = runProgram(path, src, opts, stdin, out, &flushWriter{w: stderr, flush: bw})

@@ -28,6 +28,8 @@ import (
 	"time"
 
 	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/sched/race"
+	"github.com/nlangdbg/nlangdbg/sched/record"
 	"github.com/nlangdbg/nlangdbg/vm"
 )
 
@@ -62,10 +64,14 @@ type Config struct {
 	Expect    []byte // the expected stdout, if not nil
 	MaxFrames int
 	MaxHeap   int64
+	// Race runs every schedule with the race detector (sched/race): a
+	// data race is a failure. Explore instruments Prog for it.
+	Race bool
 	// ShrinkRuns caps the runs spent shrinking each failure; 0: 2000.
 	ShrinkRuns int
 
 	fair int64
+	hash string // the program's record.ProgramHash
 }
 
 func (c *Config) defaults() error {
@@ -113,7 +119,7 @@ func (c *Config) defaults() error {
 
 // A Failure is one distinct failure an exploration found.
 type Failure struct {
-	Kind  string `json:"kind"`  // "deadlock", "assertion failure", "uncaught X", "exit code N", "livelock", "output differs"
+	Kind  string `json:"kind"`  // "deadlock", "assertion failure", "uncaught X", "exit code N", "livelock", "output differs", "data race"
 	Place string `json:"place"` // where: the throw, the blocked threads, the first differing line
 	// Message is the failing run's report (the deadlock report, the
 	// exception and its backtrace, the differing line).
@@ -156,6 +162,8 @@ type Result struct {
 	Points   int64      `json:"points"`
 	Seconds  float64    `json:"seconds"`
 	Failures []*Failure `json:"failures"`
+
+	hash string // the program's hash, for Save
 }
 
 // Failed reports whether anything was found.
@@ -177,9 +185,13 @@ func Explore(cfg Config, prog *Progress) (*Result, error) {
 	if prog == nil {
 		prog = &Progress{}
 	}
+	cfg.hash = record.ProgramHash(cfg.Prog) // before the race detector's traps, which the listing shows
+	if cfg.Race {
+		race.Instrument(cfg.Prog)
+	}
 	start := time.Now()
 	res := &Result{Program: cfg.Path, Strategy: cfg.Strategy, Depth: cfg.Depth, Seed: cfg.Seed,
-		Shard: cfg.Shard, Shards: cfg.Shards, Failures: []*Failure{}}
+		Shard: cfg.Shard, Shards: cfg.Shards, Failures: []*Failure{}, hash: cfg.hash}
 	// The default schedule, whose length is PCT's k.
 	r0 := newRunner(&cfg)
 	if _, err := r0.run(&forced{}, nil); err != nil {

@@ -326,3 +326,43 @@ func TestStepBound(t *testing.T) {
 		t.Errorf("failures %+v, want one livelock hit by all 3 schedules", res.Failures)
 	}
 }
+
+// TestLostUpdateNeedsRace: a lost update with no scheduling point between
+// the read and the write is out of reach of sync granularity; the race
+// detector finds it in the first schedule, which needs no preemption.
+func TestLostUpdateNeedsRace(t *testing.T) {
+	path := filepath.Join(plantedDir, "lost_update.n")
+	cfg := load(t, path)
+	if code, out, _ := plainRun(cfg); code != 0 || out != "200\n" {
+		t.Fatalf("plain run: exit %d, %q", code, out)
+	}
+	cfg.Schedules, cfg.Expect = 200, []byte("200\n")
+	res, err := Explore(cfg, nil)
+	if err != nil || len(res.Failures) != 0 {
+		t.Fatalf("without the detector: %v, %+v", err, res.Failures)
+	}
+	cfg = load(t, path)
+	cfg.Schedules, cfg.Race = 200, true
+	res, err = Explore(cfg, nil)
+	if err != nil || len(res.Failures) != 1 {
+		t.Fatalf("with the detector: %v, %+v", err, res.Failures)
+	}
+	f := res.Failures[0]
+	if f.Kind != "data race" || f.Place != "Counter.n: add (lost_update.n:19), add (lost_update.n:19)" || f.Schedule != 0 || f.Shrunk != 0 {
+		t.Errorf("found %s at %q after %d schedules, %d preemptions", f.Kind, f.Place, f.Schedule+1, f.Shrunk)
+	}
+	if !strings.Contains(f.Message, "WARNING: DATA RACE") {
+		t.Errorf("message %q", f.Message)
+	}
+	dir := t.TempDir()
+	if err := Save(cfg, res, dir); err != nil {
+		t.Fatalf("save: %v", err)
+	}
+	rec, err := record.ReadFile(filepath.Join(dir, "failure-1.replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh := load(t, path); rec.Header.Hash != record.ProgramHash(fresh.Prog) {
+		t.Errorf("the recording's hash is of the instrumented program: a replay would refuse it")
+	}
+}

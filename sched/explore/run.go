@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/sched/race"
 	"github.com/nlangdbg/nlangdbg/sched/record"
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -34,6 +35,7 @@ type runner struct {
 	out, err bytes.Buffer
 	thrown   *vm.Thread // the first thread that ended with an uncaught exception
 	s        *sched.Scheduler
+	race     *race.Detector // with Config.Race
 }
 
 func newRunner(cfg *Config) *runner {
@@ -53,7 +55,7 @@ func (r *runner) run(ch chooser, w io.Writer) (*failure, error) {
 	stdout, stderr := io.Writer(&r.out), io.Writer(&r.err)
 	var sc sched.Clock = clock
 	if w != nil {
-		rec = record.NewRecorder(record.Header{Path: r.cfg.Path, Source: r.cfg.Source, Hash: record.ProgramHash(prog),
+		rec = record.NewRecorder(record.Header{Path: r.cfg.Path, Source: r.cfg.Source, Hash: r.cfg.programHash(),
 			Quota: r.cfg.Quota, MaxFrames: r.cfg.MaxFrames, MaxHeap: r.cfg.MaxHeap, Args: r.cfg.Args, Scheduled: true})
 		rec.SetClock(clock)
 		stdout, stderr, sc = rec.Stdout(stdout), rec.Stderr(stderr), rec.Clock()
@@ -76,6 +78,13 @@ func (r *runner) run(ch chooser, w io.Writer) (*failure, error) {
 		return nil, err
 	}
 	s.OnEvent = r.onEvent
+	r.race = nil
+	if r.cfg.Race {
+		r.race = race.New(nil)
+		if err := r.race.Install(m, s); err != nil {
+			return nil, err
+		}
+	}
 	main := m.NewCallThread(prog.Main, nil)
 	s.Start(main)
 	code := s.Run()
@@ -101,6 +110,11 @@ func (r *runner) onEvent(ev sched.Event) {
 
 // classify says what failed in the run that just ended with code.
 func (r *runner) classify(main *vm.Thread, code int) *failure {
+	if r.race != nil {
+		if rs := r.race.Races(); len(rs) > 0 {
+			return &failure{kind: "data race", place: raceName(rs[0].Key), message: rs[0].Report}
+		}
+	}
 	switch {
 	case r.ctl.stopped:
 		return &failure{kind: "livelock", message: fmt.Sprintf("the run did not end within %d scheduling points (--max-steps)", r.cfg.StepBound)}
@@ -170,4 +184,19 @@ func outputDiff(want, got []byte) *failure {
 	}
 	return &failure{kind: "output differs", place: fmt.Sprintf("line %d", i+1),
 		message: fmt.Sprintf("line %d: want %s, got %s", i+1, line(wl), line(gl))}
+}
+
+// raceName turns a race's key (the location and the two places, NUL
+// separated) into a place: "Counter.n: add (x.n:19), add (x.n:19)".
+func raceName(key string) string {
+	parts := strings.Split(key, "\x00")
+	return parts[0] + ": " + strings.Join(parts[1:], ", ")
+}
+
+// programHash is the hash recordings of the program hold.
+func (c *Config) programHash() string {
+	if c.hash == "" {
+		c.hash = record.ProgramHash(c.Prog)
+	}
+	return c.hash
 }

@@ -121,6 +121,9 @@ func Save(cfg Config, res *Result, dir string) error {
 	if err := cfg.defaults(); err != nil {
 		return err
 	}
+	if res.hash != "" {
+		cfg.hash = res.hash
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

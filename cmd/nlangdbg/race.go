@@ -1,0 +1,36 @@
+package main
+
+import (
+	"io"
+
+	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/sched/race"
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// raceExit is the exit code of a run --race that found a race and would
+// have exited 0 (as Go's race detector).
+const raceExit = 66
+
+// raceProgram is run --race: it runs a program on one carrier with the
+// race detector, which writes each race to stderr when it happens.
+func raceProgram(path string, src []byte, opts runOptions, stdin io.Reader, stdout, stderr io.Writer) int {
+	prog := compileProgram(path, src, stderr)
+	if prog == nil {
+		return 1
+	}
+	race.Instrument(prog)
+	m := vm.NewMachine(prog, stdin, stdout, stderr)
+	setLimits(m, opts)
+	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed})
+	d := race.New(stderr)
+	if err := d.Install(m, s); err != nil {
+		return 1
+	}
+	s.Start(m.NewCallThread(prog.Main, nil))
+	code := exitStatus(s.Run())
+	if code == 0 && len(d.Races()) > 0 {
+		return raceExit
+	}
+	return code
+}

@@ -1,0 +1,415 @@
+// Package race is a happens-before data-race detector for the virtual
+// threads of one carrier, after FastTrack (Flanagan and Freund, PLDI
+// 2009): every thread has a vector clock, every synchronisation object a
+// clock that releases and acquires go through, and every shared location
+// (an object's field, an array or List element, a Dict) the epoch of its
+// last write and of its last reads. Two accesses to a location, one of
+// them a write, by threads neither of which happens before the other are
+// a data race, reported with both threads and stacks.
+//
+// The edges come from the scheduler (sched.RaceHook): spawn, the wake of a
+// blocked thread by the one that wakes it (unlock→lock, send→receive,
+// close, future completion→get, exit→join, release→acquire), and every
+// call of a synchronisation native, which acquires and releases on its
+// object (so that, say, a buffered send happens before the receive that
+// takes its value). That is a superset of the language's happens-before
+// order only where a native synchronises without being needed to (a
+// failed tryLock): it can hide a race there, never report one that is
+// not.
+//
+// The accesses are seen through the debugger's traps: Instrument patches
+// every field, element and collection access of a program, so that a
+// program run without the detector runs the very same instructions as
+// ever; with it, each access costs a trap.
+package race
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// vclock is a vector clock indexed by thread slot.
+type vclock []uint32
+
+func (v vclock) get(i int32) uint32 {
+	if int(i) < len(v) {
+		return v[i]
+	}
+	return 0
+}
+
+// join makes v the pointwise maximum of v and o.
+func (v *vclock) join(o vclock) {
+	if len(o) > len(*v) {
+		*v = append(*v, make(vclock, len(o)-len(*v))...)
+	}
+	for i, c := range o {
+		if c > (*v)[i] {
+			(*v)[i] = c
+		}
+	}
+}
+
+// epoch is one thread's clock value: clock c of the thread in slot.
+type epoch struct {
+	slot  int32
+	clock uint32 // 0: none
+}
+
+// frameAt is one frame of a stack kept for a report.
+type frameAt struct {
+	fn *vm.Funcode
+	pc int32
+}
+
+// access is a recorded access, for the report.
+type access struct {
+	write  bool
+	thread *vm.Thread
+	stack  [4]frameAt
+}
+
+// cell is the shadow state of one location.
+type cell struct {
+	w     epoch
+	wAt   access
+	r     epoch  // the last read, if reads are ordered
+	rs    vclock // the reads of several threads not ordered; nil if r is used
+	rAt   access // the last read
+	rAtOf map[int32]access
+}
+
+// loc names a location: an object, array, List or Dict and an index.
+type loc struct {
+	obj any
+	i   int64
+}
+
+type threadState struct {
+	slot int32
+	vc   vclock
+}
+
+// A Detector is the race detector of one run: the scheduler's
+// sched.RaceHook and the machine's vm.DebugHook. Make one with New.
+type Detector struct {
+	out     io.Writer
+	threads map[*vm.Thread]*threadState
+	sync    map[any]vclock
+	shadow  map[loc]*cell
+	seen    map[string]bool
+	races   []*Race
+}
+
+// A Race is one data race found.
+type Race struct {
+	Where  string // the location: "Account.balance", "array element", "Dict"
+	Report string // the report, as written
+	// Key identifies the race by its location's name and the two places.
+	Key string
+}
+
+// New returns a detector that writes its reports to out (if not nil).
+func New(out io.Writer) *Detector {
+	return &Detector{out: out, threads: map[*vm.Thread]*threadState{}, sync: map[any]vclock{},
+		shadow: map[loc]*cell{}, seen: map[string]bool{}}
+}
+
+// Install makes d the race hook of s and the debug hook of m. The program
+// must have been instrumented (Instrument).
+func (d *Detector) Install(m *vm.Machine, s *sched.Scheduler) error {
+	if err := s.SetRaceHook(d); err != nil {
+		return err
+	}
+	m.Hook = d
+	return nil
+}
+
+// Races returns the races found so far, each once.
+func (d *Detector) Races() []*Race { return d.races }
+
+func (d *Detector) state(t *vm.Thread) *threadState {
+	ts := d.threads[t]
+	if ts == nil {
+		ts = &threadState{slot: int32(len(d.threads))}
+		ts.vc = make(vclock, ts.slot+1)
+		ts.vc[ts.slot] = 1
+		d.threads[t] = ts
+	}
+	return ts
+}
+
+func (ts *threadState) epoch() epoch { return epoch{ts.slot, ts.vc[ts.slot]} }
+func (ts *threadState) tick()        { ts.vc[ts.slot]++ }
+
+// Spawn implements sched.RaceHook.
+func (d *Detector) Spawn(parent, child *vm.Thread) {
+	c := d.state(child)
+	if parent != nil {
+		p := d.state(parent)
+		c.vc.join(p.vc)
+		p.tick()
+	}
+}
+
+// Wake implements sched.RaceHook.
+func (d *Detector) Wake(wakee, waker *vm.Thread) {
+	w := d.state(waker)
+	d.state(wakee).vc.join(w.vc)
+	w.tick()
+}
+
+// Sync implements sched.RaceHook.
+func (d *Detector) Sync(t *vm.Thread, obj any) {
+	ts := d.state(t)
+	l := d.sync[obj]
+	ts.vc.join(l)
+	l = append(l[:0], ts.vc...)
+	d.sync[obj] = l
+	ts.tick()
+}
+
+// Exit implements sched.RaceHook.
+func (d *Detector) Exit(t *vm.Thread, fut *sched.Future) {
+	ts := d.state(t)
+	d.release(t, ts)
+	if fut != nil {
+		d.release(fut, ts)
+	}
+	ts.tick()
+}
+
+// release joins the clock of ts into obj's.
+func (d *Detector) release(obj any, ts *threadState) {
+	l := d.sync[obj]
+	l.join(ts.vc)
+	d.sync[obj] = l
+}
+
+// OnTrap implements vm.DebugHook: an instrumented access is about to run.
+func (d *Detector) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
+	if t.Depth() == 0 {
+		return false
+	}
+	fr := t.Frame(0)
+	ins := fn.Instr(pc)
+	reg := func(r int32) vm.Value { return *t.Reg(fr, r) }
+	switch ins.Op {
+	case vm.GETF:
+		if o, ok := reg(ins.B).R.(*vm.Object); ok && o != nil {
+			d.access(t, loc{o, int64(ins.C)}, false)
+		}
+	case vm.SETF:
+		if o, ok := reg(ins.A).R.(*vm.Object); ok && o != nil {
+			d.access(t, loc{o, int64(ins.B)}, true)
+		}
+	case vm.AGET, vm.LGET:
+		if obj := reg(ins.B).R; obj != nil {
+			d.access(t, loc{obj, int64(reg(ins.C).N)}, false)
+		}
+	case vm.ASET, vm.LSET:
+		if obj := reg(ins.A).R; obj != nil {
+			d.access(t, loc{obj, int64(reg(ins.B).N)}, true)
+		}
+	case vm.CALLN:
+		nc := &fn.NCalls[ins.B]
+		if w, ok := collectionNative(nc.Native.Name); ok {
+			if obj := reg(ins.A).R; obj != nil {
+				d.access(t, loc{obj, -1}, w)
+			}
+		}
+	}
+	return false
+}
+
+// collectionNative says whether the native is a method of a List or a
+// Dict (a collection as a whole is one location) and whether it writes.
+func collectionNative(name string) (write, ok bool) {
+	typ, m, found := strings.Cut(name, ".")
+	if !found || (typ != "List" && typ != "Dict") {
+		return false, false
+	}
+	switch m {
+	case "set", "add", "remove", "removeAt", "insert", "clear", "put", "sort", "reverse", "addAll", "pop", "push":
+		return true, true
+	}
+	return false, true
+}
+
+// access checks an access of t to l and records it.
+func (d *Detector) access(t *vm.Thread, l loc, write bool) {
+	ts := d.state(t)
+	e := ts.epoch()
+	c := d.shadow[l]
+	if c == nil {
+		c = &cell{}
+		d.shadow[l] = c
+	}
+	if write {
+		if c.w == e {
+			return
+		}
+		if c.w.clock != 0 && c.w.clock > ts.vc.get(c.w.slot) {
+			d.report(t, l, write, c.wAt)
+		}
+		if c.rs != nil {
+			for slot, clk := range c.rs {
+				if clk != 0 && int32(slot) != ts.slot && clk > ts.vc.get(int32(slot)) {
+					d.report(t, l, write, c.rAtOf[int32(slot)])
+					break
+				}
+			}
+		} else if c.r.clock != 0 && c.r.slot != ts.slot && c.r.clock > ts.vc.get(c.r.slot) {
+			d.report(t, l, write, c.rAt)
+		}
+		c.w, c.wAt = e, d.at(t, true)
+		c.r, c.rs, c.rAtOf = epoch{}, nil, nil
+		return
+	}
+	if c.r == e && c.rs == nil {
+		return
+	}
+	if c.w.clock != 0 && c.w.slot != ts.slot && c.w.clock > ts.vc.get(c.w.slot) {
+		d.report(t, l, write, c.wAt)
+	}
+	at := d.at(t, false)
+	switch {
+	case c.rs != nil:
+		for int(ts.slot) >= len(c.rs) {
+			c.rs = append(c.rs, 0)
+		}
+		c.rs[ts.slot] = e.clock
+		c.rAtOf[ts.slot] = at
+	case c.r.clock == 0 || c.r.slot == ts.slot || c.r.clock <= ts.vc.get(c.r.slot):
+		c.r, c.rAt = e, at // the reads are ordered: one epoch will do
+	default: // two unordered reads: keep them all
+		c.rs = make(vclock, max(int(c.r.slot), int(ts.slot))+1)
+		c.rs[c.r.slot], c.rs[ts.slot] = c.r.clock, e.clock
+		c.rAtOf = map[int32]access{c.r.slot: c.rAt, ts.slot: at}
+	}
+	c.rAt = at
+}
+
+// at records the current access of t with its top frames.
+func (d *Detector) at(t *vm.Thread, write bool) access {
+	a := access{write: write, thread: t}
+	for i := 0; i < len(a.stack) && i < t.Depth(); i++ {
+		f := t.Frame(i)
+		pc := f.PC
+		if i > 0 {
+			pc-- // a caller's PC is its return address
+		}
+		a.stack[i] = frameAt{f.Fn, pc}
+	}
+	return a
+}
+
+// report writes a race between the access of t now and prev, once per
+// location name and pair of places.
+func (d *Detector) report(t *vm.Thread, l loc, write bool, prev access) {
+	cur := d.at(t, write)
+	where := locName(l)
+	places := []string{place(cur), place(prev)}
+	slices.Sort(places)
+	key := where + "\x00" + strings.Join(places, "\x00")
+	if d.seen[key] {
+		return
+	}
+	d.seen[key] = true
+	var b strings.Builder
+	b.WriteString("==================\nWARNING: DATA RACE\n")
+	writeAccess(&b, "", cur, where)
+	b.WriteString("\n")
+	writeAccess(&b, "Previous ", prev, where)
+	b.WriteString("==================\n")
+	r := &Race{Where: where, Report: b.String(), Key: key}
+	d.races = append(d.races, r)
+	if d.out != nil {
+		io.WriteString(d.out, r.Report)
+	}
+}
+
+func writeAccess(b *strings.Builder, prefix string, a access, where string) {
+	kind := "read"
+	if a.write {
+		kind = "write"
+	}
+	if prefix == "" {
+		kind = strings.ToUpper(kind[:1]) + kind[1:]
+	}
+	fmt.Fprintf(b, "%s%s of %s by thread %d %q:\n", prefix, kind, where, a.thread.ID, a.thread.Name)
+	for _, f := range a.stack {
+		if f.fn == nil {
+			break
+		}
+		line, _ := f.fn.Pos(f.pc)
+		fmt.Fprintf(b, "  at %s (%s:%d)\n", f.fn.Name, baseName(f.fn.File), line)
+	}
+}
+
+// place is the top frame of an access: "f (file:line)".
+func place(a access) string {
+	f := a.stack[0]
+	if f.fn == nil {
+		return "?"
+	}
+	line, _ := f.fn.Pos(f.pc)
+	return fmt.Sprintf("%s (%s:%d)", f.fn.Name, baseName(f.fn.File), line)
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// locName names a location for the report.
+func locName(l loc) string {
+	switch o := l.obj.(type) {
+	case *vm.Object:
+		if o.Class != nil {
+			for _, f := range o.Class.Fields {
+				if int64(f.Index) == l.i {
+					return o.Class.Name + "." + f.Name
+				}
+			}
+			return o.Class.Name + " field"
+		}
+	case *vm.Array:
+		return fmt.Sprintf("array element [%d]", l.i)
+	case *vm.List:
+		if l.i < 0 {
+			return "List"
+		}
+		return fmt.Sprintf("List element [%d]", l.i)
+	case *vm.Dict:
+		return "Dict"
+	}
+	return "a location"
+}
+
+// Instrument patches every field, element and collection access of prog
+// with a trap, for a Detector. Call it once, before any machine runs the
+// program; the program is then for detector runs only (its machines
+// need the Detector as their hook).
+func Instrument(prog *vm.Program) {
+	for _, fn := range prog.Funcs {
+		for pc := range fn.Code {
+			ins := fn.Code[pc]
+			switch ins.Op {
+			case vm.GETF, vm.SETF, vm.AGET, vm.ASET, vm.LGET, vm.LSET:
+				fn.SetTrap(int32(pc))
+			case vm.CALLN:
+				if _, ok := collectionNative(fn.NCalls[ins.B].Native.Name); ok {
+					fn.SetTrap(int32(pc))
+				}
+			}
+		}
+	}
+}
