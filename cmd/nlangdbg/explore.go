@@ -45,6 +45,9 @@ of schedules it took; its schedule is shrunk to the fewest preemptions
 and saved as DIR/failure-K.replay (--out DIR), which "nlangdbg replay"
 reproduces. DIR/result.json holds the result; --json prints it.
 
+--race runs every schedule with the race detector (see run --race): a
+data race is a failure.
+
 --jobs J runs J workers in parallel; --shard I/K runs shard I (from 0) of
 K disjoint shards, and "nlangdbg explore merge DIR..." combines the
 results of the shards' --out directories.

@@ -17,7 +17,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "run",
-		usage:   "[--listen ADDR] [--record FILE] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap BYTES] PROG.n [ARGS]",
+		usage:   "[--listen ADDR] [--record FILE] [--race] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap BYTES] PROG.n [ARGS]",
 		summary: "compile and run a program",
 		help: `
 Compiles PROG.n and runs it. The program's stdout and stderr are the
@@ -41,6 +41,9 @@ Flags:
   --record FILE    record the run to FILE (one carrier only): its input,
                    clock readings and file-system results, checked by
                    nlangdbg replay FILE (see docs/recording.md)
+  --race           detect data races (one carrier): each is reported on
+                   stderr as it happens, with both threads and stacks, and
+                   a run that would exit 0 exits 66 (see docs/explore.md)
   --listen ADDR    run the program normally and serve DAP at ADDR
                    (host:port; a bare port means loopback, port 0 picks a
                    free one; the address is printed on stderr). A debugger
