@@ -304,7 +304,10 @@ func exploreRandom(cfg *Config, res *Result, prog *Progress) (map[string]*Failur
 				n := mine[i]
 				rng := scheduleSeed(cfg.Seed, n)
 				var ch chooser = random{rng}
-				if cfg.Strategy == PCT {
+				switch {
+				case n == 0:
+					ch = &forced{} // schedule 0 is the default one
+				case cfg.Strategy == PCT:
 					ch = newPCT(rng, cfg.Depth, res.Points, cfg.fair)
 				}
 				f, err := r.run(ch, nil)

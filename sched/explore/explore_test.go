@@ -235,7 +235,7 @@ func TestDFSShardsExhaust(t *testing.T) {
 	var shards []*Result
 	for i := 0; i < 2; i++ {
 		c := cfg
-		c.Shard, c.Shards = i, 2
+		c.Shard, c.Shards, c.Jobs = i, 2, 1+i
 		r, err := Explore(c, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -364,5 +364,57 @@ func TestLostUpdateNeedsRace(t *testing.T) {
 	}
 	if fresh := load(t, path); rec.Header.Hash != record.ProgramHash(fresh.Prog) {
 		t.Errorf("the recording's hash is of the instrumented program: a replay would refuse it")
+	}
+}
+
+// TestFailureNotReproduced: a failure that depends on a file the program
+// writes (the first run fails, the next ones find the file) is reported
+// but not saved, and saving goes on.
+func TestFailureNotReproduced(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "marker")
+	m := `"` + filepath.ToSlash(marker) + `"`
+	// The first run writes 1, the second finds it, writes 2 and fails.
+	src := []byte("import io;\nimport fs;\nint main() {\n    if (!fs.exists(" + m + ")) {\n        io.writeFile(" + m + ", \"1\");\n        return 0;\n    }\n" +
+		"    if (io.readFile(" + m + ") == \"1\") {\n        io.writeFile(" + m + ", \"2\");\n        return 4;\n    }\n    return 0;\n}\n")
+	prog, err := compile.CompileFile("marker.n", src, compile.Options{Lib: library()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Prog: prog, Path: "marker.n", Source: src, Schedules: 3}
+	res, err := Explore(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Failures) != 1 || res.Failures[0].Kind != "exit code 4" {
+		t.Fatalf("failures %+v, want the second run's exit code 4", res.Failures)
+	}
+	dir := t.TempDir()
+	if err := Save(cfg, res, dir); err != nil {
+		t.Fatalf("save: %v", err)
+	}
+	f := res.Failures[0]
+	if _, err := os.Stat(filepath.Join(dir, "failure-1.replay")); f.Replay != "" || err == nil || !strings.Contains(f.Message, "not saved") {
+		t.Errorf("replay %q (%v), message %q: want no recording and a note", f.Replay, err, f.Message)
+	}
+}
+
+// TestPlantedBugsAcrossSeeds: PCT finds every planted bug within 200
+// schedules whatever the seed (here 1 to 20), not just with the default.
+func TestPlantedBugsAcrossSeeds(t *testing.T) {
+	for _, p := range planted {
+		worst := 0
+		for seed := int64(1); seed <= 20; seed++ {
+			cfg := load(t, filepath.Join(plantedDir, p.file))
+			cfg.Schedules, cfg.Seed, cfg.ShrinkRuns = 200, seed, 1
+			res, err := Explore(cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Failures) == 0 {
+				t.Fatalf("%s, seed %d: not found in 200 schedules", p.file, seed)
+			}
+			worst = max(worst, res.Failures[0].Schedule+1)
+		}
+		t.Logf("%s: at worst %d schedules over seeds 1-20", p.file, worst)
 	}
 }
