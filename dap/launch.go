@@ -52,6 +52,7 @@ type launchArgs struct {
 	Carriers    int      `json:"carriers"`    // carriers running threads in parallel (0: one)
 	NoDebug     bool     `json:"noDebug"`     // run without breakpoints or stops
 	Replay      string   `json:"replay"`      // a recording (run --record) to debug instead of program
+	Race        bool     `json:"race"`        // detect data races (one carrier): a race stops with reason "data race"
 }
 
 func (c *session) onInitializeRequest(req *dap.InitializeRequest) {
@@ -123,6 +124,7 @@ func (c *session) launch(args launchArgs) error {
 		StopOnEntry: args.StopOnEntry && !args.NoDebug,
 		DebugLog:    c.srv.DebugLog,
 		Replay:      args.Replay,
+		Race:        args.Race,
 	}
 	if args.Replay != "" {
 		cfg.Program = ""

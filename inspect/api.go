@@ -54,6 +54,10 @@ type Config struct {
 	// instead of Program: its program, options and inputs are the
 	// recorded ones, and the session can go back and forth in it.
 	Replay string
+	// Race runs the program with the race detector: a thread whose
+	// access races with an earlier one stops (ReasonDataRace). One
+	// carrier.
+	Race bool
 }
 
 // StopReason says why the program stopped (the DAP `stopped` reasons).

@@ -109,6 +109,7 @@ func (s *Session) newMachine(stdin io.Reader, stdout, stderr io.Writer, j *recor
 	m.DebugLog = s.cfg.DebugLog
 	m.Hook = h
 	sch := sched.New(m, sched.Options{Quota: s.cfg.Quota, Seed: s.cfg.Seed, Carriers: s.cfg.Carriers, Clock: clock})
+	s.installRace(m, sch, h) // race.go
 	if j != nil {
 		j.Start(m, sch)
 	}

@@ -67,8 +67,9 @@ type Session struct {
 	code      int
 	done      chan struct{}
 	refs      handles
-	traps     map[trapKey]int // reference counts of patched pcs
-	resumeCh  chan struct{}   // closed at the next resume (made at each stop)
+	traps     map[trapKey]int  // reference counts of patched pcs
+	raceTraps map[trapKey]bool // the race detector's (race.go)
+	resumeCh  chan struct{}    // closed at the next resume (made at each stop)
 
 	stepping    bool                     // SchedStep is dispatching
 	safepoints  map[*vm.Thread]bool      // BreakSafepoint requests
@@ -184,6 +185,11 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	var j *record.Journal
 	if s.tt != nil {
 		j = s.tt.j
+	}
+	if cfg.Race {
+		if err := s.initRace(); err != nil {
+			return nil, err
+		}
 	}
 	s.m, s.sch = s.newMachine(stdin, stdout, stderr, j, hook{s})
 	s.sch.OnEvent = s.events(s.sch)

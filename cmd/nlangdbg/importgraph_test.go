@@ -16,7 +16,7 @@ var allowed = map[string][]string{
 	"sched/record":        {"vm", "sched"},
 	"sched/explore":       {"vm", "sched", "sched/record", "sched/race"},
 	"sched/race":          {"vm", "sched"},
-	"inspect":             {"vm", "vm/syntax", "vm/compile", "sched", "sched/record"},
+	"inspect":             {"vm", "vm/syntax", "vm/compile", "sched", "sched/record", "sched/race"},
 	"dap":                 {"inspect"},
 	"dap/daptest":         {},
 	"internal/scripttest": {},
