@@ -72,3 +72,31 @@ func TestDebugExploredFailure(t *testing.T) {
 		checkStop(t, c, tid, "transfer", f.Line("first"))
 	}, withLaunch(map[string]any{"replay": rec}))
 }
+
+// TestDebugSharedRecordingRefused: a failure explored at --granularity
+// shared is refused by launch "replay" with a message (nlangdbg replay
+// reproduces it; the debugger cannot yet).
+func TestDebugSharedRecordingRefused(t *testing.T) {
+	f := loadFixture(t, "testdata/dap/race.n")
+	prog, err := compile.CompileFile(f.Path, []byte(f.Src), compile.Options{Lib: inspect.Library()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// race.n prints the count: expect 200, so a lost update differs.
+	cfg := explore.Config{Prog: prog, Path: f.Path, Source: []byte(f.Src), Schedules: 100, Granularity: "shared", Expect: []byte("200\n")}
+	res, err := explore.Explore(cfg, nil)
+	if err != nil || len(res.Failures) == 0 {
+		t.Fatalf("explore: %v, no failure", err)
+	}
+	dir := t.TempDir()
+	if err := explore.Save(cfg, res, dir); err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t, nil)
+	c.Initialize(t)
+	c.LaunchRequest(map[string]any{"replay": filepath.Join(dir, "failure-1.replay")})
+	r := c.ExpectErrorResponse(t, "launch")
+	if !strings.Contains(r.Message, "granularity shared") {
+		t.Errorf("error %q", r.Message)
+	}
+}

@@ -609,6 +609,9 @@ func openReplay(cfg *Config) (*record.Recording, error) {
 		return nil, fmt.Errorf("a recording replays on one carrier, not %d", cfg.Carriers)
 	}
 	h := rec.Header
+	if h.Shared {
+		return nil, fmt.Errorf("%s was explored at --granularity shared: replay it with nlangdbg replay; the debugger does not open such recordings yet", path)
+	}
 	cfg.Quota, cfg.Seed, cfg.MaxFrames, cfg.Args = h.Quota, h.Seed, h.MaxFrames, h.Args
 	return rec, nil
 }

@@ -244,6 +244,9 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	s.mu.Unlock()
 
 	stop := t.Run(quota)
+	if stop == vm.StopTrap && ti.preempt { // a scheduling point, not a debugger's stop
+		stop, ti.preempt = vm.StopYield, false
+	}
 
 	if c.parked { // the parking native kept s.mu for us
 		c.parked = false

@@ -121,6 +121,7 @@ type threadInfo struct {
 	budgetOnce int32
 	queued     bool // in the run queue
 	frozen     bool // kept off the run queue by the debugger
+	preempt    bool // its trap asks for a preemption (PreemptAtTrap)
 }
 
 // threadExtra is the scheduler data of the threads that need it.

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -107,4 +108,59 @@ func syncPoint(t *vm.Thread, args []vm.Value) {
 			raceSync(s, t, args)
 		}
 	}
+}
+
+// PreemptAtTrap is for a vm.DebugHook whose OnTrap returns true to make
+// the trap a scheduling point rather than a debugger's stop: called on t
+// before returning true, the stop is a yield (the thread goes to the back
+// of the run queue and the strategy picks), not a trap. For
+// --granularity shared, whose traps are the shared accesses
+// (InstrumentAccesses).
+func PreemptAtTrap(t *vm.Thread) {
+	if ti := info(t); ti != nil {
+		ti.preempt = true
+	}
+}
+
+// IsAccess reports whether the instruction of fn at pc (as compiled)
+// reads or writes what threads may share: a field, an array or List
+// element, or a List or Dict through one of their methods.
+func IsAccess(fn *vm.Funcode, pc int32) bool {
+	ins := fn.Instr(pc)
+	switch ins.Op {
+	case vm.GETF, vm.SETF, vm.AGET, vm.ASET, vm.LGET, vm.LSET:
+		return true
+	case vm.CALLN:
+		name := fn.NCalls[ins.B].Native.Name
+		return strings.HasPrefix(name, "List.") || strings.HasPrefix(name, "Dict.")
+	}
+	return false
+}
+
+// InstrumentAccesses patches every access of prog (IsAccess) with a
+// trap, for the race detector or --granularity shared. Call it before any
+// machine runs the program; a program never instrumented runs its
+// instructions unchanged.
+func InstrumentAccesses(prog *vm.Program) {
+	for _, fn := range prog.Funcs {
+		for pc := range fn.Code {
+			if IsAccess(fn, int32(pc)) {
+				fn.SetTrap(int32(pc))
+			}
+		}
+	}
+}
+
+// AccessPoints is the debug hook of a run at --granularity shared: every
+// instrumented access is a scheduling point (PreemptAtTrap). Next, if not
+// nil, sees the other traps.
+type AccessPoints struct{ Next vm.DebugHook }
+
+// OnTrap implements vm.DebugHook.
+func (h AccessPoints) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
+	if IsAccess(fn, pc) {
+		PreemptAtTrap(t)
+		return true
+	}
+	return h.Next != nil && h.Next.OnTrap(t, fn, pc)
 }

@@ -31,7 +31,8 @@ that fails, a nonzero exit code, a run that does not end within
 output that differs from FILE. A thread may be preempted at every
 safepoint (function entry, loop back-edge) and after every
 synchronisation operation (spawn, join, channel, future, lock,
-semaphore, atomic, sleep).
+semaphore, atomic, sleep); with --granularity shared also before every
+read and write of a field, an array or List element, a List or a Dict.
 
 Strategies (--strategy): pct (the default) draws --depth - 1 priority
 change points at random: a bug that needs D ordering constraints is
@@ -78,7 +79,7 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.MaxFrames, "max-frames", vm.DefaultMaxFrames, "call depth limit")
 	fs.Int64Var(&cfg.MaxHeap, "max-heap", vm.DefaultMaxHeap, "heap limit in bytes")
 	fs.BoolVar(&cfg.Race, "race", false, "detect data races in every schedule")
-	granularity := fs.String("granularity", "sync", "scheduling points: sync (safepoints and synchronisation operations)")
+	fs.StringVar(&cfg.Granularity, "granularity", "sync", "scheduling points: sync (safepoints and synchronisation operations) or shared (also every shared access)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -91,9 +92,6 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() < 1 {
 		return fail("want a program file (usage: nlangdbg explore [flags] PROG.n [ARGS])")
-	}
-	if *granularity != "sync" {
-		return fail("--granularity %q: only sync is supported", *granularity)
 	}
 	if *shard != "" {
 		i, k, ok := parseShard(*shard)
@@ -198,8 +196,12 @@ func printSummary(w io.Writer, res *explore.Result) {
 	if res.Shards > 1 {
 		shard = fmt.Sprintf(", shard %d/%d", res.Shard, res.Shards)
 	}
-	fmt.Fprintf(w, "explore %s: %d schedules (%s, depth %d, seed %d%s) in %.2f s (%.0f/s): ",
-		res.Program, res.Schedules, res.Strategy, res.Depth, res.Seed, shard, res.Seconds, rate)
+	gran := ""
+	if res.Granularity == "shared" {
+		gran = ", granularity shared"
+	}
+	fmt.Fprintf(w, "explore %s: %d schedules (%s, depth %d, seed %d%s%s) in %.2f s (%.0f/s): ",
+		res.Program, res.Schedules, res.Strategy, res.Depth, res.Seed, gran, shard, res.Seconds, rate)
 	switch n := len(res.Failures); {
 	case n == 0:
 		fmt.Fprintln(w, "no failure")

@@ -118,7 +118,7 @@ func TestExploreErrors(t *testing.T) {
 		{[]string{"explore", "--out", dir, bad}, "bad.n:2:"},
 		{[]string{"explore", "--strategy", "bfs", "--out", dir, "../../testdata/explore/bench4.n"}, `unknown strategy "bfs"`},
 		{[]string{"explore", "--shard", "3/3", "../../testdata/explore/bench4.n"}, `--shard "3/3": want I/K`},
-		{[]string{"explore", "--granularity", "shared", "../../testdata/explore/bench4.n"}, "only sync"},
+		{[]string{"explore", "--granularity", "fine", "../../testdata/explore/bench4.n"}, `unknown granularity "fine"`},
 		{[]string{"explore", "--schedules", "0", "../../testdata/explore/bench4.n"}, "at least 1"},
 		{[]string{"explore", "merge"}, "want the --out directories"},
 		{[]string{"explore", "merge", dir}, "result.json"},
@@ -134,7 +134,7 @@ func TestExploreErrors(t *testing.T) {
 // the program would exit 0; it needs one carrier.
 func TestRunRace(t *testing.T) {
 	code, out, errs := cli("run", "--race", "../../testdata/explore/lost_update.n")
-	if code != 66 || out != "200\n" || !strings.Contains(errs, "WARNING: DATA RACE\nRead of Counter.n by thread 3 \"thread-3\":\n  at add (lost_update.n:19)\n") {
+	if code != 66 || out != "200\n" || !strings.Contains(errs, "WARNING: DATA RACE\nRead of Counter.n by thread 3 \"thread-3\":\n  at add (lost_update.n:21)\n") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	if code, _, errs := cli("run", "--race", "../../testdata/explore/atomicity.n"); code != 0 || errs != "" {
@@ -145,7 +145,7 @@ func TestRunRace(t *testing.T) {
 	}
 	dir := t.TempDir()
 	code, out, _ = cli("explore", "--race", "--schedules", "20", "--out", dir, "../../testdata/explore/lost_update.n")
-	if code != 3 || !strings.Contains(out, "data race  Counter.n: add (lost_update.n:19), add (lost_update.n:19)") {
+	if code != 3 || !strings.Contains(out, "data race  Counter.n: add (lost_update.n:21), add (lost_update.n:21)") {
 		t.Errorf("explore --race: exit %d\n%s", code, out)
 	}
 }

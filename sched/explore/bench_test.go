@@ -29,3 +29,19 @@ func benchExplore(b *testing.B, strategy string) {
 func BenchmarkExplorePCT(b *testing.B)    { benchExplore(b, PCT) }
 func BenchmarkExploreRandom(b *testing.B) { benchExplore(b, Random) }
 func BenchmarkExploreDFS(b *testing.B)    { benchExplore(b, DFS) }
+
+// BenchmarkExplorePCTShared: PCT at --granularity shared (every field
+// access a scheduling point).
+func BenchmarkExplorePCTShared(b *testing.B) {
+	cfg := load(b, filepath.Join(plantedDir, "bench4.n"))
+	cfg.Schedules, cfg.Expect, cfg.Granularity = b.N, []byte("40\n"), "shared"
+	b.ResetTimer()
+	start := time.Now()
+	res, err := Explore(cfg, nil)
+	el := time.Since(start)
+	if err != nil || len(res.Failures) > 0 {
+		b.Fatalf("%v %+v", err, res.Failures)
+	}
+	b.ReportMetric(float64(b.N)/el.Seconds(), "schedules/s")
+	b.ReportMetric(float64(res.Points), "points/run")
+}

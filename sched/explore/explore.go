@@ -64,6 +64,11 @@ type Config struct {
 	Expect    []byte // the expected stdout, if not nil
 	MaxFrames int
 	MaxHeap   int64
+	// Granularity is "sync" (the default: scheduling points at
+	// safepoints and synchronisation operations) or "shared" (also
+	// before every access of a field, an array or List element, a List
+	// or a Dict). Explore instruments Prog for "shared".
+	Granularity string
 	// Race runs every schedule with the race detector (sched/race): a
 	// data race is a failure. Explore instruments Prog for it.
 	Race bool
@@ -82,6 +87,13 @@ func (c *Config) defaults() error {
 	case PCT, Random, DFS:
 	default:
 		return fmt.Errorf("unknown strategy %q (want pct, random or dfs)", c.Strategy)
+	}
+	switch c.Granularity {
+	case "":
+		c.Granularity = "sync"
+	case "sync", "shared":
+	default:
+		return fmt.Errorf("unknown granularity %q (want sync or shared)", c.Granularity)
 	}
 	if c.Schedules <= 0 {
 		c.Schedules = 1000
@@ -147,13 +159,14 @@ func (f *Failure) Key() string { return f.Kind + "\x00" + f.Place }
 
 // Result is what an exploration found.
 type Result struct {
-	Program   string `json:"program"`
-	Strategy  string `json:"strategy"`
-	Depth     int    `json:"depth"`
-	Seed      int64  `json:"seed"`
-	Shard     int    `json:"shard"`
-	Shards    int    `json:"shards"`
-	Schedules int    `json:"schedules"` // schedules run
+	Program     string `json:"program"`
+	Strategy    string `json:"strategy"`
+	Granularity string `json:"granularity"`
+	Depth       int    `json:"depth"`
+	Seed        int64  `json:"seed"`
+	Shard       int    `json:"shard"`
+	Shards      int    `json:"shards"`
+	Schedules   int    `json:"schedules"` // schedules run
 	// Complete says that DFS ran every schedule within its preemption
 	// bound (the search space is exhausted).
 	Complete bool `json:"complete"`
@@ -186,11 +199,11 @@ func Explore(cfg Config, prog *Progress) (*Result, error) {
 		prog = &Progress{}
 	}
 	cfg.hash = record.ProgramHash(cfg.Prog) // before the race detector's traps, which the listing shows
-	if cfg.Race {
+	if cfg.Race || cfg.Granularity == "shared" {
 		race.Instrument(cfg.Prog)
 	}
 	start := time.Now()
-	res := &Result{Program: cfg.Path, Strategy: cfg.Strategy, Depth: cfg.Depth, Seed: cfg.Seed,
+	res := &Result{Program: cfg.Path, Strategy: cfg.Strategy, Granularity: cfg.Granularity, Depth: cfg.Depth, Seed: cfg.Seed,
 		Shard: cfg.Shard, Shards: cfg.Shards, Failures: []*Failure{}, hash: cfg.hash}
 	// The default schedule, whose length is PCT's k.
 	r0 := newRunner(&cfg)

@@ -348,7 +348,7 @@ func TestLostUpdateNeedsRace(t *testing.T) {
 		t.Fatalf("with the detector: %v, %+v", err, res.Failures)
 	}
 	f := res.Failures[0]
-	if f.Kind != "data race" || f.Place != "Counter.n: add (lost_update.n:19), add (lost_update.n:19)" || f.Schedule != 0 || f.Shrunk != 0 {
+	if f.Kind != "data race" || f.Place != "Counter.n: add (lost_update.n:21), add (lost_update.n:21)" || f.Schedule != 0 || f.Shrunk != 0 {
 		t.Errorf("found %s at %q after %d schedules, %d preemptions", f.Kind, f.Place, f.Schedule+1, f.Shrunk)
 	}
 	if !strings.Contains(f.Message, "WARNING: DATA RACE") {
@@ -416,5 +416,70 @@ func TestPlantedBugsAcrossSeeds(t *testing.T) {
 			worst = max(worst, res.Failures[0].Schedule+1)
 		}
 		t.Logf("%s: at worst %d schedules over seeds 1-20", p.file, worst)
+	}
+}
+
+// TestSharedGranularity: at --granularity shared every access is a
+// scheduling point, so the lost update with no call inside the statement
+// is found (main exits 1) with one preemption, and its recording replays
+// on a fresh compile of the program, whose accesses the replay makes
+// scheduling points again.
+func TestSharedGranularity(t *testing.T) {
+	path := filepath.Join(plantedDir, "lost_update.n")
+	cfg := load(t, path)
+	cfg.Schedules, cfg.Granularity = 200, "shared"
+	res, err := Explore(cfg, nil)
+	if err != nil || len(res.Failures) != 1 {
+		t.Fatalf("%v, %+v", err, res.Failures)
+	}
+	f := res.Failures[0]
+	if f.Kind != "exit code 1" || f.Shrunk != 1 || res.Granularity != "shared" {
+		t.Fatalf("found %s with %d preemptions (granularity %q)", f.Kind, f.Shrunk, res.Granularity)
+	}
+	t.Logf("lost update: found after %d schedules, %d preemptions shrunk to %d", f.Schedule+1, f.Preemptions, f.Shrunk)
+	dir := t.TempDir()
+	if err := Save(cfg, res, dir); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := record.ReadFile(filepath.Join(dir, "failure-1.replay"))
+	if err != nil || !rec.Header.Shared || !rec.Header.Scheduled {
+		t.Fatalf("recording: %v, header %+v", err, rec.Header)
+	}
+	fresh := load(t, path)
+	var out bytes.Buffer
+	rp := record.NewReplayer(rec)
+	m := vm.NewMachine(fresh.Prog, nil, rp.Stdout(&out), rp.Stderr(&out))
+	s := sched.New(m, sched.Options{Quota: rec.Header.Quota, Clock: rp.Clock()})
+	if err := rp.Start(m, s); err != nil {
+		t.Fatal(err)
+	}
+	s.Start(m.NewCallThread(fresh.Prog.Main, nil))
+	code := s.Run()
+	if div := rp.Finish(code); div != nil || code != 1 || out.String() == "200\n" {
+		t.Errorf("replay: exit %d, output %q, divergence %v", code, out.String(), div)
+	}
+}
+
+// TestConcurrencyScriptsExploreShared: the correct concurrency scripts
+// stay clean with every access a scheduling point.
+func TestConcurrencyScriptsExploreShared(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/run/concurrency/*.n")
+	for _, path := range files {
+		cfg := load(t, path)
+		if code, _, errs := plainRun(cfg); code != 0 || errs != "" {
+			continue // fails by design
+		}
+		sc, err := scripttest.Parse(path, cfg.Source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Expect, cfg.Schedules, cfg.Granularity = []byte(sc.Stdout), 60, "shared"
+		res, err := Explore(cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range res.Failures {
+			t.Errorf("%s: after %d schedules: %s at %s: %s", filepath.Base(path), f.Schedule+1, f.Kind, f.Place, f.Message)
+		}
 	}
 }

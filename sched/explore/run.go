@@ -56,7 +56,8 @@ func (r *runner) run(ch chooser, w io.Writer) (*failure, error) {
 	var sc sched.Clock = clock
 	if w != nil {
 		rec = record.NewRecorder(record.Header{Path: r.cfg.Path, Source: r.cfg.Source, Hash: r.cfg.programHash(),
-			Quota: r.cfg.Quota, MaxFrames: r.cfg.MaxFrames, MaxHeap: r.cfg.MaxHeap, Args: r.cfg.Args, Scheduled: true})
+			Quota: r.cfg.Quota, MaxFrames: r.cfg.MaxFrames, MaxHeap: r.cfg.MaxHeap, Args: r.cfg.Args, Scheduled: true,
+			Shared: r.cfg.Granularity == "shared"})
 		rec.SetClock(clock)
 		stdout, stderr, sc = rec.Stdout(stdout), rec.Stderr(stderr), rec.Clock()
 	}
@@ -84,6 +85,9 @@ func (r *runner) run(ch chooser, w io.Writer) (*failure, error) {
 		if err := r.race.Install(m, s); err != nil {
 			return nil, err
 		}
+	}
+	if r.cfg.Granularity == "shared" {
+		m.Hook = sharedHook{r.race}
 	}
 	main := m.NewCallThread(prog.Main, nil)
 	s.Start(main)
@@ -199,4 +203,16 @@ func (c *Config) programHash() string {
 		c.hash = record.ProgramHash(c.Prog)
 	}
 	return c.hash
+}
+
+// sharedHook is the debug hook of a run at --granularity shared: the race
+// detector, if any, sees the access, then the access is a scheduling
+// point.
+type sharedHook struct{ race *race.Detector }
+
+func (h sharedHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
+	if h.race != nil {
+		h.race.OnTrap(t, fn, pc)
+	}
+	return sched.AccessPoints{}.OnTrap(t, fn, pc)
 }

@@ -187,12 +187,12 @@ func Merge(rs []*Result) (*Result, error) {
 	if len(rs) == 0 {
 		return nil, errors.New("nothing to merge")
 	}
-	out := &Result{Program: rs[0].Program, Strategy: rs[0].Strategy, Depth: rs[0].Depth, Seed: rs[0].Seed,
+	out := &Result{Program: rs[0].Program, Strategy: rs[0].Strategy, Granularity: rs[0].Granularity, Depth: rs[0].Depth, Seed: rs[0].Seed,
 		Shards: rs[0].Shards, Points: rs[0].Points, Complete: true, Failures: []*Failure{}}
 	all := map[string]*Failure{}
 	seen := map[int]bool{}
 	for _, r := range rs {
-		if r.Program != out.Program || r.Strategy != out.Strategy || r.Depth != out.Depth || r.Seed != out.Seed || r.Shards != out.Shards {
+		if r.Program != out.Program || r.Strategy != out.Strategy || r.Granularity != out.Granularity || r.Depth != out.Depth || r.Seed != out.Seed || r.Shards != out.Shards {
 			return nil, fmt.Errorf("shard %d/%d (%s, %s depth %d seed %d) is not of the same exploration as %s, %s depth %d seed %d in %d shards",
 				r.Shard, r.Shards, r.Program, r.Strategy, r.Depth, r.Seed, out.Program, out.Strategy, out.Depth, out.Seed, out.Shards)
 		}

@@ -395,21 +395,7 @@ func locName(l loc) string {
 }
 
 // Instrument patches every field, element and collection access of prog
-// with a trap, for a Detector. Call it once, before any machine runs the
-// program; the program is then for detector runs only (its machines
-// need the Detector as their hook).
-func Instrument(prog *vm.Program) {
-	for _, fn := range prog.Funcs {
-		for pc := range fn.Code {
-			ins := fn.Code[pc]
-			switch ins.Op {
-			case vm.GETF, vm.SETF, vm.AGET, vm.ASET, vm.LGET, vm.LSET:
-				fn.SetTrap(int32(pc))
-			case vm.CALLN:
-				if _, ok := collectionNative(fn.NCalls[ins.B].Native.Name); ok {
-					fn.SetTrap(int32(pc))
-				}
-			}
-		}
-	}
-}
+// with a trap, for a Detector (sched.InstrumentAccesses). Call it once,
+// before any machine runs the program; the program is then for detector
+// runs only (its machines need the Detector as their hook).
+func Instrument(prog *vm.Program) { sched.InstrumentAccesses(prog) }

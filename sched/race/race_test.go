@@ -62,8 +62,8 @@ func TestLostUpdate(t *testing.T) {
 	r := races[0]
 	for _, want := range []string{
 		"WARNING: DATA RACE\n",
-		"Read of Counter.n by thread 3 \"thread-3\":\n  at add (lost_update.n:19)\n",
-		"Previous write of Counter.n by thread 2 \"thread-2\":\n  at add (lost_update.n:19)\n",
+		"Read of Counter.n by thread 3 \"thread-3\":\n  at add (lost_update.n:21)\n",
+		"Previous write of Counter.n by thread 2 \"thread-2\":\n  at add (lost_update.n:21)\n",
 	} {
 		if !strings.Contains(r.Report, want) {
 			t.Errorf("report lacks %q:\n%s", want, r.Report)

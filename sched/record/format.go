@@ -45,6 +45,10 @@ type Header struct {
 	// explore): a replay runs the thread of each dispatch event for its
 	// reductions (see Replayer.Pick).
 	Scheduled bool
+	// Shared says that every access of shared data was a scheduling
+	// point (nlangdbg explore --granularity shared): a replay makes them
+	// so again (sched.AccessPoints).
+	Shared bool
 }
 
 // Event kinds, one byte each in the file (see docs/recording.md).
@@ -122,12 +126,15 @@ func (e *encoder) header(h *Header) {
 	for _, a := range h.Args {
 		e.string(a)
 	}
-	var flags byte // bit 0: InputDirect, bit 1: Scheduled
+	var flags byte // bit 0: InputDirect, bit 1: Scheduled, bit 2: Shared
 	if h.InputDirect {
 		flags |= 1
 	}
 	if h.Scheduled {
 		flags |= 2
+	}
+	if h.Shared {
+		flags |= 4
 	}
 	e.byte(flags)
 }
@@ -367,7 +374,7 @@ func Parse(data []byte) (*Recording, error) {
 		h.Args = append(h.Args, d.string())
 	}
 	flags := d.byte()
-	h.InputDirect, h.Scheduled = flags&1 != 0, flags&2 != 0
+	h.InputDirect, h.Scheduled, h.Shared = flags&1 != 0, flags&2 != 0, flags&4 != 0
 	// The file must end with the CRC of everything before it; when it
 	// does not, say whether it was cut short or changed.
 	crcOK := len(data) >= 4 &&

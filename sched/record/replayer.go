@@ -69,6 +69,9 @@ func (p *Replayer) Start(m *vm.Machine, s *sched.Scheduler) error {
 	}
 	m.SetOutside(p, p.rec.Header.InputDirect)
 	s.SetRecorder(p)
+	if p.rec.Header.Shared {
+		sharedPoints(m) // schedule.go
+	}
 	if p.rec.Header.Scheduled {
 		return s.SetStrategy(p) // schedule.go
 	}

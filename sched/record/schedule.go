@@ -68,3 +68,11 @@ func (js journalStrategy) Pick(runnable []*vm.Thread) sched.Pick {
 	defer rp.mu.Unlock()
 	return rp.pick(runnable, false)
 }
+
+// sharedPoints makes every shared access of m's program a scheduling
+// point again, as in the explored run of a recording at --granularity
+// shared.
+func sharedPoints(m *vm.Machine) {
+	sched.InstrumentAccesses(m.Prog)
+	m.Hook = sched.AccessPoints{Next: m.Hook}
+}
