@@ -158,6 +158,7 @@ func showProgress(w io.Writer, p *explore.Progress, total, shards int) func() {
 	if !ok || !isTerminal(f) {
 		return func() {}
 	}
+	shards = max(1, shards)
 	total = (total + shards - 1) / shards
 	done := make(chan struct{})
 	stopped := make(chan struct{})

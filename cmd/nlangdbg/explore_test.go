@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/creack/pty"
 
 	"github.com/nlangdbg/nlangdbg/sched/explore"
 )
@@ -147,5 +150,30 @@ func TestRunRace(t *testing.T) {
 	code, out, _ = cli("explore", "--race", "--schedules", "20", "--out", dir, "../../testdata/explore/lost_update.n")
 	if code != 3 || !strings.Contains(out, "data race  Counter.n: add (lost_update.n:21), add (lost_update.n:21)") {
 		t.Errorf("explore --race: exit %d\n%s", code, out)
+	}
+}
+
+// TestExploreProgress: on a terminal explore shows its progress (the
+// schedules run, the rate, the failures so far) and clears the line for
+// the summary.
+func TestExploreProgress(t *testing.T) {
+	bin := nlangdbgBinary(t)
+	dir := t.TempDir()
+	prog, err := filepath.Abs("../../testdata/explore/bench4.n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "explore", "--strategy", "random", "--schedules", "4000", "--out", dir, prog)
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 160})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	scr := &screen{}
+	go scr.copyFrom(f)
+	scr.expect(t, `\r\x1b\[Kexplore: \d+/4000 schedules, \d+/s, 0 failures`)
+	scr.expect(t, `\r\x1b\[Kexplore .*bench4.n: 4000 schedules \(random, depth 3, seed 0\) in .* s \(\d+/s\): no failure`)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("explore: %v", err)
 	}
 }
