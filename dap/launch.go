@@ -1,6 +1,7 @@
 package dap
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -45,10 +46,54 @@ type launchArgs struct {
 	Args        []string `json:"args"`        // program arguments
 	Cwd         string   `json:"cwd"`         // directory the program path is relative to
 	StopOnEntry bool     `json:"stopOnEntry"` // stop before main's first statement
-	Quota       int      `json:"quota"`       // reductions per dispatch (0: default)
+	Quota       *int     `json:"quota"`       // reductions per dispatch (absent: default)
 	Seed        int64    `json:"seed"`        // scheduler seed (0: FIFO)
-	Carriers    int      `json:"carriers"`    // carriers running threads in parallel (0: one)
+	Carriers    *int     `json:"carriers"`    // carriers running threads in parallel (absent: one)
+	MaxFrames   *int     `json:"maxFrames"`   // call depth limit (absent: default)
+	MaxHeap     *heapArg `json:"maxHeap"`     // heap limit (absent: default)
 	NoDebug     bool     `json:"noDebug"`     // run without breakpoints or stops
+}
+
+// limits returns the run limits of the arguments, with the defaults for
+// those absent. Explicit values are checked as the command line's are
+// (quota 0 is refused, as --quota 0 is).
+func (a *launchArgs) limits() inspect.Limits {
+	l := inspect.DefaultLimits()
+	if a.Quota != nil {
+		l.Quota = *a.Quota
+	}
+	if a.Carriers != nil {
+		l.Carriers = *a.Carriers
+	}
+	if a.MaxFrames != nil {
+		l.MaxFrames = *a.MaxFrames
+	}
+	if a.MaxHeap != nil {
+		l.MaxHeap = int64(*a.MaxHeap)
+	}
+	return l
+}
+
+// heapArg is a byte count given as a number or as a string with a unit
+// ("100MB", see inspect.ParseSize).
+type heapArg int64
+
+func (h *heapArg) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		n, err := inspect.ParseSize(s)
+		if err != nil {
+			return err
+		}
+		*h = heapArg(n)
+		return nil
+	}
+	var n int64
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("maxHeap must be a number of bytes or a size such as \"100MB\"")
+	}
+	*h = heapArg(n)
+	return nil
 }
 
 func (c *session) onInitializeRequest(req *dap.InitializeRequest) {
@@ -97,11 +142,9 @@ func (c *session) launch(args launchArgs) error {
 	if args.Program == "" {
 		return errors.New(`launch: missing "program" (the .n file to debug)`)
 	}
-	if args.Quota < 0 {
-		return fmt.Errorf("launch: quota must be positive, got %d", args.Quota)
-	}
-	if args.Carriers < 0 {
-		return fmt.Errorf("launch: carriers must be positive, got %d", args.Carriers)
+	lim := args.limits()
+	if err := lim.Check(); err != nil {
+		return fmt.Errorf("launch: %v", err)
 	}
 	path := args.Program
 	if !filepath.IsAbs(path) && args.Cwd != "" {
@@ -114,9 +157,11 @@ func (c *session) launch(args launchArgs) error {
 		Program:     path,
 		Args:        args.Args,
 		Cwd:         args.Cwd,
-		Quota:       args.Quota,
+		Quota:       lim.Quota,
 		Seed:        args.Seed,
-		Carriers:    args.Carriers,
+		Carriers:    lim.Carriers,
+		MaxFrames:   lim.MaxFrames,
+		MaxHeap:     lim.MaxHeap,
 		StopOnEntry: args.StopOnEntry && !args.NoDebug,
 	}
 	lis := &listener{c: c}

@@ -36,6 +36,7 @@ type Config struct {
 	Seed        int64 // scheduler seed (0: FIFO)
 	Carriers    int   // carriers running threads in parallel (0, 1: one, deterministic)
 	MaxFrames   int   // 0: default
+	MaxHeap     int64 // bytes the program may hold (0: default)
 	StopOnEntry bool
 	Stdin       io.Reader // nil: empty input
 	// Stdout and Stderr, if set, receive the program's output; otherwise

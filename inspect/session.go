@@ -125,12 +125,15 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	if cfg.Cwd != "" && !filepath.IsAbs(path) {
 		path = filepath.Join(cfg.Cwd, path)
 	}
-	src, err := os.ReadFile(path)
+	if err := cfg.limits().Check(); err != nil {
+		return nil, err
+	}
+	src, err := ReadSource(path)
 	if err != nil {
 		return nil, err
 	}
 	lib := Library()
-	prog, err := compile.CompileFile(path, src, compile.Options{Lib: lib})
+	prog, err := compile.CompileFile(path, src, compile.Options{Lib: lib, ReadFile: ReadSource})
 	if err != nil {
 		return nil, &CompileError{Report: FormatCompileError(path, src, err), Err: err}
 	}
@@ -149,6 +152,9 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	s.m = vm.NewMachine(prog, stdin, stdout, stderr)
 	if cfg.MaxFrames > 0 {
 		s.m.MaxFrames = cfg.MaxFrames
+	}
+	if cfg.MaxHeap > 0 {
+		s.m.MaxHeap = cfg.MaxHeap
 	}
 	s.m.Hook = hook{s}
 	s.sch = sched.New(s.m, sched.Options{Quota: cfg.Quota, Seed: cfg.Seed, Carriers: cfg.Carriers})
@@ -350,10 +356,16 @@ func (s *Session) resumeLocked() {
 	}
 }
 
-// Continue resumes the program (only threadID with singleThread).
+// Continue resumes the program (only threadID with singleThread). A
+// threadID other than 0 must name a live thread.
 func (s *Session) Continue(threadID int64, singleThread bool) error {
 	if err := s.checkStopped(); err != nil {
 		return err
+	}
+	if threadID != 0 {
+		if _, err := s.thread(threadID); err != nil {
+			return err // as Step: an unknown thread is an error, not "all"
+		}
 	}
 	if s.reportQueued(threadID, singleThread) {
 		return nil

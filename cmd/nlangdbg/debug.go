@@ -20,13 +20,16 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "debug",
-		usage:   "[--quota N] [--seed S] PROG.n [ARGS]",
+		usage:   "[--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] PROG.n [ARGS]",
 		summary: "debug a program in the terminal",
 		help: `
 Compiles PROG.n, starts it stopped at entry and opens the debugger REPL
 (type "help" there). The REPL is a DAP client of nlangdbg's own DAP server,
 running in-process; its commands also work in a DAP client's debug console
 (prefix the debugger-only ones with ':').
+
+Flags are those of "nlangdbg run" (see "nlangdbg help run"), checked the
+same way; they go before PROG.n.
 
 History is kept in the user's config directory (nlangdbg/history); Tab
 completes commands, file names, file:line and function names; an empty
@@ -60,6 +63,10 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "nlangdbg debug: missing program file")
 		return 2
 	}
+	if !opts.check("debug", stderr) {
+		return 2
+	}
+	warnLateFlags("debug", fs, fs.Args()[1:], stderr)
 	prog, err := filepath.Abs(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -72,7 +79,8 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	r := newREPL(client, stdout)
 	r.program = prog
 	launch := map[string]any{"program": prog, "args": fs.Args()[1:], "stopOnEntry": true,
-		"quota": opts.Quota, "seed": opts.Seed, "carriers": opts.Carriers}
+		"quota": opts.Quota, "seed": opts.Seed, "carriers": opts.Carriers,
+		"maxFrames": opts.MaxFrames, "maxHeap": opts.MaxHeap}
 	return runTerminal(r, launch, false, stdin, stdout, stderr)
 }
 

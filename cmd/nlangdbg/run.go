@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/nlangdbg/nlangdbg/inspect"
 	"github.com/nlangdbg/nlangdbg/sched"
@@ -17,7 +18,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "run",
-		usage:   "[--listen ADDR] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap BYTES] PROG.n [ARGS]",
+		usage:   "[--listen ADDR] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] PROG.n [ARGS]",
 		summary: "compile and run a program",
 		help: `
 Compiles PROG.n and runs it. The program's stdout and stderr are the
@@ -34,9 +35,10 @@ Flags:
   --seed S         scheduler seed: 0 (default) is FIFO; any other value picks
                    runnable threads pseudo-randomly, the same way every run
   --max-frames N   call depth limit; deeper calls throw StackOverflowException
-                   (default 1100000)
-  --max-heap BYTES largest allocation; larger ones throw OutOfMemoryException
-                   (default 4 GiB)
+                   (default 1100000, at most 100000000)
+  --max-heap SIZE  heap the program may hold (bytes, or with a unit: 100MB,
+                   512MiB, 4GiB); an allocation that would cross it throws
+                   OutOfMemoryException (default 4GiB, at least 1MiB)
 
   --listen ADDR    run the program normally and serve DAP at ADDR
                    (host:port; a bare port means loopback, port 0 picks a
@@ -46,7 +48,9 @@ Flags:
                    breakpoints go and the program runs on. The program's
                    exit ends the process with its exit code.
 
-ARGS are accepted for compatibility; NLang's main takes no parameters.`,
+Flags go before PROG.n: whatever follows it is ARGS. NLang's main takes
+no parameters, so ARGS reach no program; they are accepted for
+compatibility with scripts, and a known flag among them gets a warning.`,
 		run: runCmd,
 	})
 	commands = append(commands, &command{
@@ -75,7 +79,57 @@ func (o *runOptions) flags(fs *flag.FlagSet) {
 	fs.IntVar(&o.Quota, "quota", sched.DefaultQuota, "reductions per dispatch")
 	fs.Int64Var(&o.Seed, "seed", 0, "scheduler seed (0: FIFO)")
 	fs.IntVar(&o.MaxFrames, "max-frames", vm.DefaultMaxFrames, "call depth limit")
-	fs.Int64Var(&o.MaxHeap, "max-heap", vm.DefaultMaxHeap, "largest allocation in bytes")
+	o.MaxHeap = vm.DefaultMaxHeap
+	fs.Var((*sizeFlag)(&o.MaxHeap), "max-heap", "heap limit (bytes, or 100MB, 512MiB, 4GiB)")
+}
+
+// limits returns the options' run limits (0 means a default only for
+// options that were never set, as in tests).
+func (o *runOptions) limits() inspect.Limits {
+	l := inspect.Limits{Quota: o.Quota, Carriers: o.Carriers, MaxFrames: o.MaxFrames, MaxHeap: o.MaxHeap}
+	return l
+}
+
+// check validates the options as every front end does, printing the
+// problem for command c.
+func (o *runOptions) check(c string, stderr io.Writer) bool {
+	if err := o.limits().Check(); err != nil {
+		fmt.Fprintf(stderr, "nlangdbg %s: %v\n", c, err)
+		return false
+	}
+	return true
+}
+
+// sizeFlag is a byte count flag that takes units (see inspect.ParseSize).
+type sizeFlag int64
+
+func (f *sizeFlag) String() string { return inspect.FormatSize(int64(*f)) }
+
+func (f *sizeFlag) Set(s string) error {
+	n, err := inspect.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	*f = sizeFlag(n)
+	return nil
+}
+
+// warnLateFlags warns about known flags after the program file: they
+// are program arguments, not options (the usual mistake of
+// "nlangdbg run prog.n --quota 5").
+func warnLateFlags(c string, fs *flag.FlagSet, args []string, stderr io.Writer) {
+	for _, a := range args {
+		if a == "--" {
+			return
+		}
+		name := strings.TrimLeft(a, "-")
+		if i := strings.IndexByte(name, '='); i >= 0 {
+			name = name[:i]
+		}
+		if strings.HasPrefix(a, "-") && name != "" && fs.Lookup(name) != nil {
+			fmt.Fprintf(stderr, "nlangdbg %s: warning: %s comes after the program file, so it is a program argument, not a flag (put flags before PROG.n)\n", c, a)
+		}
+	}
 }
 
 // newFlagSet returns a flag set for command c that prints its help on -h.
@@ -101,15 +155,15 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "nlangdbg run: missing program file (usage: nlangdbg run [flags] PROG.n)")
 		return 2
 	}
-	if opts.Carriers < 1 {
-		fmt.Fprintf(stderr, "nlangdbg run: --carriers must be at least 1, got %d\n", opts.Carriers)
+	if !opts.check("run", stderr) {
 		return 2
 	}
+	warnLateFlags("run", fs, fs.Args()[1:], stderr)
 	if *listen != "" {
 		return runListen(*listen, fs.Arg(0), fs.Args()[1:], opts, stdin, stdout, stderr)
 	}
 	path := fs.Arg(0)
-	src, err := os.ReadFile(path)
+	src, err := inspect.ReadSource(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "nlangdbg: %v\n", err)
 		return 1
@@ -148,7 +202,7 @@ func isTerminal(f *os.File) bool {
 
 // compileProgram compiles path, printing errors to stderr.
 func compileProgram(path string, src []byte, stderr io.Writer) *vm.Program {
-	prog, err := compile.CompileFile(path, src, compile.Options{Lib: inspect.Library()})
+	prog, err := compile.CompileFile(path, src, compile.Options{Lib: inspect.Library(), ReadFile: inspect.ReadSource})
 	if err != nil {
 		fmt.Fprint(stderr, inspect.FormatCompileError(path, src, err))
 		fmt.Fprintln(stderr, "Compilation failed.")
@@ -191,7 +245,7 @@ func disasmCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "nlangdbg disasm: want one program file")
 		return 2
 	}
-	src, err := os.ReadFile(fs.Arg(0))
+	src, err := inspect.ReadSource(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "nlangdbg: %v\n", err)
 		return 1

@@ -26,6 +26,7 @@ func runListen(addr, path string, args []string, opts runOptions, stdin io.Reade
 		Seed:      opts.Seed,
 		Carriers:  opts.Carriers,
 		MaxFrames: opts.MaxFrames,
+		MaxHeap:   opts.MaxHeap,
 		Stdin:     stdin,
 		Stdout:    stdout,
 		Stderr:    stderr,
