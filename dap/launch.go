@@ -52,6 +52,7 @@ type launchArgs struct {
 	MaxFrames   *int     `json:"maxFrames"`   // call depth limit (absent: default)
 	MaxHeap     *heapArg `json:"maxHeap"`     // heap limit (absent: default)
 	NoDebug     bool     `json:"noDebug"`     // run without breakpoints or stops
+	Token       string   `json:"token"`       // the server's token, if it has one
 }
 
 // limits returns the run limits of the arguments, with the defaults for
@@ -121,7 +122,17 @@ func (c *session) onLaunchRequest(req *dap.LaunchRequest) {
 	}
 	var args launchArgs
 	if err := decodeArgs(req.Arguments, &args); err != nil {
+		var tok struct {
+			Token string `json:"token"`
+		}
+		decodeArgs(req.Arguments, &tok)
+		if !c.checkToken(req, tok.Token) {
+			return
+		}
 		c.sendError(req, errBadArguments, fmt.Sprintf("launch: bad arguments: %v", err))
+		return
+	}
+	if !c.checkToken(req, args.Token) {
 		return
 	}
 	if err := c.launch(args); err != nil {
@@ -132,6 +143,7 @@ func (c *session) onLaunchRequest(req *dap.LaunchRequest) {
 		}
 		return
 	}
+	c.handshakeDone()
 	c.respond(&dap.LaunchResponse{Response: newResponse(req)})
 }
 
@@ -183,6 +195,13 @@ func (c *session) launch(args launchArgs) error {
 }
 
 func (c *session) onAttachRequest(req *dap.AttachRequest) {
+	var args struct {
+		Token string `json:"token"`
+	}
+	decodeArgs(req.Arguments, &args) // a token of the wrong type is no token
+	if !c.checkToken(req, args.Token) {
+		return
+	}
 	p := c.srv.Attach
 	switch {
 	case p == nil:
@@ -207,6 +226,7 @@ func (c *session) onAttachRequest(req *dap.AttachRequest) {
 		c.sendError(req, errAttach, fmt.Sprintf("attach: %v", err))
 		return
 	}
+	c.handshakeDone()
 	c.respond(&dap.AttachResponse{Response: newResponse(req)})
 }
 

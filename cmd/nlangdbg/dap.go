@@ -14,7 +14,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "dap",
-		usage:   "[--listen ADDR] [--log-output dap]",
+		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient]] [--log-output dap]",
 		summary: "serve the Debug Adapter Protocol (stdio, or TCP with --listen)",
 		help: `
 Serves the Debug Adapter Protocol. Without --listen it speaks DAP on
@@ -31,8 +31,12 @@ to ADDR.
 
 Flags:
   --listen ADDR     host:port to listen at; a bare port or ":port" means
-                    loopback (127.0.0.1); port 0 picks a free one
-  --log-output dap  log every DAP message to stderr`,
+                    loopback (127.0.0.1); port 0 picks a free one;
+                    unix:PATH listens at a Unix socket
+` + serverFlagsHelp + `
+  --log-output dap  log every DAP message to stderr
+
+See docs/security.md for what the server accepts and from whom.`,
 		run: dapCmd,
 	})
 }
@@ -40,6 +44,8 @@ Flags:
 func dapCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("dap", stderr)
 	listen := fs.String("listen", "", "address to accept clients at")
+	var sf serverFlags
+	sf.flags(fs)
 	logOutput := fs.String("log-output", "", "components to log (dap)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -62,7 +68,7 @@ func dapCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	ln, err := net.Listen("tcp", loopback(*listen))
+	ln, err := sf.listen(srv, *listen, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "nlangdbg dap: %v\n", err)
 		return 1
@@ -85,16 +91,49 @@ func logs(list, component string) bool {
 	return false
 }
 
-// loopback completes a listen address: without a host it is loopback
-// ("4000" and ":4000" mean 127.0.0.1:4000).
-func loopback(addr string) string {
-	if !strings.Contains(addr, ":") {
-		return "127.0.0.1:" + addr
+// serverFlagsHelp documents the flags of a listening server.
+const serverFlagsHelp = `  --allow-remote    allow an address other machines can reach (0.0.0.0, a
+                    LAN address); without it only loopback is accepted.
+                    Prints a warning: whoever connects can run code as you
+  --token-file FILE  clients must pass the token in FILE (its content,
+                    trimmed) as the "token" argument of launch or attach
+                    (nlangdbg attach --token-file FILE)
+  --accept-multiclient  a client that connects while another is served
+                    waits its turn; without it, it is refused
+                    (on loopback, only the user running the server may
+                    connect; a client has 10s to launch or attach)`
+
+// serverFlags are the access flags of a listening server.
+type serverFlags struct {
+	allowRemote, multiclient bool
+	tokenFile                string
+}
+
+func (f *serverFlags) flags(fs *flag.FlagSet) {
+	fs.BoolVar(&f.allowRemote, "allow-remote", false, "accept clients from other machines")
+	fs.StringVar(&f.tokenFile, "token-file", "", "file holding the token clients must send")
+	fs.BoolVar(&f.multiclient, "accept-multiclient", false, "queue clients instead of refusing them")
+}
+
+// listen configures srv's access and listens at addr, printing the
+// warning --allow-remote deserves.
+func (f *serverFlags) listen(srv *dap.Server, addr string, stderr io.Writer) (net.Listener, error) {
+	if f.tokenFile != "" {
+		tok, err := dap.ReadTokenFile(f.tokenFile)
+		if err != nil {
+			return nil, err
+		}
+		srv.Token = tok
 	}
-	if strings.HasPrefix(addr, ":") {
-		return "127.0.0.1" + addr
+	srv.AcceptMulticlient = f.multiclient
+	ln, err := dap.Listen(addr, f.allowRemote)
+	if err != nil {
+		return nil, err
 	}
-	return addr
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && f.allowRemote && !a.IP.IsLoopback() {
+		fmt.Fprint(stderr, dap.RemoteWarning(ln, srv.Token != ""))
+	}
+	return ln, nil
 }
 
 // stdio is a connection on the process's standard input and output.

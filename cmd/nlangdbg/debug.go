@@ -39,12 +39,17 @@ prompt clears the line); Ctrl-D quits.`,
 	})
 	commands = append(commands, &command{
 		name:    "attach",
-		usage:   "ADDR",
+		usage:   "[--token-file FILE] ADDR",
 		summary: "debug a program started with run --listen",
 		help: `
 Connects the debugger REPL to a program started with
 "nlangdbg run --listen ADDR PROG.n". The program stops when the REPL
-connects; "detach" leaves it running, "quit" asks whether to kill it.`,
+connects; "detach" leaves it running, "quit" asks whether to kill it.
+ADDR is host:port (a bare port means loopback) or unix:PATH.
+
+Flags:
+  --token-file FILE  send the token in FILE, for a server started with
+                     --token-file`,
 		run: attachCmd,
 	})
 }
@@ -86,6 +91,7 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func attachCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("attach", stderr)
+	tokenFile := fs.String("token-file", "", "file holding the server's token")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -96,14 +102,24 @@ func attachCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "nlangdbg attach: want the address of a program started with run --listen")
 		return 2
 	}
-	conn, err := net.Dial("tcp", fs.Arg(0))
+	attach := map[string]any{}
+	if *tokenFile != "" {
+		tok, err := dapserver.ReadTokenFile(*tokenFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "nlangdbg attach: %v\n", err)
+			return 1
+		}
+		attach["token"] = tok
+	}
+	network, address := dapserver.ListenAddr(fs.Arg(0))
+	conn, err := net.Dial(network, address)
 	if err != nil {
 		fmt.Fprintf(stderr, "nlangdbg attach: %v\n", err)
 		return 1
 	}
 	defer conn.Close()
 	r := newREPL(newDAPClient(conn, conn), stdout)
-	return runTerminal(r, map[string]any{}, true, stdin, stdout, stderr)
+	return runTerminal(r, attach, true, stdin, stdout, stderr)
 }
 
 // historyFile is where the REPL keeps its history.

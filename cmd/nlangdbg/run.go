@@ -18,7 +18,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "run",
-		usage:   "[--listen ADDR] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] PROG.n [ARGS]",
+		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient]] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] PROG.n [ARGS]",
 		summary: "compile and run a program",
 		help: `
 Compiles PROG.n and runs it. The program's stdout and stderr are the
@@ -47,6 +47,7 @@ Flags:
                    which pauses the program; when it disconnects, its
                    breakpoints go and the program runs on. The program's
                    exit ends the process with its exit code.
+` + serverFlagsHelp + `
 
 Flags go before PROG.n: whatever follows it is ARGS. NLang's main takes
 no parameters, so ARGS reach no program; they are accepted for
@@ -145,6 +146,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", stderr)
 	opts.flags(fs)
 	listen := fs.String("listen", "", "serve DAP at this address")
+	var sf serverFlags
+	sf.flags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -160,7 +163,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	warnLateFlags("run", fs, fs.Args()[1:], stderr)
 	if *listen != "" {
-		return runListen(*listen, fs.Arg(0), fs.Args()[1:], opts, stdin, stdout, stderr)
+		return runListen(*listen, sf, fs.Arg(0), fs.Args()[1:], opts, stdin, stdout, stderr)
 	}
 	path := fs.Arg(0)
 	src, err := inspect.ReadSource(path)
