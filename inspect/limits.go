@@ -116,19 +116,9 @@ func ParseSize(s string) (int64, error) {
 	return n * mult, nil
 }
 
-// FormatSize renders a byte count with a binary unit when it is a whole
-// number of them ("1MiB", "1TiB", "1500").
-func FormatSize(n int64) string {
-	for _, u := range []struct {
-		name string
-		mult int64
-	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n >= u.mult && n%u.mult == 0 {
-			return strconv.FormatInt(n/u.mult, 10) + u.name
-		}
-	}
-	return strconv.FormatInt(n, 10)
-}
+// FormatSize renders a byte count with a unit when it is a whole number
+// of one ("1MiB", "100MB", "1500 bytes"), as the heap messages do.
+func FormatSize(n int64) string { return vm.FormatBytes(n) }
 
 // ErrNotRegular is wrapped by ReadSource for a path that is not a
 // regular file (a directory, device, FIFO or socket).

@@ -343,6 +343,9 @@ reload:
 				exc = t.M.NewException("OutOfMemoryException", fmt.Sprintf("string of %d bytes exceeds the heap limit", len(a)+len(b)))
 				goto throwHere
 			}
+			if exc = t.chargeHeap(t.concatCost(a, b), "string concatenation"); exc != nil {
+				goto throwHere
+			}
 			regs[ins.A] = StrV(t.concat(a, b))
 		case BOX:
 			regs[ins.A] = Value{N: regs[ins.B].N, R: fn.Types[ins.C]}
@@ -364,6 +367,9 @@ reload:
 			regs[ins.A] = v
 
 		case NEW:
+			if exc = t.chargeHeap(objectSize+int64(len(fn.Classes[ins.B].Fields))*valueSize, "new object"); exc != nil {
+				goto throwHere
+			}
 			regs[ins.A] = RefV(t.M.NewObject(fn.Classes[ins.B]))
 		case GETF:
 			o, ok := regs[ins.B].R.(*Object)
@@ -394,6 +400,9 @@ reload:
 			}
 			if n > t.M.MaxHeap/24 {
 				exc = t.M.NewException("OutOfMemoryException", fmt.Sprintf("cannot allocate an array of %d elements", n))
+				goto throwHere
+			}
+			if exc = t.chargeHeap(objectSize+n*valueSize, "new array"); exc != nil {
 				goto throwHere
 			}
 			regs[ins.A] = RefV(t.M.NewArray(at, int(n)))
@@ -474,10 +483,16 @@ reload:
 		case NEWLIST:
 			lt := fn.Types[ins.B]
 			n := fn.original(pc).A // length in the following NOP (which may be trapped)
+			if exc = t.chargeHeap(objectSize+int64(n)*valueSize, "list literal"); exc != nil {
+				goto throwHere
+			}
 			l := &List{Type: lt, Data: make([]Value, n)}
 			copy(l.Data, regs[ins.C:ins.C+n])
 			regs[ins.A] = RefV(l)
 		case NEWDICT:
+			if exc = t.chargeHeap(2*objectSize, "new Dict"); exc != nil {
+				goto throwHere
+			}
 			regs[ins.A] = RefV(NewDict(fn.Types[ins.B]))
 
 		case CALL:

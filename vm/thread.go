@@ -99,9 +99,10 @@ type Machine struct {
 	// MaxFrames bounds a thread's call depth: a call past it throws
 	// StackOverflowException.
 	MaxFrames int
-	// MaxHeap bounds single allocations (bytes): an array that cannot fit
-	// throws OutOfMemoryException.
+	// MaxHeap bounds the heap the program holds (bytes): an allocation
+	// that would cross it throws OutOfMemoryException (see heap.go).
 	MaxHeap int64
+	heap    heapMeter
 	// Hook is the debugger's trap handler; nil when no debugger is attached.
 	Hook DebugHook
 	// Sched is the scheduler driving the threads (for natives that spawn,
@@ -173,6 +174,15 @@ type Thread struct {
 	// stopping at a scheduler event sees the thread right after the call
 	// that caused it).
 	YieldAfterNative bool
+
+	// HeapBudget, if above 0, bounds the bytes the thread may allocate in
+	// all (an evaluation's budget): past it, allocations throw
+	// OutOfMemoryException.
+	HeapBudget int64
+	heapTotal  int64 // bytes charged in all (with HeapBudget)
+	// heapCharged is what the thread charged since the heap was last
+	// measured (heap.go).
+	heapCharged int64
 
 	// NoDebug makes the thread ignore traps and the debugger's throw hook
 	// (threads the debugger runs to evaluate expressions).

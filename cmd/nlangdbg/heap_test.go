@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// heapPrograms grow the heap without bound in the shapes that escaped
+// the old per-allocation check: a List of Lists, a growing Dict, a
+// string doubled, objects chained. Each catches the OutOfMemoryException
+// and reports how far it got. (Not in testdata/run: the limit measures
+// the process's heap, and those scripts run in parallel.)
+var heapPrograms = map[string]string{
+	"listoflists": `import io;
+int main() {
+    List<List<int>> outer = new List<List<int>>();
+    try {
+        while (true) {
+            List<int> inner = new List<int>();
+            for (int i = 0; i < 1000; i += 1) { inner.add(i); }
+            outer.add(inner);
+        }
+    } catch (OutOfMemoryException e) {
+        int n = outer.length();
+        outer = new List<List<int>>();
+        io.print("caught " + e.message);
+        io.print(n > 100);
+    }
+    return 0;
+}`,
+	"dict": `import io;
+int main() {
+    Dict<int, string> d = new Dict<int, string>();
+    int i = 0;
+    try {
+        while (true) { d.set(i, "v" + i); i += 1; }
+    } catch (OutOfMemoryException e) {
+        d = new Dict<int, string>();
+        io.print("caught " + e.message);
+        io.print(i > 1000);
+    }
+    return 0;
+}`,
+	"string": `import io;
+int main() {
+    string s = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    try {
+        while (true) { s = s + s; }
+    } catch (OutOfMemoryException e) {
+        s = "";
+        io.print("caught " + e.message);
+        io.print(true);
+    }
+    return 0;
+}`,
+	"objects": `import io;
+class Node { public Node next; public int v; }
+int main() {
+    Node head = null;
+    try {
+        while (true) { Node n = new Node(); n.next = head; head = n; }
+    } catch (OutOfMemoryException e) {
+        head = null;
+        io.print("caught " + e.message);
+        io.print(true);
+    }
+    return 0;
+}`,
+}
+
+// TestMaxHeapBoundsTheHeap: under --max-heap every shape of growth ends
+// in a catchable OutOfMemoryException, not in the process running out of
+// memory; the program goes on after it.
+func TestMaxHeapBoundsTheHeap(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range heapPrograms {
+		path := filepath.Join(dir, name+".n")
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		code := doMain([]string{"run", "--max-heap", "64MB", path}, strings.NewReader(""), &out, &errb)
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if code != 0 || len(lines) != 2 || !strings.Contains(lines[0], "the heap limit of 64MB is reached") && !strings.Contains(lines[0], "exceeds the heap limit") || lines[1] != "true" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", name, code, out.String(), errb.String())
+		}
+	}
+}
