@@ -52,6 +52,9 @@ type launchArgs struct {
 	MaxFrames   *int     `json:"maxFrames"`   // call depth limit (absent: default)
 	MaxHeap     *heapArg `json:"maxHeap"`     // heap limit (absent: default)
 	NoDebug     bool     `json:"noDebug"`     // run without breakpoints or stops
+	AllowRead   []string `json:"allowRead"`   // directories the program may read (see docs/security.md)
+	AllowWrite  []string `json:"allowWrite"`  // directories the program may write
+	DenyFS      bool     `json:"denyFs"`      // no file access at all
 	Token       string   `json:"token"`       // the server's token, if it has one
 }
 
@@ -174,6 +177,9 @@ func (c *session) launch(args launchArgs) error {
 		Carriers:    lim.Carriers,
 		MaxFrames:   lim.MaxFrames,
 		MaxHeap:     lim.MaxHeap,
+		AllowRead:   args.AllowRead,
+		AllowWrite:  args.AllowWrite,
+		DenyFS:      args.DenyFS,
 		StopOnEntry: args.StopOnEntry && !args.NoDebug,
 	}
 	lis := &listener{c: c}

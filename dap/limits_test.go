@@ -1,6 +1,7 @@
 package dap
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -87,4 +88,42 @@ func TestContinueUnknownThread(t *testing.T) {
 		daptest.ExpectResponse[*dap.ThreadsResponse](t, c)
 		continueToExit(t, c, 1, 0)
 	}, withLaunch(map[string]any{"stopOnEntry": true}))
+}
+
+// TestLaunchFilePermissions: the launch arguments allowRead, allowWrite
+// and denyFs restrict the program as the command-line flags do.
+func TestLaunchFilePermissions(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "rd.n")
+	os.WriteFile(prog, []byte("import io;\nint main() {\n    io.print(io.readFile(\""+prog+"\").length() > 0);\n    return 0;\n}\n"), 0o644)
+	for _, tc := range []struct {
+		args map[string]any
+		code int
+		want string
+	}{
+		{map[string]any{"denyFs": true}, 1, "file access is off (--deny-fs)"},
+		{map[string]any{"allowWrite": []string{dir}}, 1, "no --allow-read directory is given"},
+		{map[string]any{"allowRead": []string{dir}}, 0, ""},
+	} {
+		c := startServer(t, nil)
+		c.Initialize(t)
+		args := map[string]any{"program": prog}
+		for k, v := range tc.args {
+			args[k] = v
+		}
+		c.LaunchRequest(args)
+		daptest.ExpectResponse[*dap.LaunchResponse](t, c)
+		c.ConfigurationDoneRequest()
+		daptest.ExpectResponse[*dap.ConfigurationDoneResponse](t, c)
+		expectExit(t, c, tc.code)
+		if tc.want != "" && !strings.Contains(c.Output("stderr"), tc.want) {
+			t.Errorf("%v: stderr %q, want %q", tc.args, c.Output("stderr"), tc.want)
+		}
+	}
+	c := startServer(t, nil)
+	c.Initialize(t)
+	c.LaunchRequest(map[string]any{"program": prog, "denyFs": true, "allowRead": []string{dir}})
+	if r := c.ExpectErrorResponse(t, "launch"); r.Message != "launch: deny-fs cannot be combined with allow-read or allow-write" {
+		t.Errorf("launch: %q", r.Message)
+	}
 }

@@ -37,6 +37,10 @@ type Config struct {
 	Carriers    int   // carriers running threads in parallel (0, 1: one, deterministic)
 	MaxFrames   int   // 0: default
 	MaxHeap     int64 // bytes the program may hold (0: default)
+	// AllowRead, AllowWrite and DenyFS restrict the program's file access
+	// (vm.NewFSPolicy); none set: no restriction.
+	AllowRead, AllowWrite []string
+	DenyFS                bool
 	StopOnEntry bool
 	Stdin       io.Reader // nil: empty input
 	// Stdout and Stderr, if set, receive the program's output; otherwise

@@ -128,6 +128,10 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	if err := cfg.limits().Check(); err != nil {
 		return nil, err
 	}
+	fsPolicy, err := vm.NewFSPolicy(cfg.AllowRead, cfg.AllowWrite, cfg.DenyFS, cfg.Cwd)
+	if err != nil {
+		return nil, err
+	}
 	src, err := ReadSource(path)
 	if err != nil {
 		return nil, err
@@ -156,6 +160,7 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	if cfg.MaxHeap > 0 {
 		s.m.MaxHeap = cfg.MaxHeap
 	}
+	s.m.FS = fsPolicy
 	s.m.Hook = hook{s}
 	s.sch = sched.New(s.m, sched.Options{Quota: cfg.Quota, Seed: cfg.Seed, Carriers: cfg.Carriers})
 	s.sch.OnEvent = s.onEvent

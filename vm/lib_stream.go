@@ -223,6 +223,11 @@ func init() {
 // openFileStream is the FileStream(path, mode) constructor.
 func openFileStream(t *Thread, a []Value) (Value, error) {
 	path, mode := a[0].S(), a[1].S()
+	if mode == "r" || mode == "w" || mode == "a" {
+		if err := t.checkFS("FileStream", path, mode != "r"); err != nil {
+			return Value{}, err
+		}
+	}
 	fs := &FileStream{path: path}
 	var err error
 	switch mode {

@@ -103,6 +103,8 @@ type Machine struct {
 	// that would cross it throws OutOfMemoryException (see heap.go).
 	MaxHeap int64
 	heap    heapMeter
+	// FS, if set, restricts the program's file access (perm.go).
+	FS *FSPolicy
 	// Hook is the debugger's trap handler; nil when no debugger is attached.
 	Hook DebugHook
 	// Sched is the scheduler driving the threads (for natives that spawn,

@@ -85,7 +85,8 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	r.program = prog
 	launch := map[string]any{"program": prog, "args": fs.Args()[1:], "stopOnEntry": true,
 		"quota": opts.Quota, "seed": opts.Seed, "carriers": opts.Carriers,
-		"maxFrames": opts.MaxFrames, "maxHeap": opts.MaxHeap}
+		"maxFrames": opts.MaxFrames, "maxHeap": opts.MaxHeap,
+		"allowRead": opts.AllowRead, "allowWrite": opts.AllowWrite, "denyFs": opts.DenyFS}
 	return runTerminal(r, launch, false, stdin, stdout, stderr)
 }
 

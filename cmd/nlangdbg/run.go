@@ -18,7 +18,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "run",
-		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient]] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] PROG.n [ARGS]",
+		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient]] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] [--allow-read DIR] [--allow-write DIR] [--deny-fs] PROG.n [ARGS]",
 		summary: "compile and run a program",
 		help: `
 Compiles PROG.n and runs it. The program's stdout and stderr are the
@@ -39,6 +39,12 @@ Flags:
   --max-heap SIZE  heap the program may hold (bytes, or with a unit: 100MB,
                    512MiB, 4GiB); an allocation that would cross it throws
                    OutOfMemoryException (default 4GiB, at least 1MiB)
+  --allow-read DIR restrict reading files to DIR (repeatable; comma-separated
+                   lists too); with any of these three flags, file access
+                   outside the directories given throws IOException
+  --allow-write DIR restrict writing (create, truncate, append, makeDirs,
+                   remove) to DIR (repeatable)
+  --deny-fs        no file access at all
 
   --listen ADDR    run the program normally and serve DAP at ADDR
                    (host:port; a bare port means loopback, port 0 picks a
@@ -73,6 +79,9 @@ type runOptions struct {
 	Seed      int64
 	MaxFrames int
 	MaxHeap   int64
+	// AllowRead, AllowWrite and DenyFS restrict file access (vm.FSPolicy).
+	AllowRead, AllowWrite []string
+	DenyFS                bool
 }
 
 func (o *runOptions) flags(fs *flag.FlagSet) {
@@ -82,6 +91,23 @@ func (o *runOptions) flags(fs *flag.FlagSet) {
 	fs.IntVar(&o.MaxFrames, "max-frames", vm.DefaultMaxFrames, "call depth limit")
 	o.MaxHeap = vm.DefaultMaxHeap
 	fs.Var((*sizeFlag)(&o.MaxHeap), "max-heap", "heap limit (bytes, or 100MB, 512MiB, 4GiB)")
+	fs.Var((*listFlag)(&o.AllowRead), "allow-read", "directory the program may read (repeatable)")
+	fs.Var((*listFlag)(&o.AllowWrite), "allow-write", "directory the program may write (repeatable)")
+	fs.BoolVar(&o.DenyFS, "deny-fs", false, "no file access")
+}
+
+// listFlag is a repeatable flag; a comma also separates values.
+type listFlag []string
+
+func (f *listFlag) String() string { return strings.Join(*f, ",") }
+
+func (f *listFlag) Set(s string) error {
+	for _, v := range strings.Split(s, ",") {
+		if v != "" {
+			*f = append(*f, v)
+		}
+	}
+	return nil
 }
 
 // limits returns the options' run limits (0 means a default only for
@@ -95,6 +121,10 @@ func (o *runOptions) limits() inspect.Limits {
 // problem for command c.
 func (o *runOptions) check(c string, stderr io.Writer) bool {
 	if err := o.limits().Check(); err != nil {
+		fmt.Fprintf(stderr, "nlangdbg %s: %v\n", c, err)
+		return false
+	}
+	if _, err := vm.NewFSPolicy(o.AllowRead, o.AllowWrite, o.DenyFS, ""); err != nil {
 		fmt.Fprintf(stderr, "nlangdbg %s: %v\n", c, err)
 		return false
 	}
@@ -227,6 +257,12 @@ func runProgram(path string, src []byte, opts runOptions, stdin io.Reader, stdou
 	if opts.MaxHeap > 0 {
 		m.MaxHeap = opts.MaxHeap
 	}
+	policy, err := vm.NewFSPolicy(opts.AllowRead, opts.AllowWrite, opts.DenyFS, "")
+	if err != nil {
+		fmt.Fprintf(stderr, "nlangdbg: %v\n", err)
+		return 2
+	}
+	m.FS = policy
 	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed, Carriers: opts.Carriers})
 	s.Start(m.NewCallThread(prog.Main, nil))
 	return exitStatus(s.Run())

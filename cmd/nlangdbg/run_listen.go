@@ -26,6 +26,7 @@ func runListen(addr string, sf serverFlags, path string, args []string, opts run
 		Carriers:  opts.Carriers,
 		MaxFrames: opts.MaxFrames,
 		MaxHeap:   opts.MaxHeap,
+		AllowRead: opts.AllowRead, AllowWrite: opts.AllowWrite, DenyFS: opts.DenyFS,
 		Stdin:     stdin,
 		Stdout:    stdout,
 		Stderr:    stderr,
