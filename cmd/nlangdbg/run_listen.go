@@ -27,9 +27,9 @@ func runListen(addr string, sf serverFlags, path string, args []string, opts run
 		MaxFrames: opts.MaxFrames,
 		MaxHeap:   opts.MaxHeap,
 		AllowRead: opts.AllowRead, AllowWrite: opts.AllowWrite, DenyFS: opts.DenyFS,
-		Stdin:     stdin,
-		Stdout:    stdout,
-		Stderr:    stderr,
+		Stdin:  stdin,
+		Stdout: stdout,
+		Stderr: stderr,
 	}, nil)
 	if err != nil {
 		var ce *inspect.CompileError
