@@ -25,7 +25,9 @@ prints the address it listens at on stderr:
   DAP server listening at: 127.0.0.1:40123
 
 A client launches a program with the launch request (arguments: program,
-args, cwd, stopOnEntry, quota, seed, noDebug). To debug a program that
+args, cwd, stopOnEntry, noDebug, quota, seed, carriers, maxFrames, maxHeap,
+allowRead, allowWrite, denyFs, and token for a server with --token-file);
+the limits are checked as "nlangdbg run" checks its flags. To debug a program that
 already runs, start it with "nlangdbg run --listen ADDR PROG.n" and attach
 to ADDR.
 
