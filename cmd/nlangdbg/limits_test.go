@@ -81,3 +81,29 @@ func TestRunWarnsAboutLateFlags(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want 0 and %q", code, errb.String(), want)
 	}
 }
+
+// TestRunListenHonoursLimits: run --listen passes --max-frames and
+// --max-heap to the program as run does.
+func TestRunListenHonoursLimits(t *testing.T) {
+	deep := filepath.Join("..", "..", "testdata", "dap", "deep.n") // a 100,000-deep recursion
+	hog := filepath.Join("..", "..", "testdata", "dap", "hog.n")   // a 2.4 MB array
+	for _, tc := range []struct {
+		prog  string
+		flags []string
+		code  int
+		want  string
+	}{
+		{deep, []string{"--max-frames", "50"}, 1, "Runtime error: StackOverflowException"},
+		{hog, []string{"--max-heap", "1MiB"}, 1, "Runtime error: OutOfMemoryException"},
+		{deep, nil, 0, ""},
+		{hog, nil, 0, ""},
+	} {
+		var out bytes.Buffer
+		errb := newWatchWriter()
+		args := append(append([]string{"run", "--listen", "127.0.0.1:0"}, tc.flags...), tc.prog)
+		code := doMain(args, strings.NewReader(""), &out, errb)
+		if code != tc.code || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.flags, code, errb.String(), tc.code, tc.want)
+		}
+	}
+}
