@@ -34,10 +34,7 @@ func checkSameUser(conn net.Conn) error {
 		if cerr != nil {
 			return fmt.Errorf("cannot tell which user connected: %v", cerr)
 		}
-		if int(cred.Uid) != uid {
-			return fmt.Errorf("refusing a connection from uid %d: only the user running the server (uid %d) may connect", cred.Uid, uid)
-		}
-		return nil
+		return sameUID(int(cred.Uid), uid)
 	case *net.TCPConn:
 		remote, ok1 := c.RemoteAddr().(*net.TCPAddr)
 		local, ok2 := c.LocalAddr().(*net.TCPAddr)
@@ -48,9 +45,15 @@ func checkSameUser(conn net.Conn) error {
 		if err != nil {
 			return fmt.Errorf("cannot tell which user connected from %s: %v", remote, err)
 		}
-		if peer != uid {
-			return fmt.Errorf("refusing a connection from uid %d: only the user running the server (uid %d) may connect", peer, uid)
-		}
+		return sameUID(peer, uid)
+	}
+	return nil
+}
+
+// sameUID refuses a peer of another user than uid.
+func sameUID(peer, uid int) error {
+	if peer != uid {
+		return fmt.Errorf("refusing a connection from uid %d: only the user running the server (uid %d) may connect", peer, uid)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	dap "github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/dap/daptest"
 )
 
 // TestListenRefusesRemoteAddress: both servers refuse an address other
@@ -80,9 +85,30 @@ int main() {
 			t.Errorf("%v: %v\n%s", args, err, out)
 		}
 	}
+	// While one debugger is attached, a second is refused with a message.
+	first, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := daptest.NewClient(first)
+	c.Initialize(t)
+	tok, _ := os.ReadFile(tokFile)
+	c.AttachRequest(map[string]any{"token": strings.TrimSpace(string(tok))})
+	daptest.ExpectResponse[*dap.AttachResponse](t, c)
+	c.ExpectStoppedEvent(t)
+	second := exec.Command(bin, "attach", "--token-file", tokFile, addr)
+	second.Stdin = strings.NewReader("threads\n")
+	out, err := second.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "another debugger is connected") {
+		t.Errorf("second attach: %v\n%s", err, out)
+	}
+	c.DisconnectRequest(false)
+	daptest.ExpectResponse[*dap.DisconnectResponse](t, c)
+	c.ExpectClosed(t)
+
 	att := exec.Command(bin, "attach", "--token-file", tokFile, addr)
 	att.Stdin = strings.NewReader("threads\nkill\ny\nquit\ny\n")
-	out, err := att.CombinedOutput()
+	out, err = att.CombinedOutput()
 	if !regexp.MustCompile(`\[1\] "main"`).Match(out) {
 		t.Errorf("attach with the token: %v\n%s", err, out)
 	}
