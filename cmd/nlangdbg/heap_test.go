@@ -89,3 +89,31 @@ func TestMaxHeapBoundsTheHeap(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxHeapIgnoresGarbage: what the program no longer holds does not
+// count: 1.2 GB allocated in pieces of 2.4 and 1 MB, each dropped, runs
+// to the end under a 64MB limit.
+func TestMaxHeapIgnoresGarbage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "garbage.n")
+	os.WriteFile(path, []byte(`import io;
+int main() {
+    int sum = 0;
+    for (int i = 0; i < 100; i += 1) {
+        int[] a = new int[100000];
+        a[i] = i;
+        sum += a[i];
+        string s = "x";
+        for (int k = 0; k < 20; k += 1) { s = s + s; }
+        sum += s.length() / 1048576;
+        List<int> l = new List<int>();
+        for (int k = 0; k < 100000; k += 1) { l.add(k); }
+    }
+    io.print(sum);
+    return 0;
+}`), 0o644)
+	var out, errb bytes.Buffer
+	code := doMain([]string{"run", "--max-heap", "64MB", path}, strings.NewReader(""), &out, &errb)
+	if code != 0 || out.String() != "5050\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}
