@@ -19,24 +19,24 @@ func init() {
 		help: `
 Serves the Debug Adapter Protocol. Without --listen it speaks DAP on
 stdin/stdout for one session (an editor starts it as its debug adapter).
-With --listen it accepts clients over TCP, one session after another, and
+With --listen it accepts clients over TCP or a Unix socket, one at a time, and
 prints the address it listens at on stderr:
 
   DAP server listening at: 127.0.0.1:40123
 
-A client launches a program with the launch request (arguments: program,
-args, cwd, stopOnEntry, noDebug, quota, seed, carriers, maxFrames, maxHeap,
-allowRead, allowWrite, denyFs, and token for a server with --token-file);
-the limits are checked as "nlangdbg run" checks its flags. To debug a program that
-already runs, start it with "nlangdbg run --listen ADDR PROG.n" and attach
-to ADDR.
+A client launches a program with the launch request (arguments:
+program, args, cwd, stopOnEntry, noDebug, quota, seed, carriers,
+maxFrames, maxHeap, allowRead, allowWrite, denyFs, and token for a server
+with --token-file); the limits are checked as "nlangdbg run" checks its
+flags. To debug a program that already runs, start it with
+"nlangdbg run --listen ADDR PROG.n" and attach to ADDR.
 
 Flags:
-  --listen ADDR     host:port to listen at; a bare port or ":port" means
-                    loopback (127.0.0.1); port 0 picks a free one;
-                    unix:PATH listens at a Unix socket
+  --listen ADDR    host:port to listen at; a bare port or ":port" means
+                   loopback (127.0.0.1); port 0 picks a free one;
+                   unix:PATH listens at a Unix socket
 ` + serverFlagsHelp + `
-  --log-output dap  log every DAP message to stderr
+  --log-output dap log every DAP message to stderr
 
 See docs/security.md for what the server accepts and from whom.`,
 		run: dapCmd,
@@ -94,16 +94,18 @@ func logs(list, component string) bool {
 }
 
 // serverFlagsHelp documents the flags of a listening server.
-const serverFlagsHelp = `  --allow-remote    allow an address other machines can reach (0.0.0.0, a
-                    LAN address); without it only loopback is accepted.
-                    Prints a warning: whoever connects can run code as you
-  --token-file FILE  clients must pass the token in FILE (its content,
-                    trimmed) as the "token" argument of launch or attach
-                    (nlangdbg attach --token-file FILE)
-  --accept-multiclient  a client that connects while another is served
-                    waits its turn; without it, it is refused
-                    (on loopback, only the user running the server may
-                    connect; a client has 10s to launch or attach)`
+const serverFlagsHelp = `  --allow-remote   allow an address other machines can reach (0.0.0.0,
+                   a LAN address); without it only loopback is accepted.
+                   Prints a warning: whoever connects can run code as you
+  --token-file FILE
+                   clients must send the token in FILE (its content,
+                   trimmed) as the "token" argument of launch or attach
+                   (nlangdbg attach --token-file FILE)
+  --accept-multiclient
+                   a client that connects while another is served waits
+                   its turn; without it, it is refused with a message.
+                   On loopback only the user running the server may
+                   connect, and a client has 10s to launch or attach`
 
 // serverFlags are the access flags of a listening server.
 type serverFlags struct {

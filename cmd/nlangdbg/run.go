@@ -42,7 +42,8 @@ Flags:
   --allow-read DIR restrict reading files to DIR (repeatable; comma-separated
                    lists too); with any of these three flags, file access
                    outside the directories given throws IOException
-  --allow-write DIR restrict writing (create, truncate, append, makeDirs,
+  --allow-write DIR
+                   restrict writing (create, truncate, append, makeDirs,
                    remove) to DIR (repeatable)
   --deny-fs        no file access at all
 
