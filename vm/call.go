@@ -13,7 +13,7 @@ func (t *Thread) Call(fn *Funcode, args []Value) (Value, error) {
 		top := &t.frames[n-1]
 		base = top.Base + int32(top.Fn.NumRegs)
 	}
-	t.growStack(int(base) + 1 + len(args) + fn.NumRegs)
+	t.growStack(int(base)+1+len(args)+fn.NumRegs, false)
 	copy(t.stack[base+1:], args)
 	savedBottom := t.bottom
 	t.bottom = len(t.frames)

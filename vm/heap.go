@@ -32,6 +32,7 @@ const (
 	valueSize  = 24 // a Value (N and R)
 	objectSize = 64 // an Object header and its slice
 	dictEntry  = 3*valueSize + 48
+	frameSize  = 24 // a Frame
 )
 
 // ThreadCharge is what a new virtual thread with its first frames is

@@ -684,37 +684,48 @@ throw:
 
 // push enters callee with its registers starting at stack index base; its
 // result goes to stack index ret. It reports false if the frame limit is
-// reached. Must be called with the caller's PC saved.
+// reached, or if the registers cannot grow within the heap limit. Must
+// be called with the caller's PC saved.
 func (t *Thread) push(callee *Funcode, base, ret int32) bool {
 	if len(t.frames) >= t.M.MaxFrames {
 		return false
 	}
 	if need := int(base) + callee.NumRegs; need > len(t.stack) {
-		t.growStack(need)
+		if !t.growStack(need, true) {
+			return false
+		}
 	}
 	t.frames = append(t.frames, Frame{Fn: callee, Base: base, Ret: ret})
 	return true
 }
 
-func (t *Thread) growStack(need int) {
+// growStack makes room for need registers. With mayFail it reports
+// false, growing nothing, when the new registers (and as many frames)
+// would cross the heap limit; otherwise it grows anyway (the heap is
+// measured again at the next allocation).
+func (t *Thread) growStack(need int, mayFail bool) bool {
 	if need <= cap(t.stack) {
 		t.stack = t.stack[:need]
-		return
+		return true
 	}
 	n := 2 * cap(t.stack)
 	if n < need {
 		n = need
 	}
+	if t.chargeHeap(int64(n)*valueSize+int64(cap(t.frames))*frameSize, "call") != nil && mayFail {
+		return false
+	}
 	s := make([]Value, need, n)
 	copy(s, t.stack)
 	t.stack = s
+	return true
 }
 
 // callNative calls a native at a call site. It returns ok=true when the
 // caller should reload its frame and go on, or the Stop to return.
 func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 	if need := int(argBase) + nc.NArgs; need > len(t.stack) {
-		t.growStack(need)
+		t.growStack(need, false)
 	}
 	args := t.stack[argBase : int(argBase)+nc.NArgs]
 	t.nativeDest = dest

@@ -117,3 +117,30 @@ int main() {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }
+
+// TestMaxHeapBoundsTheStack: a deep recursion whose frames would take
+// the heap past --max-heap overflows before --max-frames; without the
+// limit it runs.
+func TestMaxHeapBoundsTheStack(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rec.n")
+	os.WriteFile(path, []byte(`import io;
+int down(int n) {
+    if (n == 0) { return 0; }
+    int a = n; int b = a + 1; int c = b + 1;
+    return 1 + down(n - 1) + c - c;
+}
+int main() {
+    io.print(down(1000000));
+    return 0;
+}`), 0o644)
+	var out, errb bytes.Buffer
+	code := doMain([]string{"run", "--max-heap", "64MB", path}, strings.NewReader(""), &out, &errb)
+	if code != 1 || !strings.HasPrefix(errb.String(), "Runtime error: StackOverflowException") {
+		t.Fatalf("--max-heap 64MB: exit %d, stderr %.200q", code, errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	if code := doMain([]string{"run", path}, strings.NewReader(""), &out, &errb); code != 0 || out.String() != "1000000\n" {
+		t.Fatalf("no limit: exit %d, stdout %q, stderr %.200q", code, out.String(), errb.String())
+	}
+}
