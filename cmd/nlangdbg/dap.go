@@ -59,6 +59,10 @@ func dapCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "nlangdbg dap: unexpected argument %q (the program comes with the launch request)\n", fs.Arg(0))
 		return 2
 	}
+	if *listen == "" && (sf.allowRemote || sf.multiclient || sf.tokenFile != "") {
+		fmt.Fprintln(stderr, "nlangdbg dap: --allow-remote, --token-file and --accept-multiclient need --listen")
+		return 2
+	}
 	srv := &dap.Server{}
 	if logs(*logOutput, "dap") {
 		srv.Log = stderr

@@ -193,6 +193,10 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	warnLateFlags("run", fs, fs.Args()[1:], stderr)
+	if *listen == "" && (sf.allowRemote || sf.multiclient || sf.tokenFile != "") {
+		fmt.Fprintln(stderr, "nlangdbg run: --allow-remote, --token-file and --accept-multiclient need --listen")
+		return 2
+	}
 	if *listen != "" {
 		return runListen(*listen, sf, fs.Arg(0), fs.Args()[1:], opts, stdin, stdout, stderr)
 	}

@@ -120,3 +120,17 @@ int main() {
 		t.Fatal("program did not end")
 	}
 }
+
+// TestServerFlagsNeedListen: the access flags of a server make no sense
+// without one, and are refused rather than ignored.
+func TestServerFlagsNeedListen(t *testing.T) {
+	prog := filepath.Join("..", "..", "testdata", "run", "core", "arrays.n")
+	for _, args := range [][]string{{"run", "--token-file", "x", prog}, {"dap", "--allow-remote"}, {"run", "--accept-multiclient", prog}} {
+		var out, errb bytes.Buffer
+		code := doMain(args, strings.NewReader(""), &out, &errb)
+		want := "nlangdbg " + args[0] + ": --allow-remote, --token-file and --accept-multiclient need --listen\n"
+		if code != 2 || errb.String() != want {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+}
