@@ -106,7 +106,11 @@ func (c *session) onPauseRequest(req *dap.PauseRequest) {
 	if !c.haveProgram(req) {
 		return
 	}
-	if err := c.prog.Pause(); err != nil {
+	tid := int64(req.Arguments.ThreadId)
+	if err := c.prog.PauseThread(tid); err != nil {
+		if errors.Is(err, inspect.ErrNoThread) {
+			err = fmt.Errorf("no thread %d", tid)
+		}
 		c.sendError(req, errID(err, errExecution), fmt.Sprintf("pause: %v", err))
 		return
 	}

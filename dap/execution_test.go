@@ -43,14 +43,19 @@ func TestStepInAndOut(t *testing.T) {
 		checkStop(t, c, 1, "work", f.Line("work2"))
 		c.StepOutRequest(1)
 		daptest.ExpectResponse[*dap.StepOutResponse](t, c)
-		// Back in main: inspect ends a step out at the caller's next
-		// statement boundary (today the line after the call).
-		stop := c.ExpectStoppedEvent(t)
-		top := topFrame(t, c, stop.Body.ThreadId)
-		if stop.Body.ThreadId != 1 || stop.Body.Reason != "step" || top.Name != "main" ||
-			(top.Line != f.Line("callwork") && top.Line != f.Line("after")) {
-			t.Errorf("after stepOut: %+v in %s at %d, want main", stop.Body, top.Name, top.Line)
+		// Back in main right after the return, on the call's line, with
+		// what work returned in Locals
+		stop, top := checkStop(t, c, 1, "main", f.Line("callwork"))
+		if stop.Body.Reason != "step" || stop.Body.Text != "work returned 12" {
+			t.Errorf("after stepOut: %+v", stop.Body)
 		}
+		locals := variables(t, c, scopes(t, c, top.Id)["Locals"].VariablesReference)
+		if rv, ok := locals["Return value"]; !ok || rv.Value != "12" || rv.Type != "int" {
+			t.Errorf("Locals after stepOut: %+v, want Return value int 12", locals)
+		}
+		c.NextRequest(1, false)
+		daptest.ExpectResponse[*dap.NextResponse](t, c)
+		checkStop(t, c, 1, "main", f.Line("after"))
 		continueToExit(t, c, 1, 0)
 	}, withBreakpoints("callwork"))
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	dap "github.com/google/go-dap"
@@ -26,12 +27,14 @@ const (
 
 func (c *session) onThreadsRequest(req *dap.ThreadsRequest) {
 	if c.prog != nil {
-		// Stopped: list a page, costing only the threads listed (fast
-		// with hundreds of thousands of threads).
+		// List a page, costing only the threads listed (fast with
+		// hundreds of thousands of threads).
 		c.mu.Lock()
 		focus := append([]int64(nil), c.focused...)
 		c.mu.Unlock()
-		if page, total, err := c.prog.ThreadsPage(maxThreads, focus); err == nil {
+		// Running: the same, current (names, functions, states), at the
+		// cost of holding the scheduler between two dispatches.
+		if page, total, err := c.prog.LiveThreadsPage(maxThreads, focus); err == nil {
 			out := make([]dap.Thread, 0, len(page))
 			c.mu.Lock()
 			for _, t := range page {
@@ -198,13 +201,21 @@ func (c *session) onStackTraceRequest(req *dap.StackTraceRequest) {
 	c.focus(tid)
 	out := make([]dap.StackFrame, 0, len(frames))
 	for _, f := range frames {
-		out = append(out, dap.StackFrame{
+		sf := dap.StackFrame{
 			Id:     c.frames.add(frameRef{thread: tid, depth: f.Depth}),
 			Name:   f.Func,
 			Source: c.source(f.File),
 			Line:   f.Line,
 			Column: f.Col,
-		})
+			// the bytecode pc (no disassemble request is offered)
+			InstructionPointerReference: strconv.Itoa(f.PC),
+		}
+		if f.Native {
+			// the runtime's continuation frame (a List being converted to
+			// a string, say): no source, shown between the frames it joins
+			sf.PresentationHint = "subtle"
+		}
+		out = append(out, sf)
 	}
 	c.respond(&dap.StackTraceResponse{Response: newResponse(req),
 		Body: dap.StackTraceResponseBody{StackFrames: out, TotalFrames: total}})
@@ -214,7 +225,7 @@ func (c *session) onStackTraceRequest(req *dap.StackTraceRequest) {
 // reference for the library's ("<prelude>").
 func (c *session) source(file string) *dap.Source {
 	switch {
-	case file == "":
+	case file == "" || file == inspect.NativeFile:
 		return nil
 	case strings.HasPrefix(file, "<"):
 		return &dap.Source{Name: file, SourceReference: c.srcRefs.add(file),
@@ -358,16 +369,48 @@ func (c *session) onEvaluateRequest(req *dap.EvaluateRequest) {
 // metaCommand runs a debugger command typed in the debug console
 // (":sched", ":threads -state waiting", …).
 func (c *session) metaCommand(req *dap.EvaluateRequest, tid int64, depth int) {
-	out, err := c.prog.MetaCommand(tid, depth, req.Arguments.Expression)
-	// A command may move the program (":sched step"): the frames the
-	// client holds may not be where they were.
-	c.frames.reset()
-	c.indexed = nil
+	expr := req.Arguments.Expression
+	if out, ok, err := c.breakpointCommand(expr); ok {
+		if err != nil {
+			c.sendError(req, errEvaluate, err.Error())
+			return
+		}
+		c.respond(&dap.EvaluateResponse{Response: newResponse(req), Body: dap.EvaluateResponseBody{Result: out}})
+		return
+	}
+	moves := movesProgram(expr)
+	c.mu.Lock()
+	stops := c.stops
+	c.mu.Unlock()
+	out, err := c.prog.MetaCommand(tid, depth, expr)
+	if moves {
+		// ":sched step" ran a quantum: the frames the client holds may
+		// not be where they were. Read-only commands keep them.
+		c.frames.reset()
+		c.indexed = nil
+	}
 	if err != nil {
 		c.sendError(req, errID(err, errEvaluate), err.Error())
 		return
 	}
 	c.respond(&dap.EvaluateResponse{Response: newResponse(req), Body: dap.EvaluateResponseBody{Result: out}})
+	c.mu.Lock()
+	stopped := c.stops != stops
+	c.mu.Unlock()
+	if moves && !stopped {
+		// tell the client to fetch threads and stacks again (the quantum
+		// reached no breakpoint, so no stop was reported)
+		c.send(&dap.StoppedEvent{Event: newEvent("stopped"), Body: dap.StoppedEventBody{
+			Reason: "step", Description: "Scheduler step", ThreadId: int(c.prog.StoppedThread()),
+			AllThreadsStopped: true, PreserveFocusHint: true}})
+	}
+}
+
+// movesProgram reports whether a debugger command runs program code
+// (only `sched step` does; the others read or configure).
+func movesProgram(expr string) bool {
+	f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(expr), inspect.MetaPrefix))
+	return len(f) >= 2 && f[0] == "sched" && f[1] == "step"
 }
 
 func (c *session) onSetVariableRequest(req *dap.SetVariableRequest) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -161,6 +162,9 @@ func (c *session) launch(args launchArgs) error {
 	if err := lim.Check(); err != nil {
 		return fmt.Errorf("launch: %v", err)
 	}
+	if err := inspect.CheckPermissions(args.AllowRead, args.AllowWrite, args.DenyFS, args.Cwd); err != nil {
+		return fmt.Errorf("launch: %v", err)
+	}
 	path := args.Program
 	if !filepath.IsAbs(path) && args.Cwd != "" {
 		path = filepath.Join(args.Cwd, path)
@@ -181,6 +185,7 @@ func (c *session) launch(args launchArgs) error {
 		AllowWrite:  args.AllowWrite,
 		DenyFS:      args.DenyFS,
 		StopOnEntry: args.StopOnEntry && !args.NoDebug,
+		DebugLog:    c.srv.DebugLog,
 	}
 	lis := &listener{c: c}
 	prog, err := inspect.Launch(cfg, lis)
@@ -190,7 +195,7 @@ func (c *session) launch(args launchArgs) error {
 			ce.Report = strings.TrimRight(ce.Report, "\n") + "\n"
 			return ce
 		}
-		return fmt.Errorf("launch: %v", err)
+		return fmt.Errorf("cannot launch %s: %v", args.Program, userError(err))
 	}
 	c.prog, c.lis, c.args = prog, lis, args
 	c.applyBreakpoints()
@@ -324,8 +329,12 @@ func (c *session) onRestartRequest(req *dap.RestartRequest) {
 		args = *ra.Arguments
 	}
 	old := c.prog
+	stopped := old.StoppedThread()
 	old.SetListener(nil) // its exit is not the session's
 	old.Terminate()
+	// the old program's threads are not stopped any more
+	c.send(&dap.ContinuedEvent{Event: newEvent("continued"),
+		Body: dap.ContinuedEventBody{ThreadId: int(max(stopped, 1)), AllThreadsContinued: true}})
 	c.prog = nil
 	c.frames.reset()
 	c.mu.Lock()
@@ -348,4 +357,20 @@ func (c *session) onRestartRequest(req *dap.RestartRequest) {
 	if c.configured {
 		c.prog.ConfigurationDone()
 	}
+}
+
+// userError says what went wrong with a file in the user's words (without
+// the system call's name).
+func userError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return errors.New("no such file")
+		case errors.Is(err, fs.ErrPermission):
+			return errors.New("permission denied")
+		}
+		return pe.Err
+	}
+	return err
 }

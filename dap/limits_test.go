@@ -62,7 +62,7 @@ func TestLaunchRefusesSpecialFiles(t *testing.T) {
 		c := startServer(t, nil)
 		c.Initialize(t)
 		c.LaunchRequest(map[string]any{"program": path})
-		want := "launch: " + path + ": not a regular file (it is " + kind + "; a program must be a .n source file)"
+		want := "cannot launch " + path + ": not a regular file (it is " + kind + "; a program must be a .n source file)"
 		if r := c.ExpectErrorResponse(t, "launch"); r.Message != want {
 			t.Errorf("launch %s: %q, want %q", path, r.Message, want)
 		}

@@ -86,11 +86,11 @@ func TestSecondClientRefused(t *testing.T) {
 	second := dial(t, "tcp", addr)
 	second.InitializeRequest()
 	r := second.ExpectErrorResponse(t, "initialize")
-	if !strings.Contains(r.Message, "another debugger is connected") || !strings.Contains(r.Message, "--accept-multiclient") {
+	if !strings.Contains(r.Message, "the server is busy with another client") || !strings.Contains(r.Message, "--accept-multiclient") {
 		t.Errorf("refusal %q", r.Message)
 	}
 	second.ExpectClosed(t)
-	if out := second.Output("stderr"); !strings.Contains(out, "another debugger is connected") {
+	if out := second.Output("stderr"); !strings.Contains(out, "the server is busy with another client") {
 		t.Errorf("refusal output %q", out)
 	}
 

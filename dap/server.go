@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -72,6 +73,10 @@ type Server struct {
 	// its successful launch or attach; a client that takes longer (or
 	// sends nothing) is dropped. 0 means DefaultHandshakeTimeout.
 	HandshakeTimeout time.Duration
+
+	// DebugLog, if set, receives the Go stacks of the internal errors of
+	// launched programs (see inspect.Config.DebugLog).
+	DebugLog io.Writer
 
 	logMu    sync.Mutex
 	mux      *attachMux // the Attach session's listener (made once)
@@ -151,7 +156,11 @@ func (s *Server) Serve(ln net.Listener) error {
 			}
 			if !s.AcceptMulticlient {
 				if !busy.CompareAndSwap(false, true) {
-					go refuse(conn, "another debugger is connected; only one client at a time is served (start the server with --accept-multiclient to queue clients)")
+					why := "the server is busy with another client: one at a time is served"
+					if s.Attach != nil {
+						why = "another debugger is attached to this program (it must detach first)"
+					}
+					go refuse(conn, why+"; start the server with --accept-multiclient to queue clients")
 					continue
 				}
 				conn = &oneClient{Conn: conn, busy: &busy}
@@ -407,6 +416,12 @@ type session struct {
 	held       []dap.Message
 	broken     bool // rw failed or was closed
 	closeAfter bool // close rw once the held events are out
+	// console is debugger output (log points) not sent yet: console
+	// lines that come in a burst go out as one output event, at most
+	// consoleDelay after the first (a log point on a hot loop would
+	// otherwise cost one event, and the client's decoding of it, per hit).
+	console      strings.Builder
+	consoleTimer *time.Timer
 
 	// The fields below belong to the read loop.
 	disconnected bool     // disconnect answered: stop reading
@@ -524,6 +539,7 @@ func (c *session) closeSoon() {
 
 // closeLocked closes rw. Must hold c.wmu.
 func (c *session) closeLocked() {
+	c.flushConsoleLocked()
 	c.broken = true
 	c.rw.Close()
 }
@@ -533,6 +549,51 @@ func (c *session) writeLocked(m dap.Message) {
 	if c.broken {
 		return
 	}
+	if o, ok := m.(*dap.OutputEvent); ok && o.Body.Category == "console" && o.Body.VariablesReference == 0 && o.Body.Source == nil && o.Body.Group == "" {
+		if c.console.Len()+len(o.Body.Output) > maxConsoleBatch {
+			c.flushConsoleLocked()
+		}
+		c.console.WriteString(o.Body.Output)
+		if c.consoleTimer == nil {
+			c.consoleTimer = time.AfterFunc(consoleDelay, c.flushConsole)
+		}
+		return
+	}
+	c.flushConsoleLocked() // what came before goes out first
+	c.writeMessageLocked(m)
+}
+
+// Console output batching (see session.console).
+const (
+	consoleDelay    = 2 * time.Millisecond
+	maxConsoleBatch = 32 << 10
+)
+
+// flushConsole sends the batched console output.
+func (c *session) flushConsole() {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.flushConsoleLocked()
+}
+
+// flushConsoleLocked sends the batched console output, if any. Must hold
+// c.wmu.
+func (c *session) flushConsoleLocked() {
+	if c.consoleTimer != nil {
+		c.consoleTimer.Stop()
+		c.consoleTimer = nil
+	}
+	if c.console.Len() == 0 || c.broken {
+		c.console.Reset()
+		return
+	}
+	text := c.console.String()
+	c.console.Reset()
+	c.writeMessageLocked(&dap.OutputEvent{Event: newEvent("output"), Body: dap.OutputEventBody{Category: "console", Output: text}})
+}
+
+// writeMessageLocked numbers m and writes it. Must hold c.wmu.
+func (c *session) writeMessageLocked(m dap.Message) {
 	c.seq++
 	switch m := m.(type) {
 	case dap.ResponseMessage:

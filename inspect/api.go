@@ -16,6 +16,8 @@ package inspect
 import (
 	"errors"
 	"io"
+
+	"github.com/nlangdbg/nlangdbg/vm"
 )
 
 // Errors returned by Session methods.
@@ -46,6 +48,13 @@ type Config struct {
 	// Stdout and Stderr, if set, receive the program's output; otherwise
 	// it goes to the Listener as Output events.
 	Stdout, Stderr io.Writer
+	// Lib, if set, adds natives to the library the program is compiled
+	// with (for embedders, and tests that need a native of their own).
+	Lib *vm.Library
+	// DebugLog, if set, receives the Go stacks of internal errors (a
+	// panic in a native or the interpreter, raised in the program as an
+	// InternalError).
+	DebugLog io.Writer
 }
 
 // StopReason says why the program stopped (the DAP `stopped` reasons).
@@ -115,6 +124,8 @@ type Breakpoint struct {
 	File     string
 	Line     int // the line it was moved to (the next line with code)
 	Message  string
+	Hits     int // times reached with its condition true
+	Ignore   int // hits still to be ignored (IgnoreBreakpoint)
 }
 
 // StepKind selects a step.
@@ -131,7 +142,7 @@ const (
 type ThreadInfo struct {
 	ID         int64
 	Name       string
-	State      string // "runnable", "running", "waiting", "dead", "frozen"
+	State      string // "runnable", "running", "waiting", "dead", "frozen", "pinned", "stopped"
 	WaitReason string // "chan recv", "sleep", … (waiting threads)
 	Func       string // the function of its top frame
 	File       string
@@ -147,7 +158,17 @@ type FrameInfo struct {
 	File  string
 	Line  int
 	Col   int
+	// Native marks a frame of the runtime with no source: the
+	// continuation of a native or of a string conversion that called
+	// NLang code (a List's elements' toString), File is NativeFile.
+	Native bool
+	// PC is the instruction the frame is at (the call in progress for a
+	// caller): it orders positions within one function (until).
+	PC int
 }
+
+// NativeFile is the File of native frames (FrameInfo.Native).
+const NativeFile = vm.NativeFile
 
 // Scope is a group of variables of a frame.
 type Scope struct {

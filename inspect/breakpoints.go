@@ -14,7 +14,9 @@ import (
 type bp struct {
 	id       int
 	file     string
-	line     int // actual line
+	req      int    // line asked for (line breakpoints)
+	name     string // function asked for (function breakpoints)
+	line     int    // actual line
 	fn       *vm.Funcode
 	pc       int32
 	also     []int32 // other pcs of the same statement (a rotated loop's two tests)
@@ -25,7 +27,32 @@ type bp struct {
 	hitCond  string
 	logMsg   string
 	hits     int
+	ignore   int // the next hits that do not stop (gdb's ignore)
 	hitTest  func(int) bool
+	conds    map[trapKey]*compiled // the condition, compiled for each pc
+	logParts []logPart             // the log message, compiled for each pc
+}
+
+// same reports whether b was asked for with exactly these settings.
+func (b *bp) same(cond, hitCond, logMsg string) bool {
+	return b.cond == cond && b.hitCond == hitCond && b.logMsg == logMsg
+}
+
+// reuse finds the breakpoint of old that a new request (key: its line or
+// function name) stands for: one asked for identically, else one at the
+// same place. A request that keeps a breakpoint keeps its id, its hit
+// count and its ignore count (clients send the whole list of a file on
+// every change). used marks the breakpoints already taken.
+func reuse(old []*bp, used map[*bp]bool, match func(*bp) bool, cond, hitCond, logMsg string) *bp {
+	for _, pass := range []bool{true, false} {
+		for _, o := range old {
+			if !used[o] && match(o) && (!pass || o.same(cond, hitCond, logMsg)) {
+				used[o] = true
+				return o
+			}
+		}
+	}
+	return nil
 }
 
 // breakpoints is the session's breakpoint table. Guarded by Session.mu.
@@ -157,32 +184,60 @@ func parseHitCondition(s string) (func(int) bool, error) {
 }
 
 func (b *bp) info() Breakpoint {
-	return Breakpoint{ID: b.id, Verified: b.verified, File: b.file, Line: b.line, Message: b.message}
+	return Breakpoint{ID: b.id, Verified: b.verified, File: b.file, Line: b.line, Message: b.message,
+		Hits: b.hits, Ignore: b.ignore}
 }
 
-// SetBreakpoints replaces the line breakpoints of file.
+// keep gives a new breakpoint the identity of the one it replaces.
+func (t *breakpoints) keep(b, old *bp) {
+	if old == nil {
+		t.nextID++
+		b.id = t.nextID
+		return
+	}
+	b.id, b.hits, b.ignore = old.id, old.hits, old.ignore
+}
+
+// SetBreakpoints replaces the line breakpoints of file. A breakpoint
+// asked for again (same line) keeps its id and hit count. A condition or
+// log message that does not compile leaves the breakpoint unverified,
+// with the compiler's message.
 func (s *Session) SetBreakpoints(file string, specs []BreakpointSpec) []Breakpoint {
 	file = canonPath(file)
 	var out []Breakpoint
 	s.withWorldStopped(func() {
 		t := s.bps
-		for _, old := range t.byFile[file] {
-			t.remove(old)
+		old := t.byFile[file]
+		for _, o := range old {
+			t.remove(o)
 		}
+		used := map[*bp]bool{}
 		var list []*bp
 		for _, sp := range specs {
-			t.nextID++
-			b := &bp{id: t.nextID, file: file, line: sp.Line, cond: sp.Condition, hitCond: sp.HitCondition, logMsg: sp.LogMessage}
+			b := &bp{file: file, req: sp.Line, line: sp.Line, cond: strings.TrimSpace(sp.Condition), hitCond: sp.HitCondition, logMsg: sp.LogMessage}
+			t.keep(b, reuse(old, used, func(o *bp) bool { return o.req == sp.Line }, b.cond, b.hitCond, b.logMsg))
 			fn, pc, line, ok := s.locate(file, sp.Line)
 			hit, err := parseHitCondition(sp.HitCondition)
 			switch {
 			case err != nil:
 				b.message = err.Error()
+			case sp.Line < 1:
+				b.message = fmt.Sprintf("line %d: lines start at 1", sp.Line)
 			case !ok:
 				b.message = fmt.Sprintf("no code at or after line %d of %s", sp.Line, filepath.Base(file))
 			default:
-				b.fn, b.pc, b.line, b.verified, b.hitTest = fn, pc, line, true, hit
+				b.fn, b.pc, b.line, b.hitTest = fn, pc, line, hit
 				b.also = samePosition(fn, pc)
+				if err := s.prepare(b); err != nil {
+					b.message = err.Error()
+					break
+				}
+				b.verified = true
+				if line != sp.Line {
+					// as a client shows it: the breakpoint sits on the
+					// next line with code
+					b.message = fmt.Sprintf("line %d has no code: moved to line %d", sp.Line, line)
+				}
 				t.add(b)
 			}
 			list = append(list, b)
@@ -193,22 +248,31 @@ func (s *Session) SetBreakpoints(file string, specs []BreakpointSpec) []Breakpoi
 	return out
 }
 
-// SetFunctionBreakpoints replaces the function breakpoints.
+// SetFunctionBreakpoints replaces the function breakpoints. A
+// breakpoint asked for again (same function) keeps its id and hit count.
 func (s *Session) SetFunctionBreakpoints(specs []FunctionBreakpointSpec) []Breakpoint {
 	var out []Breakpoint
 	s.withWorldStopped(func() {
 		t := s.bps
-		for _, old := range t.funcs {
-			t.remove(old)
+		var old []*bp
+		seen := map[int]bool{}
+		for _, o := range t.funcs {
+			t.remove(o)
+			if !seen[o.id] { // overloads share the first one's identity
+				seen[o.id] = true
+				old = append(old, o)
+			}
 		}
 		t.funcs = nil
+		used := map[*bp]bool{}
 		for _, sp := range specs {
-			t.nextID++
-			b := &bp{id: t.nextID, isFunc: true, cond: sp.Condition, hitCond: sp.HitCondition}
+			name := strings.TrimSpace(sp.Name)
+			b := &bp{isFunc: true, name: name, cond: strings.TrimSpace(sp.Condition), hitCond: sp.HitCondition}
+			t.keep(b, reuse(old, used, func(o *bp) bool { return o.name == name }, b.cond, b.hitCond, ""))
 			hit, err := parseHitCondition(sp.HitCondition)
 			var fns []*vm.Funcode
 			for _, fn := range s.prog.Funcs {
-				if fn.Name == strings.TrimSpace(sp.Name) && !strings.HasPrefix(fn.File, "<") {
+				if fn.Name == name && !strings.HasPrefix(fn.File, "<") {
 					fns = append(fns, fn)
 				}
 			}
@@ -216,22 +280,40 @@ func (s *Session) SetFunctionBreakpoints(specs []FunctionBreakpointSpec) []Break
 			case err != nil:
 				b.message = err.Error()
 			case len(fns) == 0:
-				b.message = fmt.Sprintf("no function %s (write func or Class.method)", sp.Name)
+				b.message = fmt.Sprintf("no function %s (write func or Class.method)", name)
 			default:
-				// every overload gets the same breakpoint id
-				for i, fn := range fns {
+				// every overload gets the same breakpoint id (and the
+				// first one's hit count)
+				var placed []*bp
+				for _, fn := range fns {
 					pcs := stmtPCs(fn)
 					if len(pcs) == 0 {
 						continue
 					}
 					c := b
-					if i > 0 {
+					if len(placed) > 0 {
 						cc := *b
+						cc.conds, cc.logParts, cc.hits = nil, nil, 0
 						c = &cc
 					}
-					c.fn, c.pc, c.line, c.file, c.verified, c.hitTest = fn, pcs[0].PC, int(pcs[0].Line), canonPath(fn.File), true, hit
+					c.fn, c.pc, c.line, c.file, c.hitTest = fn, pcs[0].PC, int(pcs[0].Line), canonPath(fn.File), hit
+					if err := s.prepare(c); err != nil {
+						b.message = err.Error()
+						placed = nil
+						break
+					}
+					placed = append(placed, c)
+				}
+				if len(placed) == 0 && b.message == "" {
+					b.message = fmt.Sprintf("function %s has no code", name)
+				}
+				for _, c := range placed {
+					c.verified = true
 					t.add(c)
 					t.funcs = append(t.funcs, c)
+				}
+				if len(placed) == 0 {
+					b.fn = nil
 				}
 			}
 			if !b.verified {
@@ -323,4 +405,31 @@ func (t *breakpoints) remove(b *bp) {
 			delete(t.at, k)
 		}
 	}
+}
+
+// IgnoreBreakpoint makes breakpoint id go on, without stopping, through
+// its next count hits (gdb's ignore; 0 cancels).
+func (s *Session) IgnoreBreakpoint(id, count int) error {
+	if count < 0 {
+		return fmt.Errorf("ignore: the count must be 0 or more, not %d", count)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	found := false
+	for _, list := range s.bps.byFile {
+		for _, b := range list {
+			if b.id == id {
+				b.ignore, found = count, true
+			}
+		}
+	}
+	for _, b := range s.bps.funcs {
+		if b.id == id {
+			b.ignore, found = count, true
+		}
+	}
+	if !found {
+		return fmt.Errorf("no breakpoint %d", id)
+	}
+	return nil
 }

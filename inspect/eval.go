@@ -40,21 +40,7 @@ func framePC(t *vm.Thread, depth int) int32 {
 // in functions), the parameters and the other locals live at the frame's
 // pc, each in declaration order. The thread must be stopped.
 func frameVars(t *vm.Thread, depth int) (this *vm.LocalVar, params, locals []vm.LocalVar) {
-	f := t.Frame(depth)
-	pc := framePC(t, depth)
-	for i := range f.Fn.Locals {
-		lv := f.Fn.Locals[i]
-		switch {
-		case lv.Name == "" || lv.Name[0] == 0:
-		case lv.IsParam && lv.Name == "this":
-			this = &f.Fn.Locals[i]
-		case lv.IsParam:
-			params = append(params, lv)
-		case lv.StartPC <= pc && (pc < lv.EndPC || lv.EndPC < 0):
-			locals = append(locals, lv)
-		}
-	}
-	return this, params, locals
+	return varsAt(t.Frame(depth).Fn, framePC(t, depth))
 }
 
 // evalInFrame compiles expr in the scope of frame depth of t (its locals
@@ -95,7 +81,7 @@ func (s *Session) evalAs(t *vm.Thread, depth int, expr string, want *vm.Type, al
 		fn, typ, err = compile.CompileEval(s.prog, scope, expr)
 	}
 	if err != nil {
-		return vm.Value{}, nil, err
+		return vm.Value{}, nil, exprError(err)
 	}
 	if !allowCalls {
 		if err := checkReadOnly(fn); err != nil {
@@ -119,7 +105,8 @@ func (s *Session) runEval(fn *vm.Funcode, args []vm.Value) (v vm.Value, err erro
 	}()
 	th := s.m.NewCallThread(fn, args)
 	th.NoDebug = true
-	th.HeapBudget = EvalHeapBudget
+	th.SetHeapBudget(EvalHeapBudget)
+	defer th.SetHeapBudget(0)
 	th.Name = "eval"
 	for {
 		left := EvalStepLimit - int(th.Reductions())

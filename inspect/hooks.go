@@ -2,7 +2,7 @@ package inspect
 
 import (
 	"fmt"
-	"strings"
+	"path/filepath"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -20,24 +20,46 @@ type hook struct{ s *Session }
 func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	s := h.s
 	s.mu.Lock()
+	k := trapKey{fn, pc}
+	var ret *retValue
 	if st := s.step; st != nil && st.thread == t && st.matches(t, fn, pc) {
-		s.pending[t] = &StopInfo{Reason: ReasonStep, Description: "Step"}
-		s.mu.Unlock()
-		return true
+		info := &StopInfo{Reason: ReasonStep, Description: "Step"}
+		if st.isReturn(t, fn, pc) {
+			ret = st.returned(t)
+			info.Description = "Step out"
+			info.Text = "returned from " + ret.callee.Name
+			if ret.has {
+				info.Text = ret.callee.Name + " returned " + s.brief(ret.v, ret.typ, 0)
+			}
+			s.returns[t] = ret
+		}
+		call, _ := fn.Pos(pc - 1)
+		here, _ := fn.Pos(pc)
+		if ret == nil || len(s.bps.at[k]) == 0 || call == here || !isStmt(fn, pc) {
+			s.pending[t] = info
+			s.mu.Unlock()
+			return true
+		}
+		// the caller goes on at a line with a breakpoint: the breakpoint
+		// decides (the return value is shown all the same)
+		s.pending[t] = info
 	}
-	list := append([]*bp(nil), s.bps.at[trapKey{fn, pc}]...)
+	list := append([]*bp(nil), s.bps.at[k]...)
 	s.mu.Unlock()
 	var hit []int
 	isFunc := false
 	for _, b := range list {
-		if !s.breakpointFires(t, b) {
+		if !s.breakpointFires(t, b, k) {
 			continue
 		}
 		hit = append(hit, b.id)
 		isFunc = isFunc || b.isFunc
 	}
 	if len(hit) == 0 {
-		return false
+		return ret != nil // a step out's stop
+	}
+	if ret != nil {
+		ret.atCall = false // the stop shows the breakpoint's line
 	}
 	info := &StopInfo{Reason: ReasonBreakpoint, HitBreakpointIDs: hit, Description: "Breakpoint"}
 	if isFunc {
@@ -50,14 +72,16 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	return true
 }
 
-// breakpointFires evaluates b's condition, hit count and log message for
-// t. It returns whether t stops.
-func (s *Session) breakpointFires(t *vm.Thread, b *bp) bool {
+// breakpointFires evaluates b's condition, hit count, ignore count and
+// log message for t at k (one of b's pcs). It returns whether t stops.
+func (s *Session) breakpointFires(t *vm.Thread, b *bp, k trapKey) bool {
 	if b.cond != "" {
-		ok, err := s.evalCond(t, b.cond)
+		ok, err := s.evalCond(t, b, k)
 		if err != nil {
 			s.emit(func(l Listener) {
-				l.Output("console", fmt.Sprintf("breakpoint %d: condition %q: %v (stopping)\n", b.id, b.cond, err))
+				// named by where it is: clients number breakpoints their way
+				l.Output("console", fmt.Sprintf("breakpoint at %s:%d: condition %q failed: %v (stopping)\n",
+					filepath.Base(b.file), b.line, b.cond, err))
 			})
 			return true
 		}
@@ -68,67 +92,20 @@ func (s *Session) breakpointFires(t *vm.Thread, b *bp) bool {
 	s.mu.Lock()
 	b.hits++
 	hits := b.hits
+	ignored := b.ignore > 0
+	if ignored {
+		b.ignore--
+	}
 	s.mu.Unlock()
-	if b.hitTest != nil && !b.hitTest(hits) {
+	if ignored || b.hitTest != nil && !b.hitTest(hits) {
 		return false
 	}
-	if b.logMsg != "" {
-		msg := s.interpolate(t, b.logMsg)
+	if b.logParts != nil {
+		msg := s.logText(t, b, k)
 		s.emit(func(l Listener) { l.Output("console", msg+"\n") })
 		return false
 	}
 	return true
-}
-
-// evalCond evaluates a breakpoint condition in t's top frame.
-func (s *Session) evalCond(t *vm.Thread, cond string) (bool, error) {
-	v, typ, err := s.evalInFrame(t, 0, cond, false)
-	if err != nil {
-		return false, err
-	}
-	if typ != vm.Bool {
-		return false, fmt.Errorf("condition is %s, not bool", typ)
-	}
-	return v.B(), nil
-}
-
-// interpolate replaces each {expr} of a log message by its value in t's
-// top frame ({{ and }} are literal braces).
-func (s *Session) interpolate(t *vm.Thread, msg string) string {
-	var b strings.Builder
-	for i := 0; i < len(msg); i++ {
-		c := msg[i]
-		switch {
-		case c == '{' && i+1 < len(msg) && msg[i+1] == '{':
-			b.WriteByte('{')
-			i++
-		case c == '}' && i+1 < len(msg) && msg[i+1] == '}':
-			b.WriteByte('}')
-			i++
-		case c == '{':
-			end := strings.IndexByte(msg[i:], '}')
-			if end < 0 {
-				b.WriteString(msg[i:])
-				return b.String()
-			}
-			expr := msg[i+1 : i+end]
-			v, typ, err := s.evalInFrame(t, 0, expr, false)
-			if err != nil {
-				fmt.Fprintf(&b, "<%s: %v>", expr, err)
-			} else {
-				// rendered without running user code (no toString calls)
-				if typ == vm.String {
-					b.WriteString(v.S())
-				} else {
-					b.WriteString(s.brief(v, typ, 0))
-				}
-			}
-			i += end
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
 
 // OnThrow stops a thread at a throw when the exception filters say so.

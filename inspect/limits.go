@@ -127,8 +127,9 @@ var ErrNotRegular = errors.New("not a regular file")
 // ErrTooLarge is wrapped by ReadSource for a file over MaxSourceSize.
 var ErrTooLarge = errors.New("file too large")
 
-// ReadSource reads a program's source file. It refuses anything but a
-// regular file of at most MaxSourceSize bytes: a device (/dev/zero), a
+// ReadSource reads a program's source file. It refuses, with an
+// *os.PathError, anything but a regular file of at most MaxSourceSize
+// bytes: a device (/dev/zero), a
 // FIFO (which would block the reader) or a directory gets a clear error
 // at once, and a file that grows while it is read is cut off.
 func ReadSource(path string) ([]byte, error) {
@@ -157,7 +158,7 @@ func ReadSource(path string) ([]byte, error) {
 		return nil, err
 	}
 	if len(src) > MaxSourceSize {
-		return nil, fmt.Errorf("%s: %w (more than %s)", path, ErrTooLarge, FormatSize(MaxSourceSize))
+		return nil, &os.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (more than %s)", ErrTooLarge, FormatSize(MaxSourceSize))}
 	}
 	return src, nil
 }
@@ -175,10 +176,18 @@ func checkRegular(path string, st os.FileInfo) error {
 		case m&os.ModeSocket != 0:
 			kind = "a socket"
 		}
-		return fmt.Errorf("%s: %w (it is %s; a program must be a .n source file)", path, ErrNotRegular, kind)
+		return &os.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (it is %s; a program must be a .n source file)", ErrNotRegular, kind)}
 	}
 	if st.Size() > MaxSourceSize {
-		return fmt.Errorf("%s: %w (%d bytes, more than %s)", path, ErrTooLarge, st.Size(), FormatSize(MaxSourceSize))
+		return &os.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%d bytes, more than %s)", ErrTooLarge, st.Size(), FormatSize(MaxSourceSize))}
 	}
 	return nil
+}
+
+// CheckPermissions validates file permissions as Launch applies them
+// (see vm.NewFSPolicy): the directories must exist, and denyFS excludes
+// the others.
+func CheckPermissions(allowRead, allowWrite []string, denyFS bool, cwd string) error {
+	_, err := vm.NewFSPolicy(allowRead, allowWrite, denyFS, cwd)
+	return err
 }

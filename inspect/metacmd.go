@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -27,7 +28,10 @@ const MetaHelp = `debugger commands (type them with a leading ':' in a debug con
   clear sched KIND      remove a scheduler-event stop
   threads [-state S] [-func F] [-group func|wait]   list threads
   disasm [FUNC]         bytecode of the selected frame's function (or FUNC)
-  funcs                 the program's functions`
+  funcs                 the program's functions
+  locate FUNC           where FUNC is declared (file:line)
+  breakpoints           hit counts of the breakpoints
+  ignore ID COUNT       let breakpoint ID go on through its next COUNT hits`
 
 // MetaCommand runs a debugger command that DAP has no request for and
 // returns its output. threadID and depth are the thread and frame the
@@ -46,7 +50,7 @@ func (s *Session) MetaCommand(threadID int64, depth int, line string) (string, e
 			}
 			return threadID, nil
 		}
-		return strconv.ParseInt(strings.TrimPrefix(f[i], "#"), 10, 64)
+		return parseThreadID(f[i])
 	}
 	switch f[0] {
 	case "sched":
@@ -81,7 +85,7 @@ func (s *Session) MetaCommand(threadID int64, depth int, line string) (string, e
 			}
 			n, err := strconv.Atoi(f[2])
 			if err != nil {
-				return "", fmt.Errorf("sched quota: %q is not a number", f[2])
+				return "", fmt.Errorf("sched quota: %s", numberError(f[2], err))
 			}
 			if err := s.SetQuota(n); err != nil {
 				return "", err
@@ -145,6 +149,11 @@ func (s *Session) MetaCommand(threadID int64, depth int, line string) (string, e
 		return strings.Join(names, "\n"), nil
 	case "disasm":
 		return s.disasmCommand(threadID, depth, f[1:])
+	case "locate":
+		if len(f) != 2 {
+			return "", fmt.Errorf("usage: locate FUNC")
+		}
+		return s.locateFunc(f[1])
 	}
 	return "", fmt.Errorf("unknown debugger command %q (see :help)", f[0])
 }
@@ -248,7 +257,7 @@ func FormatThread(t ThreadInfo) string {
 	if t.Func != "" {
 		loc = fmt.Sprintf("%s (%s:%d)", t.Func, filepath.Base(t.File), t.Line)
 	}
-	return fmt.Sprintf("%s [%d] %-14q %-16s %s", mark, t.ID, t.Name, state, loc)
+	return fmt.Sprintf("%s %5s %-14q %-16s %s", mark, fmt.Sprintf("[%d]", t.ID), t.Name, state, loc)
 }
 
 // FormatSched renders a scheduler snapshot.
@@ -264,20 +273,24 @@ func FormatSched(v SchedInfo) string {
 	}
 	fmt.Fprintf(&b, "run queue (%d):\n", len(v.RunQueue))
 	for i, t := range v.RunQueue {
-		fmt.Fprintf(&b, "  %d. %s\n", i+1, strings.TrimSpace(FormatThread(t)))
+		fmt.Fprintf(&b, "%4d. %s\n", i+1, FormatThread(t))
 	}
 	fmt.Fprintf(&b, "parked (%d):\n", len(v.Parked))
 	for _, t := range v.Parked {
-		fmt.Fprintf(&b, "  %s\n", strings.TrimSpace(FormatThread(t)))
+		fmt.Fprintf(&b, "      %s\n", FormatThread(t))
 	}
 	if len(v.Frozen) > 0 {
 		fmt.Fprintf(&b, "frozen (%d):\n", len(v.Frozen))
 		for _, t := range v.Frozen {
-			fmt.Fprintf(&b, "  %s\n", strings.TrimSpace(FormatThread(t)))
+			fmt.Fprintf(&b, "      %s\n", FormatThread(t))
 		}
 	}
 	fmt.Fprintf(&b, "timers (%d):", len(v.Timers))
 	for _, tm := range v.Timers {
+		if tm.In <= 0 {
+			fmt.Fprintf(&b, "\n  thread %d %q wakes now (due)", tm.ThreadID, tm.Name)
+			continue
+		}
 		fmt.Fprintf(&b, "\n  thread %d %q wakes in %v", tm.ThreadID, tm.Name, tm.In.Round(1e6))
 	}
 	return b.String()
@@ -341,4 +354,32 @@ func (s *Session) disasmCommand(threadID int64, depth int, args []string) (strin
 		fmt.Fprintf(&b, "%s %4d %5d  %s\n", mark, line, i, fn.FormatInstr(int32(i)))
 	}
 	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// parseThreadID reads a thread id ("3" or "#3").
+func parseThreadID(s string) (int64, error) {
+	n, err := strconv.ParseInt(strings.TrimPrefix(s, "#"), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("thread %s", numberError(s, err))
+	}
+	return n, nil
+}
+
+// numberError says in the user's words why s is not a usable number.
+func numberError(s string, err error) string {
+	if errors.Is(err, strconv.ErrRange) {
+		return fmt.Sprintf("%s is too large", s)
+	}
+	return fmt.Sprintf("%q is not a whole number", s)
+}
+
+// locateFunc says where a function is declared: "FILE:LINE" (the first
+// overload's).
+func (s *Session) locateFunc(name string) (string, error) {
+	for _, fn := range s.prog.Funcs {
+		if fn.Name == name && !strings.HasPrefix(fn.File, "<") {
+			return fmt.Sprintf("%s:%d", fn.File, fn.Line), nil
+		}
+	}
+	return "", fmt.Errorf("no function %s", name)
 }

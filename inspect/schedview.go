@@ -80,7 +80,11 @@ func (s *Session) SchedView() (SchedInfo, error) {
 			info.Parked = append(info.Parked, s.threadInfo(t))
 		}
 	}
-	now := s.sch.Now()
+	// the time left as it was when the program stopped (the clock goes
+	// on, but no timer fires while the program is stopped)
+	s.mu.Lock()
+	now := s.stoppedAt
+	s.mu.Unlock()
 	for _, tm := range s.sch.Timers() {
 		info.Timers = append(info.Timers, TimerInfo{ThreadID: tm.Thread.ID, Name: tm.Thread.Name, In: tm.Deadline - now})
 	}
@@ -129,6 +133,15 @@ func (s *Session) SchedStep() (DispatchInfo, error) {
 			d.Why = "parked on " + ev.Thread.WaitReason
 		case vm.StopTrap:
 			d.Why = "trap"
+			if info, ok := s.takeQueued(ev.Thread); ok {
+				// the quantum reached a breakpoint (or a step's end, an
+				// exception): that is now the stop, reported as such
+				d.Why = strings.ToLower(info.Description)
+				if len(info.HitBreakpointIDs) > 0 {
+					d.Why = "breakpoint"
+				}
+				defer s.emit(func(l Listener) { l.Stopped(info) })
+			}
 		default:
 			d.Why = "ended"
 		}
@@ -261,4 +274,24 @@ func (s *Session) schedEventStop(ev sched.Event) (StopInfo, bool) {
 		}
 	}
 	return StopInfo{Reason: ReasonSched, Description: desc, Text: ev.String()}, true
+}
+
+// takeQueued makes the queued stop of t, if any, the current stop (the
+// program stays stopped) and returns it.
+func (s *Session) takeQueued(t *vm.Thread) (StopInfo, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, q := range s.queued {
+		if q.t != t {
+			continue
+		}
+		s.queued = append(s.queued[:i:i], s.queued[i+1:]...)
+		info := q.info
+		info.AllThreadsStopped = true
+		info.ThreadID = t.ID
+		s.stop, s.stopped, s.ret = info, t, nil
+		s.refs.reset()
+		return info, true
+	}
+	return StopInfo{}, false
 }

@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -33,6 +35,10 @@ type Session struct {
 	sch  *sched.Scheduler
 	lib  *vm.Library
 
+	// worldMu orders a stop (stopWorld) and a look at the running
+	// program (LiveThreadsPage): neither sees the other half done.
+	worldMu sync.Mutex
+
 	// mu guards the fields below. Lock order: never call into the
 	// scheduler while holding mu, except through the trap hooks, which run
 	// inside a dispatch with the scheduler's lock held and take mu second.
@@ -45,19 +51,23 @@ type Session struct {
 	// queued are stops of other threads that happened while the program
 	// was stopping or stopped (several carriers): the next Continue or
 	// Step reports the first instead of resuming.
-	queued   []queuedStop
-	bps      *breakpoints
-	step     *stepReq
-	excAll   bool
-	excUnc   bool
-	excStops map[int64]excStop // threads stopped on an exception
-	frozen   []*vm.Thread      // threads frozen for a single-thread resume
-	deadlock bool
-	code     int
-	done     chan struct{}
-	refs     handles
-	traps    map[trapKey]int // reference counts of patched pcs
-	resumeCh chan struct{}   // closed at the next resume (made at each stop)
+	queued  []queuedStop
+	bps     *breakpoints
+	step    *stepReq
+	returns map[*vm.Thread]*retValue // decided with pending: a step out's return
+	ret     *retValue                // the last stop's, if a step out
+	// stoppedAt is the scheduler's clock at the last stop
+	stoppedAt time.Duration
+	excAll    bool
+	excUnc    bool
+	excStops  map[int64]excStop // threads stopped on an exception
+	frozen    []*vm.Thread      // threads frozen for a single-thread resume
+	deadlock  bool
+	code      int
+	done      chan struct{}
+	refs      handles
+	traps     map[trapKey]int // reference counts of patched pcs
+	resumeCh  chan struct{}   // closed at the next resume (made at each stop)
 
 	stepping    bool                     // SchedStep is dispatching
 	safepoints  map[*vm.Thread]bool      // BreakSafepoint requests
@@ -137,12 +147,16 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 		return nil, err
 	}
 	lib := Library()
+	if cfg.Lib != nil {
+		lib.Merge(cfg.Lib)
+	}
 	prog, err := compile.CompileFile(path, src, compile.Options{Lib: lib, ReadFile: ReadSource})
 	if err != nil {
 		return nil, &CompileError{Report: FormatCompileError(path, src, err), Err: err}
 	}
 	s := &Session{cfg: cfg, l: l, prog: prog, lib: lib, done: make(chan struct{}),
 		excStops: map[int64]excStop{}, traps: map[trapKey]int{}, pending: map[*vm.Thread]*StopInfo{},
+		returns:    map[*vm.Thread]*retValue{},
 		safepoints: map[*vm.Thread]bool{}, schedBreaks: map[sched.EventKind]bool{}}
 	s.bps = newBreakpoints(s)
 	stdin := cfg.Stdin
@@ -161,6 +175,7 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 		s.m.MaxHeap = cfg.MaxHeap
 	}
 	s.m.FS = fsPolicy
+	s.m.DebugLog = cfg.DebugLog
 	s.m.Hook = hook{s}
 	s.sch = sched.New(s.m, sched.Options{Quota: cfg.Quota, Seed: cfg.Seed, Carriers: cfg.Carriers})
 	s.sch.OnEvent = s.onEvent
@@ -324,10 +339,12 @@ func (s *Session) onEvent(ev sched.Event) {
 
 // stopWorld stops dispatching and reports the stop.
 func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
+	s.worldMu.Lock()
 	s.sch.Pause()
 	s.mu.Lock()
 	if s.state == stateExited {
 		s.mu.Unlock()
+		s.worldMu.Unlock()
 		return
 	}
 	s.state = stateStopped
@@ -339,11 +356,15 @@ func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
 	}
 	s.stop = info
 	s.stopped = t
+	s.stoppedAt = s.sch.Now()
+	s.ret = s.returns[t]
+	clear(s.returns)
 	if s.step != nil {
 		s.endStepLocked()
 	}
 	s.thawLocked()
 	s.mu.Unlock()
+	s.worldMu.Unlock()
 	s.emit(func(l Listener) { l.Stopped(info) })
 }
 
@@ -351,6 +372,7 @@ func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
 // Must hold s.mu.
 func (s *Session) resumeLocked() {
 	s.state = stateRunning
+	s.ret = nil
 	s.refs.reset()
 	if s.resumeCh != nil {
 		close(s.resumeCh)
@@ -398,6 +420,7 @@ func (s *Session) Continue(threadID int64, singleThread bool) error {
 // and it is still there.
 func (s *Session) reportQueued(threadID int64, singleThread bool) bool {
 	s.mu.Lock()
+	s.dropStaleQueuedLocked()
 	if len(s.queued) == 0 || s.state != stateStopped {
 		s.mu.Unlock()
 		return false
@@ -409,14 +432,55 @@ func (s *Session) reportQueued(threadID int64, singleThread bool) bool {
 	info.AllThreadsStopped = true
 	info.ThreadID = q.t.ID
 	s.stop, s.stopped = info, q.t
+	s.ret = nil
 	s.mu.Unlock()
 	s.emit(func(l Listener) { l.Continued(threadID, !singleThread) })
 	s.emit(func(l Listener) { l.Stopped(info) })
 	return true
 }
 
-// Pause stops the program after the current dispatch.
-func (s *Session) Pause() error {
+// dropStaleQueuedLocked forgets queued breakpoint stops whose breakpoints
+// were all deleted since (the thread goes on as if they never were).
+// Must hold s.mu.
+func (s *Session) dropStaleQueuedLocked() {
+	live := map[int]bool{}
+	for _, list := range s.bps.byFile {
+		for _, b := range list {
+			live[b.id] = b.verified
+		}
+	}
+	for _, b := range s.bps.funcs {
+		live[b.id] = b.verified
+	}
+	kept := s.queued[:0]
+	for _, q := range s.queued {
+		if len(q.info.HitBreakpointIDs) > 0 {
+			var ids []int
+			for _, id := range q.info.HitBreakpointIDs {
+				if live[id] {
+					ids = append(ids, id)
+				}
+			}
+			if len(ids) == 0 {
+				continue
+			}
+			q.info.HitBreakpointIDs = ids
+		}
+		kept = append(kept, q)
+	}
+	s.queued = kept
+}
+
+// Pause stops the program: every running thread stops at its next
+// safepoint (a call or loop back-edge), so Pause returns at once even
+// while a thread runs an endless loop. The stop is about the thread that
+// was running or next to run.
+func (s *Session) Pause() error { return s.PauseThread(0) }
+
+// PauseThread is Pause with the stop about thread threadID (0: the one
+// that was running or next to run; an id that is not a live thread is an
+// ErrNoThread).
+func (s *Session) PauseThread(threadID int64) error {
 	s.mu.Lock()
 	if s.state != stateRunning {
 		st := s.state
@@ -427,12 +491,19 @@ func (s *Session) Pause() error {
 		return ErrNotRunning
 	}
 	s.mu.Unlock()
-	s.sch.Pause()
 	var t *vm.Thread
-	if q := s.sch.RunQueue(); len(q) > 0 {
-		t = q[0]
-	} else {
-		t = s.sch.Main()
+	if threadID != 0 {
+		if t = s.sch.Thread(threadID); t == nil {
+			return ErrNoThread
+		}
+	}
+	s.sch.Pause()
+	if t == nil {
+		if q := s.sch.RunQueue(); len(q) > 0 {
+			t = q[0]
+		} else {
+			t = s.sch.Main()
+		}
 	}
 	s.stopWorld(StopInfo{Reason: ReasonPause, Description: "Paused"}, t)
 	return nil
@@ -495,29 +566,85 @@ func (s *Session) thawLocked() {
 	s.frozen = nil
 }
 
-// checkSingleThreadBlocked stops the program when a single-thread resume
-// cannot go on: the only thread allowed to run is parked.
+// checkSingleThreadBlocked stops the program when it cannot go on because
+// of the debugger: a single-thread resume whose only thread is parked, or
+// threads frozen by the user (freeze) while every other thread waits
+// (often for what a frozen thread holds). The report says who waits for
+// what, and who holds it.
 func (s *Session) checkSingleThreadBlocked() {
 	s.mu.Lock()
-	if len(s.frozen) == 0 || s.state != stateRunning {
-		s.mu.Unlock()
+	single := len(s.frozen) > 0
+	running := s.state == stateRunning
+	s.mu.Unlock()
+	if !running {
 		return
 	}
-	s.mu.Unlock()
 	if len(s.sch.RunQueue()) > 0 || len(s.sch.Timers()) > 0 {
 		return
 	}
-	var t *vm.Thread
-	for _, x := range s.sch.Threads() {
-		if !s.sch.Frozen(x) {
-			t = x
+	if single {
+		var t *vm.Thread
+		for _, x := range s.sch.Threads() {
+			if !s.sch.Frozen(x) {
+				t = x
+			}
 		}
+		desc := "Paused: the only thread allowed to run is blocked"
+		text := ""
+		if t != nil {
+			text = fmt.Sprintf("thread %d %q waits for %s; the other threads are frozen", t.ID, t.Name, t.WaitReason)
+		}
+		s.emit(func(l Listener) { l.Output("console", text+"\n") })
+		s.stopWorld(StopInfo{Reason: ReasonPause, Description: desc, Text: text}, t)
+		return
 	}
-	desc := "Paused: the only thread allowed to run is blocked"
-	text := ""
-	if t != nil {
-		text = fmt.Sprintf("thread %d %q waits for %s; the other threads are frozen", t.ID, t.Name, t.WaitReason)
+	var frozen []*vm.Thread
+	var first *vm.Thread
+	var b strings.Builder
+	for _, t := range s.sch.Threads() {
+		if s.sch.Frozen(t) {
+			frozen = append(frozen, t)
+			continue
+		}
+		if t.State != vm.Waiting {
+			continue
+		}
+		if first == nil {
+			first = t
+		}
+		fmt.Fprintf(&b, "  thread %d %q waits for %s", t.ID, t.Name, t.WaitReason)
+		if owner := lockOwner(t.WaitOn); owner != nil {
+			fmt.Fprintf(&b, ", held by thread %d %q", owner.ID, owner.Name)
+			if s.sch.Frozen(owner) {
+				b.WriteString(" (frozen)")
+			}
+		}
+		b.WriteString("\n")
+	}
+	if len(frozen) == 0 {
+		return
+	}
+	var names []string
+	for _, t := range frozen {
+		names = append(names, fmt.Sprintf("%d %q", t.ID, t.Name))
+	}
+	text := "nothing can run: every thread is blocked or frozen\n" + b.String() +
+		"  frozen: thread " + strings.Join(names, ", thread ") + " (thaw to let it run)"
+	if first == nil {
+		first = frozen[0]
 	}
 	s.emit(func(l Listener) { l.Output("console", text+"\n") })
-	s.stopWorld(StopInfo{Reason: ReasonPause, Description: desc, Text: text}, t)
+	s.stopWorld(StopInfo{Reason: ReasonPause, Description: "Paused: nothing can run while threads are frozen", Text: text}, first)
+}
+
+// lockOwner returns the owner of the lock a thread waits on (nil if it
+// waits on something else, or the lock is free).
+func lockOwner(on any) *vm.Thread {
+	switch l := on.(type) {
+	case *sched.Mutex:
+		return l.Snapshot().Owner
+	case *sched.ReentrantMutex:
+		return l.Snapshot().Owner
+	}
+	return nil
 }

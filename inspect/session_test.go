@@ -68,7 +68,7 @@ func (l *coreListener) waitExit(t *testing.T) int {
 }
 
 // markerLine returns the line of the `// @NAME` marker in src.
-func markerLine(t *testing.T, src, name string) int {
+func markerLine(t testing.TB, src, name string) int {
 	t.Helper()
 	for i, l := range strings.Split(src, "\n") {
 		if strings.Contains(l, "// @"+name) {
@@ -79,7 +79,7 @@ func markerLine(t *testing.T, src, name string) int {
 	return 0
 }
 
-func launchSrc(t *testing.T, src string, cfg Config) (*Session, *coreListener, string) {
+func launchSrc(t testing.TB, src string, cfg Config) (*Session, *coreListener, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "prog.n")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
@@ -146,8 +146,8 @@ func TestBreakpointMovesToCode(t *testing.T) {
 	src := "import io;\n\nint main() {\n\n    io.print(1);\n    return 0;\n}\n"
 	s, _, path := launchSrc(t, src, Config{})
 	bps := s.SetBreakpoints(path, []BreakpointSpec{{Line: 4}, {Line: 40}})
-	if !bps[0].Verified || bps[0].Line != 5 {
-		t.Errorf("bp 0 = %+v, want verified at line 5", bps[0])
+	if !bps[0].Verified || bps[0].Line != 5 || bps[0].Message != "line 4 has no code: moved to line 5" {
+		t.Errorf("bp 0 = %+v, want verified at line 5, saying it moved", bps[0])
 	}
 	if bps[1].Verified || bps[1].Message == "" {
 		t.Errorf("bp 1 = %+v, want unverified with a message", bps[1])

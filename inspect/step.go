@@ -13,6 +13,45 @@ type stepReq struct {
 	pc     int32 // pc when the step began
 	line   int32
 	traps  []trapKey
+
+	// a step out: the caller's return address, the slot receiving the
+	// result (-1: none) and the function stepped out of
+	retFn   *vm.Funcode
+	retPC   int32
+	retSlot int32
+	callee  *vm.Funcode
+}
+
+// retValue is what a step out brought back: the function it left and the
+// value it returned (has: a value, not void), recorded at the stop in the
+// caller right after the return.
+type retValue struct {
+	thread *vm.Thread
+	callee *vm.Funcode
+	pc     int32 // the caller's return address, where the thread stopped
+	v      vm.Value
+	typ    *vm.Type
+	has    bool
+	// atCall: the stop shows the call's line (the thread is right after
+	// the call, which may be the first instruction of the next line)
+	atCall bool
+}
+
+// isReturn reports whether the trap at pc of fn is the return of a step
+// out into the caller.
+func (st *stepReq) isReturn(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
+	return st.kind == StepOut && st.retFn == fn && st.retPC == pc && t.Depth() == st.depth-1
+}
+
+// returned reads the value the stepped-out function returned, at the
+// caller's return address.
+func (st *stepReq) returned(t *vm.Thread) *retValue {
+	rv := &retValue{thread: t, callee: st.callee, pc: st.retPC, atCall: true}
+	caller := t.Frame(0)
+	if r := st.callee.Result; st.retSlot >= caller.Base && r != nil && r != vm.Void {
+		rv.v, rv.typ, rv.has = *t.Reg(caller, st.retSlot-caller.Base), r, true
+	}
+	return rv
 }
 
 // matches reports whether the step ends at pc of fn (a statement
@@ -22,7 +61,9 @@ func (st *stepReq) matches(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	line, _ := fn.Pos(pc)
 	switch st.kind {
 	case StepOut:
-		return d < st.depth
+		// the return into the caller (its return address is trapped), or
+		// a statement of a caller that caught an exception
+		return st.isReturn(t, fn, pc) || d < st.depth && !(fn == st.retFn && pc == st.retPC)
 	case StepIn:
 		if d > st.depth {
 			return true
@@ -52,6 +93,9 @@ func (s *Session) Step(threadID int64, kind StepKind, singleThread bool) error {
 	if s.reportQueued(threadID, singleThread) {
 		return nil // another thread's stop is reported instead
 	}
+	if kind != StepOut && s.stepFromCall(threadID, t) {
+		return nil
+	}
 	s.mu.Lock()
 	defer func() {
 		s.mu.Unlock()
@@ -62,8 +106,15 @@ func (s *Session) Step(threadID int64, kind StepKind, singleThread bool) error {
 		s.endStepLocked()
 	}
 	f := t.Frame(0)
-	st := &stepReq{thread: t, kind: kind, depth: t.Depth(), fn: f.Fn, pc: f.PC}
+	st := &stepReq{thread: t, kind: kind, depth: t.Depth(), fn: f.Fn, pc: f.PC, retSlot: -1}
 	st.line, _ = f.Fn.Pos(f.PC)
+	if kind == StepOut && t.Depth() > 1 {
+		caller := t.Frame(1)
+		st.retFn, st.retPC, st.retSlot, st.callee = caller.Fn, caller.PC, f.Ret, f.Fn
+		k := trapKey{caller.Fn, caller.PC}
+		s.setTrapLocked(k)
+		st.traps = append(st.traps, k)
+	}
 	// Patch the statement boundaries the step may end at: those of the
 	// functions on the stack (callers and, for recursion, this one), and
 	// for a step in, of every function.
@@ -104,4 +155,51 @@ func (s *Session) endStepLocked() {
 	for _, k := range st.traps {
 		s.clearTrapLocked(k)
 	}
+}
+
+// stepFromCall ends a step at once when the thread stopped right after a
+// call returned (a step out) and the instruction it is at starts the next
+// line: that line is the next statement, so the step reports it without
+// running anything.
+func (s *Session) stepFromCall(threadID int64, t *vm.Thread) bool {
+	s.mu.Lock()
+	rv := s.ret
+	if rv == nil || rv.thread != t || !rv.atCall || t.Depth() == 0 || t.Frame(0).PC != rv.pc {
+		s.mu.Unlock()
+		return false
+	}
+	f := t.Frame(0)
+	call, _ := f.Fn.Pos(f.PC - 1)
+	here, _ := f.Fn.Pos(f.PC)
+	if call == here || !isStmt(f.Fn, f.PC) {
+		s.mu.Unlock()
+		return false
+	}
+	s.ret = nil
+	s.refs.reset()
+	info := StopInfo{Reason: ReasonStep, Description: "Step", ThreadID: t.ID, AllThreadsStopped: true}
+	s.stop = info
+	s.mu.Unlock()
+	s.emit(func(l Listener) { l.Continued(threadID, true) })
+	s.emit(func(l Listener) { l.Stopped(info) })
+	return true
+}
+
+// isStmt reports whether pc of fn starts a statement.
+func isStmt(fn *vm.Funcode, pc int32) bool {
+	for _, e := range fn.Lines {
+		if e.PC == pc && e.Stmt {
+			return true
+		}
+	}
+	return false
+}
+
+// shownPC returns the pc whose line a thread's top frame shows: the call
+// just returned from, after a step out.
+func (s *Session) shownPC(t *vm.Thread, f *vm.Frame) int32 {
+	if rv := s.ret; rv != nil && rv.thread == t && rv.atCall && f.PC == rv.pc && f.PC > 0 && t.Frame(0) == f {
+		return f.PC - 1
+	}
+	return f.PC
 }

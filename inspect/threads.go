@@ -17,13 +17,14 @@ func (s *Session) threadInfo(t *vm.Thread) ThreadInfo {
 	}
 	if t.State == vm.Waiting {
 		ti.WaitReason = t.WaitReason
-		if p := s.sch.Pinned(t); p != "" {
-			ti.WaitReason = "pinned: " + p
-		}
+	}
+	if p := s.sch.Pinned(t); p != "" {
+		// inside a native that blocks its carrier (file I/O)
+		ti.State, ti.WaitReason = "pinned", "pinned in "+p
 	}
 	if t.Depth() > 0 {
 		f := t.Frame(0)
-		pc := f.PC
+		pc := s.shownPC(t, f)
 		if t.InNative() && pc > 0 {
 			pc-- // parked in the call
 		}
@@ -84,12 +85,12 @@ func (s *Session) Stack(threadID int64, start, levels int) ([]FrameInfo, int, er
 	var out []FrameInfo
 	for d := start; d < end; d++ {
 		f := t.Frame(d)
-		pc := f.PC
+		pc := s.shownPC(t, f)
 		if (d > 0 || t.InNative()) && pc > 0 {
 			pc-- // the call in progress
 		}
 		line, col := f.Fn.Pos(pc)
-		out = append(out, FrameInfo{Depth: d, Func: f.Fn.Name, File: f.Fn.File, Line: int(line), Col: int(col)})
+		out = append(out, FrameInfo{Depth: d, Func: f.Fn.Name, File: f.Fn.File, Line: int(line), Col: int(col), PC: int(pc), Native: f.Fn.Cont})
 	}
 	return out, total, nil
 }
@@ -125,6 +126,41 @@ func (s *Session) ThreadsPage(limit int, include []int64) (page []ThreadInfo, to
 	if err := s.checkStopped(); err != nil {
 		return nil, 0, err
 	}
+	page, total = s.threadsPage(limit, include)
+	return page, total, nil
+}
+
+// LiveThreadsPage is ThreadsPage that also works while the program runs:
+// it holds the scheduler between two dispatches for as long as it takes
+// to list the page (names, functions and states as they are now), and
+// lets it go on. No event is sent.
+func (s *Session) LiveThreadsPage(limit int, include []int64) (page []ThreadInfo, total int, err error) {
+	s.worldMu.Lock()
+	defer s.worldMu.Unlock()
+	s.mu.Lock()
+	st := s.state
+	s.mu.Unlock()
+	switch st {
+	case stateStopped:
+		page, total = s.threadsPage(limit, include)
+		return page, total, nil
+	case stateRunning:
+	default:
+		return nil, 0, ErrNotRunning
+	}
+	s.sch.Pause()
+	page, total = s.threadsPage(limit, include)
+	s.mu.Lock()
+	still := s.state == stateRunning
+	s.mu.Unlock()
+	if still {
+		s.sch.Resume()
+	}
+	return page, total, nil
+}
+
+// threadsPage lists a page of threads; the world must be stopped.
+func (s *Session) threadsPage(limit int, include []int64) (page []ThreadInfo, total int) {
 	all := s.sch.Threads()
 	want := map[int64]bool{}
 	for _, id := range include {
@@ -151,5 +187,5 @@ func (s *Session) ThreadsPage(limit int, include []int64) (page []ThreadInfo, to
 			page = append(page, s.threadInfo(t))
 		}
 	}
-	return page, len(all), nil
+	return page, len(all)
 }

@@ -24,6 +24,10 @@ const (
 	maxSummaryFields = 4
 )
 
+// ReturnValueName is the name of the Locals entry that shows, after a
+// step out, the value the function returned.
+const ReturnValueName = "Return value"
+
 type nodeKind int
 
 const (
@@ -46,7 +50,8 @@ type node struct {
 
 	vars []vm.LocalVar // nodeScope
 
-	items   []child // nodeList
+	items []child // nodeList; for nodeScope, shown before vars
+
 	indexed bool
 }
 
@@ -117,8 +122,13 @@ func (s *Session) Scopes(threadID int64, depth int) (out []Scope, err error) {
 		}
 	}()
 	this, params, locals := frameVars(t, depth)
+	var extra []child
+	if rv := s.ret; depth == 0 && rv != nil && rv.thread == t && rv.has {
+		// after a step out: what the function returned
+		extra = append(extra, child{name: ReturnValueName, v: rv.v, typ: rv.typ})
+	}
 	out = []Scope{
-		{Name: "Locals", Ref: s.addRef(&node{kind: nodeScope, t: t, depth: depth, vars: locals}), Count: len(locals)},
+		{Name: "Locals", Ref: s.addRef(&node{kind: nodeScope, t: t, depth: depth, vars: locals, items: extra}), Count: len(extra) + len(locals)},
 		{Name: "Arguments", Ref: s.addRef(&node{kind: nodeScope, t: t, depth: depth, vars: params}), Count: len(params)},
 	}
 	if this != nil {
@@ -191,8 +201,11 @@ func (s *Session) kids(n *node) (kids, error) {
 			return kids{}, ErrNoFrame
 		}
 		f := n.t.Frame(n.depth)
-		return kids{n: len(n.vars), at: func(i int) child {
-			lv := n.vars[i]
+		return kids{n: len(n.items) + len(n.vars), at: func(i int) child {
+			if i < len(n.items) {
+				return n.items[i]
+			}
+			lv := n.vars[i-len(n.items)]
 			return child{name: lv.Name, v: *n.t.Reg(f, lv.Reg), typ: lv.Type, expr: lv.Name}
 		}}, nil
 	case nodeList:
@@ -229,6 +242,11 @@ func (s *Session) makeVar(parent *node, c child) (out Var) {
 		out.Value = c.text
 	} else {
 		out.Value, out.Len = s.summary(c.v, c.typ)
+	}
+	if c.typ.Kind < vm.KNull {
+		// a number, bool, char or string has no children, whatever a
+		// register reused from an earlier value still points to
+		return out
 	}
 	id, named, indexed := s.shape(c.v)
 	if id == nil || named+indexed == 0 {

@@ -445,7 +445,7 @@ func TestEvaluate(t *testing.T) {
 		{"spin()", "repl", ErrStepLimit, ""},
 		{"nothing.x", "watch", nil, "NullPointerException"},
 		{"undefinedName", "watch", nil, "undefined: undefinedName"},
-		{"x +", "repl", nil, "1:4"},
+		{"x +", "repl", nil, "column 4: expected expression"},
 	} {
 		_, err := s.Evaluate(tid, 0, tc.expr, tc.ctx)
 		if err == nil || tc.want != nil && !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.text) {

@@ -6,11 +6,11 @@ import (
 	"github.com/nlangdbg/nlangdbg/vm"
 )
 
-// This file holds the scheduler with several carriers (Options.Carriers
-// > 1). The package documentation explains the design; in short: s.mu
-// guards all scheduler state as with one carrier, but a carrier holds it
-// only to pick a thread and to act on its Stop, and runs t.Run without
-// it; the natives that touch scheduler state take it themselves (serial).
+// This file holds the carriers (one by default, Options.Carriers). The
+// package documentation explains the design; in short: s.mu guards all
+// scheduler state, a carrier holds it only to pick a thread and to act on
+// its Stop, and runs t.Run without it; the natives that touch scheduler
+// state take it themselves (serial). One carrier is this path with N = 1.
 
 // A carrier is one goroutine that runs virtual threads, with its own FIFO
 // run queue. Its fields are guarded by s.mu.
@@ -33,15 +33,10 @@ type CarrierState struct {
 	RunQueue []*vm.Thread // its run queue, in dispatch order
 }
 
-// Carriers returns the state of each carrier. With one carrier there is
-// one entry, whose queue is the run queue; its Running is always nil (the
-// views are taken between dispatches, as before several carriers).
+// Carriers returns the state of each carrier.
 func (s *Scheduler) Carriers() []CarrierState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.parallel {
-		return []CarrierState{{ID: 1, RunQueue: s.runq.items()}}
-	}
 	out := make([]CarrierState, len(s.carriers))
 	for i, c := range s.carriers {
 		out[i] = CarrierState{ID: c.id, Running: c.cur, RunQueue: c.runq.items()}
@@ -50,23 +45,20 @@ func (s *Scheduler) Carriers() []CarrierState {
 }
 
 // NumCarriers returns the number of carriers.
-func (s *Scheduler) NumCarriers() int {
-	if !s.parallel {
-		return 1
-	}
-	return len(s.carriers)
-}
+func (s *Scheduler) NumCarriers() int { return len(s.carriers) }
 
-// initCarriers makes n carriers and marks the machine parallel.
+// initCarriers makes n carriers; with more than one it marks the machine
+// parallel.
 func (s *Scheduler) initCarriers(n int) {
-	s.parallel = true
-	s.m.Parallel = true
 	s.carriers = make([]*carrier, n)
 	for i := range s.carriers {
 		s.carriers[i] = &carrier{id: i + 1}
 	}
-	if s.m.Hook != nil {
-		s.m.Hook = serialHook{h: s.m.Hook, mu: &s.hookMu}
+	if n > 1 {
+		s.m.Parallel = true
+		if s.m.Hook != nil {
+			s.m.Hook = serialHook{h: s.m.Hook, mu: &s.hookMu}
+		}
 	}
 }
 
@@ -137,7 +129,7 @@ func (s *Scheduler) enqueueOn(t *vm.Thread, front bool) {
 		c.runq.push(t)
 	}
 	if s.idle > 0 {
-		s.cond.Broadcast()
+		s.broadcast()
 	}
 	if s.sleeping {
 		s.notify()
@@ -185,7 +177,10 @@ func (s *Scheduler) updateInterrupt() {
 	if s.running == 0 {
 		s.trapping = false
 	}
-	s.m.SetInterrupt(s.running > 0 && (s.pausing > 0 || s.trapping || s.ended))
+	if on := s.running > 0 && (s.pausing > 0 || s.trapping || s.ended); on != s.irq {
+		s.irq = on
+		s.m.SetInterrupt(on)
+	}
 }
 
 // trapStop pauses the scheduler when a thread stops at a debugger trap
@@ -204,25 +199,33 @@ func (s *Scheduler) trapStop() {
 // picks a thread, runs it without s.mu, and acts on its Stop. It reports
 // false, with an EventIdle, when no thread was runnable. Must hold s.mu;
 // releases it while the thread runs.
-func (s *Scheduler) dispatchOn(c *carrier) (Event, bool) {
+//
+// If ev is not nil it receives the dispatch's Event (or the EventIdle);
+// the carriers' own loop passes nil and builds none.
+func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
+	// The lists of threads woken and spawned reuse the carrier's buffers:
+	// the Event returned holds them only until c's next dispatch
+	// (dispatchStep, which returns the Event to the debugger, copies).
+	c.woken, c.spawned = c.woken[:0], c.spawned[:0]
 	s.curC, s.firing = c, true // threads woken by timers go to c
-	s.woken = nil
 	s.fireTimers()
-	woken := s.woken
-	s.woken, s.curC, s.firing = nil, nil, false
+	s.curC, s.firing = nil, false
 	t := s.pickOn(c)
 	if t == nil {
-		return Event{Kind: EventIdle, Woken: woken}, false
+		if ev != nil {
+			*ev = Event{Kind: EventIdle, Woken: c.woken}
+		}
+		return false
 	}
 	s.setState(t, vm.Runnable, vm.Running)
+	s.idleTold = false
 	ti := info(t)
 	ti.on, ti.last = c, c
 	c.cur = t
-	c.woken, c.spawned = woken, nil
 	r0 := t.Reductions()
 	quota, once := s.quota, false
 	if ti.budgetOnce > 0 {
-		quota, ti.budgetOnce, once = ti.budgetOnce, 0, true
+		quota, ti.budgetOnce, once = int(ti.budgetOnce), 0, true
 	}
 	s.running++
 	s.mu.Unlock()
@@ -238,28 +241,27 @@ func (s *Scheduler) dispatchOn(c *carrier) (Event, bool) {
 	s.updateInterrupt()
 	ti.on, c.cur = nil, nil
 	s.cur, s.curC = t, c
-	s.woken, s.spawned = c.woken, c.spawned
 	s.act(t, stop)
 	if once && stop == vm.StopBudget {
 		// The debugger asked for t's next safepoint (SetBudgetOnce): stop
 		// the world there, as at a trap.
 		s.trapStop()
 	}
-	ev := Event{Kind: EventDispatch, Thread: t, Stop: stop, Reductions: int(t.Reductions() - r0),
-		Woken: s.woken, Spawned: s.spawned}
-	s.cur, s.curC, s.woken, s.spawned = nil, nil, nil, nil
-	c.woken, c.spawned = nil, nil
+	if ev != nil {
+		*ev = Event{Kind: EventDispatch, Thread: t, Stop: stop, Reductions: int(t.Reductions() - r0),
+			Woken: c.woken, Spawned: c.spawned}
+	}
+	s.cur, s.curC = nil, nil
 	if vc, ok := s.clock.(*VirtualClock); ok {
 		vc.Advance(vc.Step)
 	}
-	s.cond.Broadcast() // Pause, and idle carriers deciding about a deadlock
-	return ev, true
+	s.broadcast() // Pause, and idle carriers deciding about a deadlock
+	return true
 }
 
-// runParallel is Run with several carriers: the calling goroutine is
-// carrier 1 and starts the others; it returns once every carrier has
-// stopped.
-func (s *Scheduler) runParallel() int {
+// runCarriers is Run: the calling goroutine is carrier 1 and starts the
+// others; it returns once every carrier has stopped.
+func (s *Scheduler) runCarriers() int {
 	var wg sync.WaitGroup
 	for _, c := range s.carriers[1:] {
 		wg.Add(1)
@@ -285,10 +287,12 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 			s.waitWork()
 			continue
 		}
-		if _, ran := s.dispatchOn(c); ran {
-			s.mu.Unlock()
-			s.deliverShared()
-			s.mu.Lock()
+		if s.dispatchOn(c, nil) {
+			if len(s.events) > 0 && s.OnEvent != nil {
+				s.mu.Unlock()
+				s.deliverShared()
+				s.mu.Lock()
+			}
 			continue
 		}
 		_, virtual := s.clock.(*VirtualClock)
@@ -303,11 +307,20 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 			s.clock.Sleep(wait, s.kick)
 			s.mu.Lock()
 			s.sleeping = false
-		case s.running > 0 || len(s.timers) > 0 || s.holdsFrozen():
+		case s.running == 0 && len(s.timers) == 0 && s.ioWaiting == 0 && s.holdsFrozen() && !s.idleTold && s.OnEvent != nil:
+			// Only frozen threads could run: tell the debugger once (it
+			// may stop a single-thread resume that cannot go on).
+			s.idleTold = true
+			s.events = append(s.events, Event{Kind: EventIdle})
+			s.mu.Unlock()
+			s.deliverShared()
+			s.mu.Lock()
+		case s.running > 0 || len(s.timers) > 0 || s.ioWaiting > 0 || s.holdsFrozen():
 			// Another carrier may wake someone; or a sleeper waits for a
-			// timer; or the debugger holds the runnable threads.
+			// timer, or a reader for input; or the debugger holds the
+			// runnable threads.
 			s.waitWork()
-		case len(s.threads) == 0:
+		case s.live == 0:
 			s.end(0)
 		default:
 			s.deadlock()
@@ -320,8 +333,24 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 // waitWork waits on s.cond as an idle carrier. Must hold s.mu.
 func (s *Scheduler) waitWork() {
 	s.idle++
-	s.cond.Wait()
+	s.wait()
 	s.idle--
+}
+
+// wait waits on s.cond, counted so that broadcast can skip a Broadcast
+// nobody hears. Must hold s.mu.
+func (s *Scheduler) wait() {
+	s.waiters++
+	s.cond.Wait()
+	s.waiters--
+}
+
+// broadcast wakes every goroutine waiting on s.cond, if any. Must hold
+// s.mu.
+func (s *Scheduler) broadcast() {
+	if s.waiters > 0 {
+		s.cond.Broadcast()
+	}
 }
 
 // deliverShared passes the recorded events to OnEvent, in order, from
@@ -347,22 +376,24 @@ func (s *Scheduler) deliverShared() {
 	s.mu.Unlock()
 }
 
-// dispatchParallel is Dispatch with several carriers: one quantum, on
-// carrier 1's behalf (stealing from the others), while no carrier runs.
-func (s *Scheduler) dispatchParallel() Event {
+// dispatchStep is Dispatch: one quantum, on carrier 1's behalf (stealing
+// from the others), while no carrier runs.
+func (s *Scheduler) dispatchStep() Event {
 	s.mu.Lock()
 	for s.busy || s.running-s.pinnedN > 0 {
-		s.cond.Wait()
+		s.wait()
 	}
 	var ev Event
 	if s.ended {
 		ev = Event{Kind: EventEnd, Code: s.code}
 	} else {
 		s.busy = true
-		var ran bool
-		ev, ran = s.dispatchOn(s.carriers[0])
+		ran := s.dispatchOn(s.carriers[0], &ev)
+		// the lists live in the carrier's buffers: the caller keeps ev
+		ev.Woken = append([]*vm.Thread(nil), ev.Woken...)
+		ev.Spawned = append([]*vm.Thread(nil), ev.Spawned...)
 		s.busy = false
-		s.cond.Broadcast()
+		s.broadcast()
 		if !ran {
 			ev = s.nothingRunnable(ev)
 		}
@@ -372,12 +403,10 @@ func (s *Scheduler) dispatchParallel() Event {
 	return ev
 }
 
-// serial wraps a native that touches scheduler state. With one carrier
-// it is the native itself: the dispatch holds s.mu while the thread runs.
-// With several, the native takes s.mu and, if its thread is being
-// dispatched, borrows the dispatch's context (s.cur, s.curC, woken,
-// spawned) so that the code it shares with one carrier (park, wake,
-// register, emit) works unchanged.
+// serial wraps a native that touches scheduler state: the native takes
+// s.mu and, if its thread is being dispatched, borrows the dispatch's
+// context (s.cur, s.curC, woken, spawned) so that park, wake, register
+// and emit see the dispatch they belong to.
 //
 // A native that parks its thread keeps s.mu locked: the carrier takes it
 // over when Run returns StopPark (the vm does nothing in between) and
@@ -388,92 +417,114 @@ func (s *Scheduler) dispatchParallel() Event {
 func serial(fn vm.NativeFunc) vm.NativeFunc {
 	return func(t *vm.Thread, args []vm.Value) (v vm.Value, err error) {
 		s := schedOf(t)
-		if s == nil || !s.parallel {
+		if s == nil {
 			return fn(t, args)
 		}
 		s.mu.Lock()
-		locked := true
-		defer func() {
-			if locked {
+		var c *carrier
+		if ti := info(t); ti != nil {
+			c = ti.on
+		}
+		if c != nil {
+			s.cur, s.curC = t, c
+		}
+		keep := false
+		defer func() { // one deferred call, also when fn panics
+			s.cur, s.curC = nil, nil
+			if !keep {
 				s.mu.Unlock()
 			}
 		}()
-		var c *carrier
-		if ti := info(t); ti != nil && ti.on != nil {
-			c = ti.on
-			s.cur, s.curC = t, c
-			s.woken, s.spawned = c.woken, c.spawned
-		}
-		defer func() {
-			if c != nil {
-				c.woken, c.spawned = s.woken, s.spawned
-			}
-			s.cur, s.curC, s.woken, s.spawned = nil, nil, nil, nil
-		}()
 		v, err = fn(t, args)
-		if err == vm.ErrPark && c != nil && !t.Nested() {
-			c.parked, locked = true, false
+		if err == vm.ErrPark && c != nil {
+			c.parked, keep = true, true
 		}
 		return v, err
 	}
 }
 
-// pauseParallel is Pause with several carriers: it raises the machine's
+// pauseCarriers is Pause's wait: it raises the machine's
 // interrupt, so that every running thread stops at its next safepoint,
 // and waits until no carrier is inside Run (threads blocked in a pinned
 // native excepted). Must hold s.mu.
-func (s *Scheduler) pauseParallel() {
+func (s *Scheduler) pauseCarriers() {
 	s.pausing++
 	s.updateInterrupt()
 	for s.running-s.pinnedN > 0 {
-		s.cond.Wait()
+		s.wait()
 	}
 	s.pausing--
 	s.updateInterrupt()
 }
 
-// enterPinnedParallel is EnterPinned with several carriers, where the
-// carrier does not hold s.mu while its thread runs: it records the pin, so
-// that Pause does not wait for the native.
-func (s *Scheduler) enterPinnedParallel(t *vm.Thread, n *vm.Native) {
+// EnterPinned is called before a native that blocks its carrier
+// (vm.Native.Pinned), on the carrier inside a dispatch of t: it records
+// the pin, so that Pause does not wait for the native and the debugger
+// shows the thread pinned. ExitPinned must follow when the native
+// returns. The vm calls them through the interface it declares.
+func (s *Scheduler) EnterPinned(t *vm.Thread, n *vm.Native) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ti := info(t)
-	if ti == nil || ti.on == nil || ti.pinned != "" {
+	if ti == nil || ti.on == nil || ti.pinned != nil {
 		return
 	}
-	ti.pinned = n.Name
-	if ti.pinned == "" {
-		ti.pinned = "native"
-	}
+	ti.pinned = n
 	s.pinnedN++
-	s.cond.Broadcast()
+	s.broadcast()
 }
 
-// exitPinnedParallel is ExitPinned with several carriers: if the world
-// was stopped meanwhile, the thread waits for Resume before it goes on.
-func (s *Scheduler) exitPinnedParallel(t *vm.Thread) {
+// ExitPinned ends EnterPinned: if the world was stopped meanwhile, the
+// thread waits for Resume before it goes on.
+func (s *Scheduler) ExitPinned(t *vm.Thread) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ti := info(t)
-	if ti == nil || ti.pinned == "" {
+	if ti == nil || ti.pinned == nil {
 		return
 	}
 	for s.paused && !s.ended {
-		s.cond.Wait()
+		s.wait()
 	}
-	ti.pinned = ""
+	ti.pinned = nil
 	s.pinnedN--
 }
 
-// viewLock locks s.mu for a host object's String with several carriers,
-// where its state may change on another carrier meanwhile, and returns
-// the unlock. With one carrier String runs inside a dispatch, which holds
-// s.mu already, or while the world is stopped.
+// viewLock locks s.mu for a host object's String, whose state a carrier
+// may change meanwhile, and returns the unlock.
 func (s *Scheduler) viewLock() func() {
-	if s == nil || !s.parallel {
+	if s == nil {
 		return func() {}
 	}
 	s.mu.Lock()
 	return s.mu.Unlock
+}
+
+// ParkIO implements vm.Scheduler: the running thread t parks on an
+// outside event (input), as a native that parks does (see serial: with t
+// in a dispatch, s.mu stays locked for its carrier). Until WakeIO the
+// program is waiting, not deadlocked.
+func (s *Scheduler) ParkIO(t *vm.Thread, reason string, obj any) {
+	s.mu.Lock()
+	s.park(t, reason, obj)
+	s.ioWaiting++
+	if ti := info(t); ti != nil && ti.on != nil {
+		ti.on.parked = true // the carrier takes s.mu over when Run returns
+		return
+	}
+	s.mu.Unlock()
+}
+
+// WakeIO implements vm.Scheduler: it ends the park of t begun by ParkIO,
+// from any goroutine (the input's reader).
+func (s *Scheduler) WakeIO(t *vm.Thread, v vm.Value, err error) {
+	s.mu.Lock()
+	s.ioWaiting--
+	if !s.ended && t.State == vm.Waiting {
+		s.wake(t, v, err)
+	}
+	s.broadcast() // idle carriers, and Dispatch
+	s.mu.Unlock()
+	s.notify()
+	s.deliverShared()
 }

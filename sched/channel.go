@@ -52,8 +52,8 @@ func (c *Channel) Snapshot() ChannelInfo {
 		Receivers: liveThreads(&c.recvq)}
 	for i := 0; i < c.sendq.len(); i++ {
 		if w := c.sendq.at(i); live(w) {
-			ci.Senders = append(ci.Senders, w.t)
-			ci.Offered = append(ci.Offered, w.v)
+			ci.Senders = append(ci.Senders, w)
+			ci.Offered = append(ci.Offered, info(w).offer)
 		}
 	}
 	return ci
@@ -91,7 +91,7 @@ func (c *Channel) send(t *vm.Thread, v vm.Value) (vm.Value, error) {
 		return vm.Value{}, err
 	}
 	w := s.park(t, "chan send", c)
-	w.v = v
+	info(w).offer = v
 	c.sendq.push(w)
 	return vm.Value{}, vm.ErrPark
 }
@@ -136,12 +136,12 @@ func (c *Channel) take(t *vm.Thread) (vm.Value, bool) {
 	s := schedOf(t)
 	if v, ok := c.buf.pop(); ok {
 		if w, ok := s.wakeFirst(&c.sendq, vm.Value{}, nil); ok {
-			c.buf.push(w.v)
+			c.buf.push(takeOffer(w))
 		}
 		return v, true
 	}
 	if w, ok := s.wakeFirst(&c.sendq, vm.Value{}, nil); ok {
-		return w.v, true
+		return takeOffer(w), true
 	}
 	return vm.Value{}, false
 }
@@ -215,4 +215,12 @@ func channelMethods() []*vm.Native {
 			return vm.BoolV(c.closed), nil
 		}),
 	}
+}
+
+// takeOffer returns the value the parked sender w offered and forgets it.
+func takeOffer(w waiter) vm.Value {
+	ti := info(w)
+	v := ti.offer
+	ti.offer = vm.Value{}
+	return v
 }

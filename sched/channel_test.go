@@ -215,35 +215,37 @@ func TestChannelFIFOParked(t *testing.T) {
 	e.wantLog("thread-2:10", "thread-3:20", "thread-4:30", "main:100", "main:200", "main:300")
 }
 
-// TestStaleWaiter: a native that parks inside a nested vm.Thread.Call is
-// refused by the vm after it enqueued its thread; wakers must skip that
-// entry.
-func TestStaleWaiter(t *testing.T) {
+// TestNativeCallParks: a native that calls NLang code through a
+// continuation (vm.Thread.CallThen) lets that code park like any other:
+// here the called function receives from a channel that another thread
+// fills later, and the native then finishes with the value plus one.
+func TestNativeCallParks(t *testing.T) {
 	e := newEnv(t)
 	inner := e.fn("inner", 1)
 	inner.call(chanRecv, 1, nil, 0).ret(1)
 	nested := &vm.Native{Name: "nested", Sig: "int nested(Channel<int> c)", Fn: func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
-		return t.Call(inner.f, []vm.Value{args[0]})
+		return vm.Value{}, t.CallThen(inner.f, []vm.Value{args[0]}, "nested", plusOne{})
 	}}
 	snd := e.fn("sender", 1)
-	snd.send(0, 1).logs("sent").retv()
+	snd.send(0, 41).logs("sent").retv()
 	main := e.fn("main", 0)
 	main.newChan(0, -1).
-		try("IllegalStateException", func() { main.call(nested, 1, nil, 0) }, func() { main.logs("refused") }).
-		loadk(1, snd.fv()).spawn(2, threadT, 1, 0).yield(). // the sender must park, not hand to the stale entry
-		call(chanRecv, 3, nil, 0).log(3).join(2).ret0()
+		loadk(1, snd.fv()).spawn(2, threadT, 1, 0).
+		call(nested, 3, nil, 0).log(3).join(2).ret0()
 	s := e.start(main, Options{})
 	ev := s.Dispatch()
-	if ev.Stop != vm.StopYield {
-		t.Fatalf("1: %v", ev)
+	if ev.Stop != vm.StopPark || ev.Thread.WaitReason != "chan recv" {
+		t.Fatalf("main did not park in the called function: %v", ev)
 	}
-	ev = s.Dispatch()
-	if ev.Stop != vm.StopPark || ev.Thread.WaitReason != "chan send" {
-		t.Fatalf("sender did not park: %v", ev)
-	}
-	if info := ev.Thread.WaitOn.(*Channel).Snapshot(); len(info.Receivers) != 0 {
-		t.Fatalf("stale receiver listed: %+v", info)
+	if st := ev.Thread.CallStack(); len(st) != 3 || st[0].Func != "inner" || st[1].Func != "nested" || st[2].Func != "main" {
+		t.Fatalf("stack of the parked thread: %v", st)
 	}
 	dispatchAll(t, s)
-	e.wantLog("main:refused", "main:1", "thread-2:sent")
+	e.wantLog("thread-2:sent", "main:42")
 }
+
+// plusOne finishes a native call with the called function's int result
+// plus one.
+type plusOne struct{}
+
+func (plusOne) Resume(t *vm.Thread, v vm.Value) (vm.Value, error) { return vm.IntV(v.I() + 1), nil }

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -17,7 +18,13 @@ import (
 func (s *Scheduler) Threads() []*vm.Thread {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]*vm.Thread(nil), s.threads...)
+	out := make([]*vm.Thread, 0, s.live)
+	for _, t := range s.threads {
+		if t.State != vm.Dead {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // Thread returns the live thread with the given id, or nil.
@@ -25,7 +32,7 @@ func (s *Scheduler) Thread(id int64) *vm.Thread {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := sort.Search(len(s.threads), func(i int) bool { return s.threads[i].ID >= id })
-	if i < len(s.threads) && s.threads[i].ID == id {
+	if i < len(s.threads) && s.threads[i].ID == id && s.threads[i].State != vm.Dead {
 		return s.threads[i]
 	}
 	return nil
@@ -44,14 +51,11 @@ func (s *Scheduler) Main() *vm.Thread {
 func (s *Scheduler) RunQueue() []*vm.Thread {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.parallel {
-		var out []*vm.Thread
-		for _, c := range s.carriers {
-			out = append(out, c.runq.items()...)
-		}
-		return out
+	var out []*vm.Thread
+	for _, c := range s.carriers {
+		out = append(out, c.runq.items()...)
 	}
-	return s.runq.items()
+	return out
 }
 
 // Timers returns the pending timers in the order they will fire.
@@ -75,8 +79,8 @@ func (s *Scheduler) Now() time.Duration { return s.clock.Now() }
 func (s *Scheduler) Joiners(t *vm.Thread) []*vm.Thread {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ti := info(t); ti != nil {
-		return liveThreads(&ti.joiners)
+	if ti := info(t); ti != nil && ti.joiners != nil {
+		return liveThreads(ti.joiners)
 	}
 	return nil
 }
@@ -97,7 +101,7 @@ func liveThreads(q *waitq) []*vm.Thread {
 	var out []*vm.Thread
 	for i := 0; i < q.len(); i++ {
 		if w := q.at(i); live(w) {
-			out = append(out, w.t)
+			out = append(out, w)
 		}
 	}
 	return out
@@ -137,9 +141,10 @@ func (s *Scheduler) Quota() int {
 func (s *Scheduler) Freeze(t *vm.Thread) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ti := info(t); ti != nil && !ti.frozen {
+	if ti := info(t); ti != nil && !ti.frozen && t.State != vm.Dead {
 		s.dequeue(t)
 		ti.frozen = true
+		s.nfrozen++
 	}
 }
 
@@ -148,6 +153,7 @@ func (s *Scheduler) Thaw(t *vm.Thread) {
 	s.mu.Lock()
 	if ti := info(t); ti != nil && ti.frozen {
 		ti.frozen = false
+		s.nfrozen--
 		if t.State == vm.Runnable {
 			s.enqueue(t)
 		}
@@ -177,9 +183,7 @@ func (s *Scheduler) Frozen(t *vm.Thread) bool {
 func (s *Scheduler) Pause() {
 	s.mu.Lock()
 	s.paused = true
-	if s.parallel {
-		s.pauseParallel()
-	}
+	s.pauseCarriers()
 	s.mu.Unlock()
 }
 
@@ -187,7 +191,8 @@ func (s *Scheduler) Pause() {
 func (s *Scheduler) Resume() {
 	s.mu.Lock()
 	s.paused = false
-	s.cond.Broadcast()
+	s.idleTold = false
+	s.broadcast()
 	s.mu.Unlock()
 	s.notify()
 }
@@ -206,6 +211,9 @@ func (s *Scheduler) deadlock() {
 	var b strings.Builder
 	b.WriteString("fatal: all threads are asleep - deadlock!\n\n")
 	for _, t := range s.threads {
+		if t.State == vm.Dead {
+			continue
+		}
 		fmt.Fprintf(&b, "thread %d %q [%s]:\n", t.ID, t.Name, waitText(t))
 		b.WriteString(vm.FormatBacktrace(backtrace(t)))
 	}
@@ -219,8 +227,8 @@ func waitText(t *vm.Thread) string {
 	if t.State == vm.Waiting && t.WaitReason != "" {
 		return t.WaitReason
 	}
-	if ti := info(t); ti != nil && ti.pinned != "" {
-		return "pinned in " + ti.pinned
+	if ti := info(t); ti != nil && ti.pinned != nil {
+		return "pinned in " + ti.pinned.Name
 	}
 	if ti := info(t); ti != nil && ti.frozen {
 		return "frozen"
@@ -235,53 +243,12 @@ func backtrace(t *vm.Thread) []vm.CallFrame {
 	return t.CallStack() // a parked thread's top frame shows the call it waits in
 }
 
-// EnterPinned is called before a native that blocks its carrier
-// (vm.Native.Pinned, e.g. a blocking read), on the carrier inside a
-// dispatch of t. It releases the scheduler's lock, so the debugger's
-// views (Threads, Pinned, …) stay responsive while the native blocks.
-// ExitPinned must follow when the native returns; the native must not
-// touch scheduler state in between. Outside a dispatch of t both do
-// nothing. The vm calls them through an interface it declares.
-func (s *Scheduler) EnterPinned(t *vm.Thread, n *vm.Native) {
-	if s.parallel {
-		s.enterPinnedParallel(t, n)
-		return
-	}
-	ti := info(t)
-	if ti == nil || s.cur != t || ti.pinned != "" {
-		return
-	}
-	ti.pinned = n.Name
-	if ti.pinned == "" {
-		ti.pinned = "native"
-	}
-	s.mu.Unlock()
-}
-
-// ExitPinned takes the scheduler's lock back after a pinned native
-// returned. If the scheduler is paused meanwhile, it waits for Resume.
-func (s *Scheduler) ExitPinned(t *vm.Thread) {
-	if s.parallel {
-		s.exitPinnedParallel(t)
-		return
-	}
-	ti := info(t)
-	if ti == nil || ti.pinned == "" {
-		return
-	}
-	s.mu.Lock()
-	for s.paused {
-		s.cond.Wait()
-	}
-	ti.pinned = ""
-}
-
 // Pinned returns the name of the pinned native t is blocked in, or "".
 func (s *Scheduler) Pinned(t *vm.Thread) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ti := info(t); ti != nil {
-		return ti.pinned
+	if ti := info(t); ti != nil && ti.pinned != nil {
+		return ti.pinned.Name
 	}
 	return ""
 }
@@ -293,7 +260,7 @@ func (s *Scheduler) SetBudgetOnce(t *vm.Thread, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ti := info(t); ti != nil && n > 0 {
-		ti.budgetOnce = n
+		ti.budgetOnce = int32(min(n, math.MaxInt32))
 	}
 }
 
@@ -303,10 +270,9 @@ func (s *Scheduler) SetBudgetOnce(t *vm.Thread, n int) {
 func (s *Scheduler) SetYieldOn(kind EventKind, on bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.yieldOn == nil {
-		s.yieldOn = map[EventKind]bool{}
+	if int(kind) < len(s.yieldOn) {
+		s.yieldOn[kind] = on
 	}
-	s.yieldOn[kind] = on
 }
 
 // Kill ends the program now with exit code code: Run returns (after the

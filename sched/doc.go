@@ -46,10 +46,10 @@
 // wait queues live in the objects, a debugger can show who waits on what
 // (Channel.Snapshot, Future.Snapshot, Mutex.Snapshot, Scheduler.Joiners).
 //
-// A wait-queue entry carries the thread's park number. The vm refuses a
-// park inside a nested call (a toString run by the runtime): the native
-// has already enqueued its thread, so that entry goes stale; wakers skip
-// entries whose thread is no longer Waiting in that same park.
+// A wait-queue entry is the thread itself (a parked sender's value is
+// in its scheduler data). No park is ever refused — the runtime runs
+// NLang code only as activations of the thread (vm.Thread.CallThen),
+// never on the Go stack — so no entry goes stale.
 //
 // Deadlock: no thread runnable, no timer pending, no runnable thread held
 // by the debugger (Freeze), and live threads left. The report lists every
@@ -106,10 +106,14 @@
 // safepoints (function entry, loop back-edge) preempts only at
 // instruction boundaries of consistent heap state, and deterministically.
 //
-// # Several carriers
+// # Carriers
 //
-// Options.Carriers = N > 1 (nlangdbg run --carriers N, the DAP launch
-// argument "carriers") runs virtual threads in parallel on N carriers.
+// Options.Carriers = N (nlangdbg run --carriers N, the DAP launch
+// argument "carriers"; 1 by default) runs virtual threads on N carriers,
+// in parallel when N > 1. One carrier is not a special case: it is this
+// path with N = 1 — the same locking, the same pause through the
+// safepoint interrupt, the same parking protocol — whose order is fully
+// determined (one FIFO queue, nobody to steal from).
 // A carrier is one Go goroutine (Run's own and N-1 it starts), never one
 // per virtual thread, with its own FIFO run queue. It takes the head of
 // its queue, or, when the queue is empty, steals the head of the next
@@ -120,10 +124,7 @@
 // queue is longer than the shortest by more than one thread, in which case
 // it goes to the back of the shortest (stealing alone, only from a dry
 // queue, would leave three busy threads on one carrier and one on
-// another for good). One carrier
-// stays the default, and its code path is the one described above: none
-// of what follows runs, and the only cost it adds is one atomic load per
-// safepoint (the interrupt below, never set).
+// another for good).
 //
 // What is locked where:
 //
@@ -135,19 +136,19 @@
 //     calls Run, and nobody else touches a Running thread's frames.
 //   - The natives that touch scheduler state (every thread, Channel,
 //     Future, Mutex, ReentrantMutex and Semaphore native; see serial) take
-//     s.mu themselves when the machine is parallel, and borrow the
-//     dispatch context (s.cur, s.curC, the woken and spawned lists) of the
-//     carrier running their thread, so park, wake, register and emit are
-//     the same code for one carrier and for N. With one carrier serial
-//     does nothing: the dispatch already holds s.mu. AtomicInt natives
-//     take no lock (they are Go atomics).
+//     s.mu themselves, and borrow the dispatch context (s.cur, s.curC,
+//     the woken and spawned lists) of the carrier running their thread,
+//     so park, wake, register and emit are the same code whatever N is.
+//     AtomicInt natives take no lock (they are Go atomics). A carrier
+//     with no events to deliver keeps s.mu from acting on one Stop to
+//     picking the next thread.
 //   - Parking keeps the lock (Go's park_m and its unlockf): a native that
 //     parks its thread returns with s.mu still locked, and the carrier
 //     takes it over when Run returns StopPark (the vm does nothing in
 //     between) to make the thread Waiting. A waker on another carrier
 //     therefore never sees a thread that is in a wait queue but still
 //     Running (it would take the entry for stale and lose the wake-up).
-//   - vm.Machine.Parallel makes the Dict natives lock the Dict's own
+//   - With N > 1, vm.Machine.Parallel makes the Dict natives lock the Dict's own
 //     mutex (a Go map must not be written concurrently, even by an NLang
 //     program with a data race), and Object.ID is assigned atomically.
 //     Everything else an NLang program shares (fields, arrays, lists) is
@@ -187,16 +188,20 @@
 // program ends (main returns, Kill, deadlock) the flag is raised too, and
 // Run returns only once every carrier has left its quantum. A thread that
 // stops at a debugger trap (breakpoint, step, exception) pauses the
-// scheduler itself (trapStop) and raises the flag: with one carrier the
-// debugger pauses from OnEvent before the next dispatch, but with several
-// the other carriers, and the trapped thread requeued at the front of its
-// queue, would otherwise run on until the event is delivered. A quantum
+// scheduler itself (trapStop) and raises the flag: the other carriers,
+// and the trapped thread requeued at the front of its queue, would
+// otherwise run on until the event is delivered. A quantum
 // cut short by SetBudgetOnce (the debugger's "stop at the next
 // safepoint") does the same. The debugger's Resume ends that pause like
 // any other. Single-thread resumes freeze the other threads as before.
 // Stops at scheduler events (SetYieldOn) are not made prompt this way:
 // with several carriers the others may run a little further before the
 // debugger's Pause takes effect.
+//
+// Input. A read of blocking input parks its thread (vm.Scheduler.ParkIO,
+// wait reason "io read"); the machine's reader goroutine completes it
+// (WakeIO) from outside any dispatch. While such a park is pending the
+// program is waiting, not deadlocked (ioWaiting counts them).
 //
 // What N > 1 gives up: determinism (the interleaving depends on timing;
 // Options.Seed only picks within a carrier's own queue), and two
@@ -209,14 +214,16 @@
 // as in Go's runtime, would let carriers park and wake without meeting on
 // one mutex. But a wake touches the object, the woken thread's state, a
 // run queue and the event log at once, and the debugger's views need a
-// consistent picture of all of them; one lock keeps every invariant of
-// the one-carrier scheduler as it is, and it is held only for short
+// consistent picture of all of them; one lock keeps every invariant in
+// one place, and it is held only for short
 // scheduler operations, never while NLang code runs, so CPU-bound threads
 // scale. Revisit when channel-heavy programs on many carriers show the
 // lock as the bottleneck.
 //
-// Holding s.mu for a whole dispatch on each carrier (the one-carrier
-// rule) would serialise the carriers: no parallelism at all.
+// Holding s.mu for a whole dispatch would serialise the carriers, and,
+// as the first version did for one carrier, make Pause wait out a whole
+// quantum (or for ever, behind a thread given a large budget) and need a
+// second locking discipline beside this one.
 //
 // A global run queue is simpler and fair, but every dispatch would
 // contend on it and a thread would hop between carriers; per-carrier

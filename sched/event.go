@@ -38,6 +38,8 @@ const (
 	EventDeadlock
 	// EventEnd: the program is over with exit code Code.
 	EventEnd
+
+	numEventKinds
 )
 
 var eventNames = [...]string{

@@ -68,7 +68,7 @@ func (l *lockState) unlock(t *vm.Thread, kind string) (vm.Value, error) {
 	}
 	l.owner = nil
 	if w, ok := schedOf(t).wakeFirst(&l.waiters, vm.Value{}, nil); ok {
-		l.owner, l.holds = w.t, 1
+		l.owner, l.holds = w, 1
 	}
 	return vm.Value{}, nil
 }

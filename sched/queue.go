@@ -72,15 +72,10 @@ func (q *queue[T]) compact() {
 	}
 }
 
-// A waiter is one parked thread in an object's wait queue. seq is the
-// thread's park number when it enqueued itself: the entry is live only
-// while the thread is still Waiting in that same park (see
-// Scheduler.live). v is the value a parked sender offers.
-type waiter struct {
-	t   *vm.Thread
-	seq uint64
-	v   vm.Value
-}
+// A waiter is one parked thread in an object's wait queue: a pointer,
+// so a wake copies one word. A parked sender's value is in its
+// threadInfo (offer).
+type waiter = *vm.Thread
 
 // waitq is a FIFO of parked threads.
 type waitq = queue[waiter]

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"sort"
 	"sync"
-	"time"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -59,30 +57,31 @@ type Scheduler struct {
 	rng      *rand.Rand // nil: FIFO
 	nextID   int64
 	main     *vm.Thread
-	threads  []*vm.Thread // live threads, by id
-	runq     queue[*vm.Thread]
-	next     *vm.Thread // SetNext
+	// threads lists the threads by id: the live ones and, until the
+	// next compaction, some that ended (State Dead), so that an exit is
+	// O(1) and a lookup a binary search. live counts the live ones.
+	threads  []*vm.Thread
+	live     int
+	nfrozen  int // frozen threads (Freeze)
+	next     *vm.Thread   // SetNext
 	timers   timerHeap
 	timerSeq uint64
 	paused   bool
-	yieldOn  map[EventKind]bool // SetYieldOn
+	yieldOn  [numEventKinds]bool // SetYieldOn
 	ended    bool
 	code     int
-	// busy is set while a dispatch is in progress, even while a pinned
-	// native has released mu; cond (on mu) signals its end and Resume.
+	// busy is set while the debugger's Dispatch runs a quantum; cond (on
+	// mu) signals its end, Resume, and the end of every dispatch.
 	busy bool
 	cond sync.Cond
 
-	// The current dispatch. With several carriers these describe the
-	// dispatch whose carrier holds mu (acting on a Stop, or running a
-	// native through serial).
-	cur     *vm.Thread
-	woken   []*vm.Thread
-	spawned []*vm.Thread
-	events  []Event
+	// The current dispatch: the thread and carrier of the dispatch that
+	// holds mu (acting on a Stop, or running a native through serial).
+	// The threads it wakes and spawns are listed in the carrier.
+	cur    *vm.Thread
+	events []Event
 
-	// Several carriers (Options.Carriers > 1); see carrier.go.
-	parallel   bool
+	// The carriers (one by default); see carrier.go.
 	carriers   []*carrier
 	curC       *carrier // the carrier holding mu for a dispatch; nil otherwise
 	running    int      // carriers inside t.Run
@@ -93,24 +92,28 @@ type Scheduler struct {
 	sleeping   bool     // a carrier sleeps on the clock for the next timer
 	firing     bool     // dispatchOn is firing timers
 	delivering bool     // a carrier is passing events to OnEvent
+	idleTold   bool     // OnEvent heard of this idle period (only frozen threads runnable)
+	ioWaiting  int      // threads parked on outside events (ParkIO) not yet woken
+	waiters    int      // goroutines waiting on cond
+	irq        bool     // the machine's interrupt as updateInterrupt last set it
 	hookMu     sync.Mutex
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
 type threadInfo struct {
-	seq     uint64 // park number: incremented at every park
-	queued  bool   // in the run queue
-	frozen  bool   // kept off the run queue by the debugger
-	joiners waitq
-	future  *Future // the future this thread completes, if spawned for one
-	pinned  string  // the pinned native the thread is blocked in, if any
+	seq     uint64     // park number: incremented at every park
+	offer   vm.Value   // the value a thread parked in a send offers
+	joiners *waitq     // the threads parked in a join of this one (made on the first)
+	future  *Future    // the future this thread completes, if spawned for one
+	pinned  *vm.Native // the pinned native the thread is blocked in, if any
+	// The carrier running the thread (nil when not running), the one
+	// that ran it last, and the one whose run queue holds it.
+	on, last, qc *carrier
 	// budgetOnce, if > 0, is the budget of the thread's next dispatch
 	// (SetBudgetOnce).
-	budgetOnce int
-	// With several carriers: the carrier running the thread (nil when
-	// not running), the one that ran it last, and the one whose run queue
-	// holds it.
-	on, last, qc *carrier
+	budgetOnce int32
+	queued     bool // in the run queue
+	frozen     bool // kept off the run queue by the debugger
 }
 
 func info(t *vm.Thread) *threadInfo {
@@ -133,9 +136,7 @@ func New(m *vm.Machine, opts Options) *Scheduler {
 		s.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	}
 	s.cond.L = &s.mu
-	if opts.Carriers > 1 {
-		s.initCarriers(opts.Carriers)
-	}
+	s.initCarriers(max(1, opts.Carriers))
 	m.Sched = s
 	return s
 }
@@ -167,9 +168,12 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	t.State = vm.Runnable
 	t.Sched = &threadInfo{future: fut}
 	s.threads = append(s.threads, t)
+	s.live++
 	s.enqueue(t)
 	if s.cur != nil {
-		s.spawned = append(s.spawned, t)
+		if c := s.curC; c != nil {
+			c.spawned = append(c.spawned, t)
+		}
 	}
 	s.emit(Event{Kind: EventSpawn, Thread: t, By: s.cur})
 }
@@ -195,26 +199,30 @@ func stateName(st vm.ThreadState) string {
 //	Waiting  -> Runnable  wake
 //	Running  -> Dead      exit
 func (s *Scheduler) setState(t *vm.Thread, from, to vm.ThreadState) {
-	ok := false
-	switch from {
-	case vm.Runnable:
-		ok = to == vm.Running
-	case vm.Running:
-		ok = to == vm.Runnable || to == vm.Waiting || to == vm.Dead
-	case vm.Waiting:
-		ok = to == vm.Runnable
+	if t.State != from || int(from) >= len(legal) || int(to) >= len(legal) || !legal[from][to] {
+		badTransition(t, from, to)
 	}
-	if !ok {
-		panic(fmt.Sprintf("sched: bad transition %s->%s", stateName(from), stateName(to)))
+	t.State = to
+	if to != vm.Waiting && (t.WaitOn != nil || t.WaitReason != "") {
+		t.WaitReason, t.WaitOn = "", nil
 	}
-	if t.State != from {
+}
+
+// legal[from][to] says whether setState may move a thread from to to.
+var legal = [4][4]bool{
+	vm.Runnable: {vm.Running: true},
+	vm.Running:  {vm.Runnable: true, vm.Waiting: true, vm.Dead: true},
+	vm.Waiting:  {vm.Runnable: true},
+}
+
+// badTransition panics with the transition setState refused. Never
+// returns.
+func badTransition(t *vm.Thread, from, to vm.ThreadState) {
+	if int(from) < len(legal) && int(to) < len(legal) && legal[from][to] {
 		panic(fmt.Sprintf("sched: bad transition %s->%s (thread %d is %s)",
 			stateName(from), stateName(to), t.ID, stateName(t.State)))
 	}
-	t.State = to
-	if to != vm.Waiting {
-		t.WaitReason, t.WaitOn = "", nil
-	}
+	panic(fmt.Sprintf("sched: bad transition %s->%s", stateName(from), stateName(to)))
 }
 
 // enqueue puts the runnable thread t at the back of the run queue, unless
@@ -225,11 +233,7 @@ func (s *Scheduler) enqueue(t *vm.Thread) {
 		return
 	}
 	ti.queued = true
-	if s.parallel {
-		s.enqueueOn(t, false)
-		return
-	}
-	s.runq.push(t)
+	s.enqueueOn(t, false)
 }
 
 // dequeue removes t from the run queue if it is there. Must hold s.mu.
@@ -238,11 +242,8 @@ func (s *Scheduler) dequeue(t *vm.Thread) {
 	if !ti.queued {
 		return
 	}
-	q := &s.runq
-	if s.parallel {
-		q = &ti.qc.runq
-		ti.qc = nil
-	}
+	q := &ti.qc.runq
+	ti.qc = nil
 	for i := 0; i < q.len(); i++ {
 		if q.at(i) == t {
 			q.removeAt(i)
@@ -250,33 +251,6 @@ func (s *Scheduler) dequeue(t *vm.Thread) {
 		}
 	}
 	ti.queued = false
-}
-
-// pick removes and returns the thread to dispatch next: the one named by
-// SetNext if it is queued, else a seeded random one, else the head.
-// Must hold s.mu.
-func (s *Scheduler) pick() *vm.Thread {
-	n := s.runq.len()
-	next := s.next
-	s.next = nil
-	if n == 0 {
-		return nil
-	}
-	var t *vm.Thread
-	if next != nil && info(next).queued {
-		s.dequeue(next)
-		return next
-	}
-	if s.rng != nil {
-		if i := s.rng.IntN(n); i > 0 {
-			t = s.runq.removeAt(i)
-		}
-	}
-	if t == nil {
-		t, _ = s.runq.pop()
-	}
-	info(t).queued = false
-	return t
 }
 
 // park records that the running thread t is about to wait for reason on
@@ -289,18 +263,15 @@ func (s *Scheduler) park(t *vm.Thread, reason string, obj any) waiter {
 	ti := info(t)
 	ti.seq++
 	t.WaitReason, t.WaitOn = reason, obj
-	return waiter{t: t, seq: ti.seq}
+	return t
 }
 
-// live reports whether the wait-queue entry w still stands for a parked
-// thread. An entry goes stale when the park it was made for never
-// happened: a native that parks inside a nested vm.Thread.Call (a
-// toString run by the runtime) is refused by the vm after it enqueued
-// itself. Wakers skip stale entries.
-func live(w waiter) bool {
-	ti := info(w.t)
-	return w.t.State == vm.Waiting && ti != nil && ti.seq == w.seq
-}
+// live reports whether the wait-queue entry w stands for a parked thread.
+// Every park the natives record happens (the runtime never runs NLang
+// code on the Go stack, where a park would have to be refused), and
+// every wake removes its entry, so an entry is always live; wakers still
+// skip one that is not, rather than wake a running thread.
+func live(w waiter) bool { return w.State == vm.Waiting }
 
 // wake ends the park of t: its native returns v, or raises err if err is
 // not nil (a *vm.Throw), and t goes to the back of the run queue. t must
@@ -313,7 +284,9 @@ func (s *Scheduler) wake(t *vm.Thread, v vm.Value, err error) {
 	}
 	s.setState(t, vm.Waiting, vm.Runnable)
 	s.enqueue(t)
-	s.woken = append(s.woken, t)
+	if c := s.curC; c != nil {
+		c.woken = append(c.woken, t)
+	}
 	s.emit(Event{Kind: EventWake, Thread: t, By: s.cur})
 }
 
@@ -323,10 +296,10 @@ func (s *Scheduler) wakeFirst(q *waitq, v vm.Value, err error) (waiter, bool) {
 	for {
 		w, ok := q.pop()
 		if !ok {
-			return waiter{}, false
+			return nil, false
 		}
 		if live(w) {
-			s.wake(w.t, v, err)
+			s.wake(w, v, err)
 			return w, true
 		}
 	}
@@ -343,65 +316,7 @@ func (s *Scheduler) wakeFirst(q *waitq, v vm.Value, err error) (waiter, bool) {
 // or runnable threads are frozen), an EventDeadlock (after writing the
 // deadlock report to the machine's Stderr; the program is over with exit
 // code 2), or an EventEnd once the program is over.
-func (s *Scheduler) Dispatch() Event {
-	if s.parallel {
-		return s.dispatchParallel()
-	}
-	s.mu.Lock()
-	ev := s.dispatch()
-	evs := s.takeEvents()
-	s.mu.Unlock()
-	s.deliver(evs)
-	return ev
-}
-
-// dispatch is Dispatch. Must hold s.mu.
-func (s *Scheduler) dispatch() Event {
-	for s.busy { // another goroutine's dispatch is in a pinned native
-		s.cond.Wait()
-	}
-	if s.ended {
-		return Event{Kind: EventEnd, Code: s.code}
-	}
-	s.busy = true
-	defer func() {
-		s.busy = false
-		s.cond.Broadcast()
-	}()
-	s.woken, s.spawned = nil, nil
-	s.fireTimers()
-	t := s.pick()
-	if t == nil {
-		ev := Event{Kind: EventIdle, Woken: s.woken}
-		s.woken = nil
-		return s.nothingRunnable(ev)
-	}
-
-	s.setState(t, vm.Runnable, vm.Running)
-	s.cur = t
-	r0, counted := reductions(t)
-	quota := s.quota
-	if ti := info(t); ti.budgetOnce > 0 {
-		quota, ti.budgetOnce = ti.budgetOnce, 0
-	}
-	stop := t.Run(quota)
-	used := -1
-	if counted {
-		r1, _ := reductions(t)
-		used = int(r1 - r0)
-	} else if stop == vm.StopBudget {
-		used = quota
-	}
-
-	s.act(t, stop)
-	s.cur = nil
-	ev := Event{Kind: EventDispatch, Thread: t, Stop: stop, Reductions: used, Woken: s.woken, Spawned: s.spawned}
-	s.woken, s.spawned = nil, nil
-	if vc, ok := s.clock.(*VirtualClock); ok {
-		vc.Advance(vc.Step)
-	}
-	return ev
-}
+func (s *Scheduler) Dispatch() Event { return s.dispatchStep() }
 
 // act acts on the Stop of the dispatch of t: requeue, park or finish.
 // Must hold s.mu, with s.cur = t.
@@ -416,15 +331,9 @@ func (s *Scheduler) act(t *vm.Thread, stop vm.Stop) {
 		s.setState(t, vm.Running, vm.Runnable)
 		if ti := info(t); !ti.frozen {
 			ti.queued = true
-			if s.parallel {
-				s.enqueueOn(t, true)
-			} else {
-				s.runq.pushFront(t)
-			}
+			s.enqueueOn(t, true)
 		}
-		if s.parallel {
-			s.trapStop()
-		}
+		s.trapStop()
 		s.emit(Event{Kind: EventTrap, Thread: t, Stop: stop})
 	case vm.StopPark:
 		s.setState(t, vm.Running, vm.Waiting)
@@ -445,6 +354,9 @@ func reductions(t *vm.Thread) (int64, bool) {
 // holdsFrozen reports whether a frozen thread is runnable: the debugger,
 // not a deadlock, is what keeps the program from going on. Must hold s.mu.
 func (s *Scheduler) holdsFrozen() bool {
+	if s.nfrozen == 0 {
+		return false
+	}
 	for _, t := range s.threads {
 		if ti := info(t); ti.frozen && t.State == vm.Runnable {
 			return true
@@ -458,13 +370,17 @@ func (s *Scheduler) holdsFrozen() bool {
 // ends the program if t is main. Must hold s.mu.
 func (s *Scheduler) exit(t *vm.Thread) {
 	s.setState(t, vm.Running, vm.Dead)
-	i := sort.Search(len(s.threads), func(i int) bool { return s.threads[i].ID >= t.ID })
-	if i < len(s.threads) && s.threads[i] == t {
-		s.threads = append(s.threads[:i], s.threads[i+1:]...)
+	s.live--
+	if dead := len(s.threads) - s.live; dead > 64 && dead > s.live {
+		s.compactThreads()
 	}
 	ti := info(t)
-	for {
-		if _, ok := s.wakeFirst(&ti.joiners, vm.Value{}, nil); !ok {
+	if ti.frozen {
+		ti.frozen = false
+		s.nfrozen--
+	}
+	for ti.joiners != nil {
+		if _, ok := s.wakeFirst(ti.joiners, vm.Value{}, nil); !ok {
 			break
 		}
 	}
@@ -485,14 +401,26 @@ func (s *Scheduler) exit(t *vm.Thread) {
 	}
 }
 
+// compactThreads drops the ended threads from s.threads, keeping the
+// order; an exit leaves its thread in place (Dead) until then, so that
+// releasing n threads costs O(n), not O(n²). Must hold s.mu.
+func (s *Scheduler) compactThreads() {
+	live := s.threads[:0]
+	for _, t := range s.threads {
+		if t.State != vm.Dead {
+			live = append(live, t)
+		}
+	}
+	clear(s.threads[len(live):])
+	s.threads = live
+}
+
 // end marks the program over with exit code code. Must hold s.mu.
 func (s *Scheduler) end(code int) {
 	s.ended, s.code = true, code
 	s.emit(Event{Kind: EventEnd, Code: code})
-	if s.parallel {
-		s.updateInterrupt() // the running carriers stop at their next safepoint
-		s.cond.Broadcast()
-	}
+	s.updateInterrupt() // the running carriers stop at their next safepoint
+	s.broadcast()
 	s.notify()
 }
 
@@ -508,7 +436,7 @@ func (s *Scheduler) report(text string) {
 
 // emit records an event for OnEvent. Must hold s.mu.
 func (s *Scheduler) emit(ev Event) {
-	if s.cur != nil && s.yieldOn[ev.Kind] {
+	if s.cur != nil && int(ev.Kind) < len(s.yieldOn) && s.yieldOn[ev.Kind] {
 		s.cur.YieldAfterNative = true
 	}
 	if s.OnEvent != nil {
@@ -547,44 +475,7 @@ func (s *Scheduler) notify() {
 // main; 2 after the deadlock report. When nothing can run until a timer
 // is due, the carrier sleeps on the clock. While the scheduler is paused,
 // or only frozen threads could run, Run waits for Resume or Thaw.
-func (s *Scheduler) Run() int {
-	if s.parallel {
-		return s.runParallel()
-	}
-	for {
-		s.mu.Lock()
-		if s.ended {
-			code := s.code
-			s.mu.Unlock()
-			return code
-		}
-		if s.paused {
-			s.mu.Unlock()
-			<-s.kick
-			continue
-		}
-		ev := s.dispatch()
-		evs := s.takeEvents()
-		wait, timed := time.Duration(0), false
-		if ev.Kind == EventIdle {
-			wait, timed = s.untilNextTimer()
-		}
-		s.mu.Unlock()
-		s.deliver(evs)
-		switch {
-		case ev.Kind != EventIdle:
-		case timed:
-			s.clock.Sleep(wait, s.kick)
-		default:
-			// Only frozen threads could run: tell the debugger (it may
-			// stop a single-thread resume that cannot go on), then wait.
-			if s.OnEvent != nil {
-				s.OnEvent(ev)
-			}
-			<-s.kick
-		}
-	}
-}
+func (s *Scheduler) Run() int { return s.runCarriers() }
 
 // ExitCode returns the program's exit code and whether the program is
 // over (main ended or the run deadlocked).
@@ -599,9 +490,9 @@ func (s *Scheduler) ExitCode() (code int, over bool) {
 // (no thread left) or a deadlock (reported). Must hold s.mu.
 func (s *Scheduler) nothingRunnable(idle Event) Event {
 	switch {
-	case len(s.timers) > 0 || s.holdsFrozen():
+	case len(s.timers) > 0 || s.ioWaiting > 0 || s.holdsFrozen():
 		return idle
-	case len(s.threads) == 0:
+	case s.live == 0:
 		s.end(0)
 		return Event{Kind: EventEnd, Code: 0}
 	}

@@ -338,7 +338,7 @@ func TestFormats(t *testing.T) {
 	main := &vm.Thread{ID: 1, Name: "main"}
 	other := &vm.Thread{ID: 2, Name: "thread-2", State: vm.Waiting, Sched: &threadInfo{seq: 1}}
 	rm := &ReentrantMutex{l: lockState{owner: main, holds: 2}}
-	rm.l.waiters.push(waiter{t: other, seq: 1})
+	rm.l.waiters.push(other)
 	a := &AtomicInt{}
 	a.v.Store(-7)
 	for _, tc := range []struct {

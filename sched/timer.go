@@ -68,7 +68,7 @@ type Timer struct {
 	Deadline time.Duration
 
 	seq   uint64 // creation order, the tie-breaker
-	wait  waiter // the park the timer ends
+	park  uint64 // the park of Thread that the timer ends (its park number)
 	index int    // in the heap
 }
 
@@ -107,9 +107,9 @@ func (h *timerHeap) Pop() any {
 // addTimer arms a timer that ends the park w at deadline. Must hold s.mu.
 func (s *Scheduler) addTimer(w waiter, deadline time.Duration) *Timer {
 	s.timerSeq++
-	tm := &Timer{Thread: w.t, Deadline: deadline, seq: s.timerSeq, wait: w}
+	tm := &Timer{Thread: w, Deadline: deadline, seq: s.timerSeq, park: info(w).seq}
 	heap.Push(&s.timers, tm)
-	if s.parallel && s.sleeping {
+	if s.sleeping {
 		s.notify() // the carrier sleeping for the next timer re-reads it
 	}
 	return tm
@@ -124,8 +124,8 @@ func (s *Scheduler) fireTimers() {
 	now := s.clock.Now()
 	for len(s.timers) > 0 && s.timers[0].Deadline <= now {
 		tm := heap.Pop(&s.timers).(*Timer)
-		if live(tm.wait) {
-			s.wake(tm.wait.t, vm.Value{}, nil)
+		if t := tm.Thread; t.State == vm.Waiting && info(t).seq == tm.park {
+			s.wake(t, vm.Value{}, nil)
 		}
 	}
 }

@@ -21,8 +21,7 @@ func BuiltinLib() *Library {
 			if o, ok := args[0].R.(*Object); ok {
 				return StrV(DefaultToString(o)), nil
 			}
-			s, err := t.format(args[0], ObjectT)
-			return StrV(s), err
+			return t.formatValue(args[0], ObjectT, "Object.toString")
 		}},
 		{Name: "__exceptionToString", Sig: "string __exceptionToString(Exception e)", Fn: func(t *Thread, args []Value) (Value, error) {
 			if o, ok := args[0].R.(*Object); ok {

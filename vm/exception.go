@@ -170,7 +170,7 @@ type ThrowHook interface {
 // as uncaught. A debugger's ThrowHook may stop the thread first.
 func (t *Thread) raise(exc *Object) raiseResult {
 	t.recordTrace(exc)
-	if h, ok := t.M.Hook.(ThrowHook); ok && t.nested == 0 && !t.NoDebug && t.reported != exc {
+	if h, ok := t.M.Hook.(ThrowHook); ok && !t.NoDebug && t.reported != exc {
 		if h.OnThrow(t, exc, t.findHandler(exc) != nil) {
 			t.reported = exc
 			t.pendingThrow = &Throw{Obj: exc}
@@ -179,7 +179,7 @@ func (t *Thread) raise(exc *Object) raiseResult {
 		}
 	}
 	t.reported = nil
-	for len(t.frames) > t.bottom {
+	for len(t.frames) > 0 {
 		f := &t.frames[len(t.frames)-1]
 		if h := findHandler(f, exc); h != nil {
 			f.PC = h.Target
@@ -208,7 +208,7 @@ func findHandler(f *Frame, exc *Object) *Handler {
 // findHandler returns the handler that would catch exc, searching the
 // thread's frames from the innermost, without unwinding.
 func (t *Thread) findHandler(exc *Object) *Handler {
-	for i := len(t.frames) - 1; i >= t.bottom; i-- {
+	for i := len(t.frames) - 1; i >= 0; i-- {
 		if h := findHandler(&t.frames[i], exc); h != nil {
 			return h
 		}

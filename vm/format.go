@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // FormatFloat renders a double the shortest way that reads back exactly,
@@ -54,67 +53,130 @@ func FormatScalar(v uint64, t *Type) string {
 	return strconv.FormatUint(v, 10)
 }
 
-// format renders v of static type typ as NLang's string conversion does,
-// calling user toString methods where a class overrides it.
-func (t *Thread) format(v Value, typ *Type) (string, error) {
-	var b strings.Builder
-	err := t.formatTo(&b, v, typ, false, 0)
-	return b.String(), err
+// format renders v of static type typ as NLang's string conversion does.
+// Where a class object's toString must run, it returns ErrCall after
+// CallThen: the interpreter runs the method as an ordinary activation
+// and resumes the walk with its result (see formatter). label names the
+// continuation frame.
+func (t *Thread) format(v Value, typ *Type, label string) (string, error) {
+	if typ.IsScalar() {
+		return FormatScalar(v.N, typ), nil
+	}
+	if s, ok := v.R.(string); ok {
+		return s, nil
+	}
+	f := &formatter{label: label}
+	if f.put(v, typ, false, 0) {
+		return "", f.call(t)
+	}
+	return f.walk(t)
 }
 
-// Format renders v of static type typ for printing; class objects are
-// rendered with their toString method (run as a nested call).
-func (t *Thread) Format(v Value, typ *Type) (string, error) { return t.format(v, typ) }
+// Format renders v of static type typ as string conversion does, but
+// without running user code: an object whose class overrides toString
+// shows as Class@id. For hosts (tests, tools); the interpreter runs the
+// overrides (see format).
+func (t *Thread) Format(v Value, typ *Type) (string, error) {
+	f := &formatter{noCall: true}
+	f.put(v, typ, false, 0)
+	return f.walk(t)
+}
 
-func (t *Thread) formatTo(b *strings.Builder, v Value, typ *Type, quote bool, depth int) error {
+// formatValue is format for natives: the string as a Value, or ErrCall
+// (the native returns it as it is, and gets the string as its result).
+func (t *Thread) formatValue(v Value, typ *Type, label string) (Value, error) {
+	s, err := t.format(v, typ, label)
+	if err != nil {
+		return Value{}, err
+	}
+	return StrV(s), nil
+}
+
+// A formatter renders a value as string conversion does. It is a
+// resumable walker, so that user toString methods run as activations of
+// the thread, not as Go recursion: its state is plain data (the text so
+// far and a stack of positions in the sequences, dictionaries and structs
+// being rendered), and where an object's toString must run it asks for
+// the call (CallThen) and is resumed, as a Continuation, with the
+// string the call returned.
+type formatter struct {
+	b     []byte
+	stack []fmtPos
+	label string
+	// pending is the object whose toString the walk waits for.
+	pending *Object
+	method  *Funcode
+	// noCall renders objects as Class@id instead of calling toString.
+	noCall bool
+	// notFound, if set, makes the result a "key not found" exception
+	// whose message ends with the text (Dict.get).
+	notFound bool
+}
+
+// fmtPos is a position in a container being rendered.
+type fmtPos struct {
+	kind      fmtKind
+	vals      []Value  // elements; dictionary values; struct fields
+	keys      []Value  // dictionary keys
+	fields    []*Field // struct fields
+	elem, key *Type
+	i         int // the next element (dictionaries: key then value)
+	depth     int
+}
+
+type fmtKind uint8
+
+const (
+	fmtSeq fmtKind = iota
+	fmtDict
+	fmtStruct
+)
+
+// maxFormatDepth bounds nesting: deeper containers print "...".
+const maxFormatDepth = 64
+
+// put renders v of static type typ: directly, or by pushing a position
+// for a container. It reports true when an object's toString must run
+// first (f.pending, f.method).
+func (f *formatter) put(v Value, typ *Type, quote bool, depth int) bool {
 	if typ.IsScalar() {
 		s := FormatScalar(v.N, typ)
 		if quote && typ.Kind == KChar {
 			s = "'" + s + "'"
 		}
-		b.WriteString(s)
-		return nil
+		f.b = append(f.b, s...)
+		return false
 	}
-	if depth > 64 {
-		b.WriteString("...")
-		return nil
+	if depth > maxFormatDepth {
+		f.b = append(f.b, "..."...)
+		return false
 	}
 	switch x := v.R.(type) {
 	case nil:
 		if typ.Kind == KString {
 			if quote {
-				b.WriteString(`""`)
+				f.b = append(f.b, `""`...)
 			}
-			return nil
+			return false
 		}
-		b.WriteString("null")
+		f.b = append(f.b, "null"...)
 	case string:
 		if quote {
-			b.WriteString(strconv.Quote(x))
+			f.b = strconv.AppendQuote(f.b, x)
 		} else {
-			b.WriteString(x)
+			f.b = append(f.b, x...)
 		}
 	case *Type: // boxed primitive
-		return t.formatTo(b, Value{N: v.N}, x, quote, depth)
+		return f.put(Value{N: v.N}, x, quote, depth)
 	case *Array:
-		return t.formatSeq(b, x.Data, x.Type.Elem, depth)
+		f.b = append(f.b, '[')
+		f.stack = append(f.stack, fmtPos{kind: fmtSeq, vals: x.Data, elem: x.Type.Elem, depth: depth})
 	case *List:
-		return t.formatSeq(b, x.Data, x.Type.Elem, depth)
+		f.b = append(f.b, '[')
+		f.stack = append(f.stack, fmtPos{kind: fmtSeq, vals: x.Data, elem: x.Type.Elem, depth: depth})
 	case *Dict:
-		b.WriteByte('{')
-		for i := range x.Keys {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if err := t.formatTo(b, x.Keys[i], x.Type.Key, true, depth+1); err != nil {
-				return err
-			}
-			b.WriteString(": ")
-			if err := t.formatTo(b, x.Vals[i], x.Type.Elem, true, depth+1); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
+		f.b = append(f.b, '{')
+		f.stack = append(f.stack, fmtPos{kind: fmtDict, keys: x.Keys, vals: x.Vals, key: x.Type.Key, elem: x.Type.Elem, depth: depth})
 	case *FuncVal:
 		switch {
 		case x.Bound:
@@ -124,73 +186,129 @@ func (t *Thread) formatTo(b *strings.Builder, v Value, typ *Type, quote bool, de
 			} else if x.Native != nil {
 				name = x.Native.Name
 			}
-			b.WriteString("method " + name)
+			f.b = append(f.b, "method "+name...)
 		case x.Fn != nil:
-			b.WriteString("func <module>." + x.Fn.Name)
+			f.b = append(f.b, "func <module>."+x.Fn.Name...)
 		case x.Native != nil:
-			b.WriteString("func " + x.Native.Name)
+			f.b = append(f.b, "func "+x.Native.Name...)
 		}
 	case *Object:
 		if x.Class.IsStruct {
-			return t.formatStruct(b, x, depth)
+			f.b = append(f.b, x.Class.Name+"{"...)
+			f.stack = append(f.stack, fmtPos{kind: fmtStruct, vals: x.Fields, fields: x.Class.Fields, depth: depth})
+			return false
 		}
-		s, err := t.callToString(x)
-		if err != nil {
-			return err
+		m := x.Class.FindMethod("toString", 0)
+		switch {
+		case m == nil || f.noCall:
+			f.b = append(f.b, DefaultToString(x)...)
+		case m.File == preludeFile && m.Class != nil && m.Class.Name == "Exception":
+			f.b = append(f.b, ExceptionString(x)...)
+		case m.File == preludeFile:
+			f.b = append(f.b, DefaultToString(x)...)
+		default:
+			f.pending, f.method = x, m
+			return true
 		}
-		b.WriteString(s)
 	default:
-		if typ.Kind == KHost && typ.Host.Format != nil {
-			b.WriteString(typ.Host.Format(x))
-		} else if h, ok := x.(interface{ String() string }); ok {
-			b.WriteString(h.String())
-		} else {
-			fmt.Fprintf(b, "%v", x)
+		switch {
+		case typ.Kind == KHost && typ.Host.Format != nil:
+			f.b = append(f.b, typ.Host.Format(x)...)
+		default:
+			if h, ok := x.(interface{ String() string }); ok {
+				f.b = append(f.b, h.String()...)
+			} else {
+				f.b = fmt.Appendf(f.b, "%v", x)
+			}
 		}
 	}
-	return nil
+	return false
 }
 
-func (t *Thread) formatSeq(b *strings.Builder, data []Value, elem *Type, depth int) error {
-	b.WriteByte('[')
-	for i, e := range data {
-		if i > 0 {
-			b.WriteString(", ")
+// preludeFile is the file name of the prelude's functions.
+const preludeFile = "<prelude>"
+
+// walk renders the rest of the containers on the stack. It returns the
+// text, or ErrCall when an object's toString must run first.
+func (f *formatter) walk(t *Thread) (string, error) {
+	for len(f.stack) > 0 {
+		p := &f.stack[len(f.stack)-1]
+		var call bool
+		switch p.kind {
+		case fmtSeq:
+			if p.i >= len(p.vals) {
+				f.b = append(f.b, ']')
+				f.stack = f.stack[:len(f.stack)-1]
+				continue
+			}
+			if p.i > 0 {
+				f.b = append(f.b, ", "...)
+			}
+			v, elem, depth := p.vals[p.i], p.elem, p.depth+1
+			p.i++
+			call = f.put(v, elem, true, depth)
+		case fmtDict:
+			n := min(len(p.keys), len(p.vals))
+			if p.i >= 2*n {
+				f.b = append(f.b, '}')
+				f.stack = f.stack[:len(f.stack)-1]
+				continue
+			}
+			k, depth := p.i/2, p.depth+1
+			if p.i%2 == 0 {
+				if k > 0 {
+					f.b = append(f.b, ", "...)
+				}
+				v, key := p.keys[k], p.key
+				p.i++
+				call = f.put(v, key, true, depth)
+			} else {
+				f.b = append(f.b, ": "...)
+				v, elem := p.vals[k], p.elem
+				p.i++
+				call = f.put(v, elem, true, depth)
+			}
+		case fmtStruct:
+			n := min(len(p.fields), len(p.vals))
+			if p.i >= n {
+				f.b = append(f.b, '}')
+				f.stack = f.stack[:len(f.stack)-1]
+				continue
+			}
+			if p.i > 0 {
+				f.b = append(f.b, ", "...)
+			}
+			fd, v, depth := p.fields[p.i], p.vals[p.i], p.depth+1
+			p.i++
+			f.b = append(f.b, fd.Name+": "...)
+			call = f.put(v, fd.Type, true, depth)
 		}
-		if err := t.formatTo(b, e, elem, true, depth+1); err != nil {
-			return err
+		if call {
+			return "", f.call(t)
 		}
 	}
-	b.WriteByte(']')
-	return nil
+	if f.notFound {
+		return "", Throwf("Exception", "key not found: %s", f.b)
+	}
+	return string(f.b), nil
 }
 
-func (t *Thread) formatStruct(b *strings.Builder, o *Object, depth int) error {
-	b.WriteString(o.Class.Name + "{")
-	for i, f := range o.Class.Fields {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(f.Name + ": ")
-		if err := t.formatTo(b, o.Fields[i], f.Type, true, depth+1); err != nil {
-			return err
-		}
-	}
-	b.WriteByte('}')
-	return nil
+// call asks for the pending toString, to be resumed with its result.
+func (f *formatter) call(t *Thread) error {
+	o, m := f.pending, f.method
+	f.pending, f.method = nil, nil
+	return t.CallThen(m, []Value{RefV(o)}, f.label, f)
 }
 
-// callToString runs o's toString method.
-func (t *Thread) callToString(o *Object) (string, error) {
-	m := o.Class.FindMethod("toString", 0)
-	if m == nil {
-		return DefaultToString(o), nil
-	}
-	v, err := t.Call(m, []Value{RefV(o)})
+// Resume implements Continuation: it appends the string the toString
+// returned and goes on with the walk.
+func (f *formatter) Resume(t *Thread, result Value) (Value, error) {
+	f.b = append(f.b, result.S()...) // a null string adds nothing, as before
+	s, err := f.walk(t)
 	if err != nil {
-		return "", err
+		return Value{}, err
 	}
-	return v.S(), nil
+	return StrV(s), nil
 }
 
 // DefaultToString is Object.toString: "ClassName@hexid".
@@ -292,8 +410,7 @@ func (t *Thread) objectMethod(name string, args []Value) (Value, error) {
 	recv := args[0]
 	switch name {
 	case "toString":
-		s, err := t.format(recv, ObjectT)
-		return StrV(s), err
+		return t.formatValue(recv, ObjectT, "Object.toString")
 	case "equals":
 		if len(args) < 2 {
 			break

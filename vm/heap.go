@@ -2,16 +2,16 @@ package vm
 
 // This file bounds the heap a program holds (Machine.MaxHeap).
 //
-// Every allocation site charges the bytes it allocates to its thread.
-// Charges only set the pace of measurement: once a thread has charged
-// heapCheckEvery bytes (or at once, for a large allocation), the machine
-// measures the Go heap. Below the limit nothing happens; at or above it,
+// Every allocation site charges the bytes it allocates to the machine.
+// Charges only set the pace of measurement: once heapCheckEvery bytes are
+// charged (or at once, for a large allocation), the machine measures the
+// Go heap. Below the limit nothing happens; at or above it,
 // a garbage collection finds what is really live, and if that plus the
 // allocation to come still crosses the limit, the allocation throws
 // OutOfMemoryException instead of happening. So garbage never counts, an
 // allocation the sites do not charge (a frame, a native's scratch) is
 // still caught at the next measurement, and the heap never grows more
-// than about heapCheckEvery past the limit per running thread.
+// than about heapCheckEvery past the limit.
 //
 // The measure is the process's heap: the program's objects plus the
 // runtime's and the compiled program's (a few MiB).
@@ -21,6 +21,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 )
 
 // heapCheckEvery is how many bytes a thread charges between two
@@ -41,8 +42,10 @@ const ThreadCharge = 1024
 
 // heapMeter measures the heap for one machine.
 type heapMeter struct {
-	mu     sync.Mutex
-	sample []metrics.Sample
+	charged atomic.Int64 // bytes charged since the heap was last measured
+	budgets sync.Map     // *Thread → *heapBudget
+	mu      sync.Mutex   // guards sample
+	sample  []metrics.Sample
 }
 
 var heapSample = "/memory/classes/heap/objects:bytes"
@@ -71,31 +74,59 @@ func (m *Machine) heapExceeded(n int64) bool {
 	return m.heap.inUse()+n > m.MaxHeap
 }
 
+// heapBudget bounds what one thread may allocate in all (an
+// evaluation's budget).
+type heapBudget struct {
+	limit, total int64
+}
+
+// SetHeapBudget bounds the bytes the thread may allocate from now on, in
+// all: past n, allocations throw OutOfMemoryException (the debugger's
+// evaluations, whose step limit does not bound memory). 0 removes it.
+// Only a NoDebug thread (the debugger's own) may have a budget.
+func (t *Thread) SetHeapBudget(n int64) {
+	if n <= 0 {
+		t.M.heap.budgets.Delete(t)
+		return
+	}
+	t.M.heap.budgets.Store(t, &heapBudget{limit: n})
+}
+
 // chargeHeap accounts n bytes the thread is about to allocate. It returns
 // an OutOfMemoryException to throw instead when the allocation would
-// cross the machine's heap limit or the thread's HeapBudget. The fast
-// path inlines into the interpreter.
+// cross the machine's heap limit or the thread's budget. The fast path
+// (one atomic add) inlines into the interpreter.
 func (t *Thread) chargeHeap(n int64, what string) *Object {
-	t.heapCharged += n
-	if t.heapCharged < heapCheckEvery && t.HeapBudget == 0 {
+	m := t.M
+	if m == nil {
+		return nil
+	}
+	if m.heap.charged.Add(n) < heapCheckEvery && !t.NoDebug {
 		return nil
 	}
 	return t.chargeHeapSlow(n, what)
 }
 
 func (t *Thread) chargeHeapSlow(n int64, what string) *Object {
-	if t.HeapBudget > 0 {
-		t.heapTotal += n
-		if t.heapTotal > t.HeapBudget {
-			return t.M.NewException("OutOfMemoryException", fmt.Sprintf("%s: the evaluation allocated more than its budget of %s", what, FormatBytes(t.HeapBudget)))
+	m := t.M
+	if t.NoDebug {
+		if v, ok := m.heap.budgets.Load(t); ok {
+			b := v.(*heapBudget)
+			b.total += n
+			if b.total > b.limit {
+				return m.NewException("OutOfMemoryException", fmt.Sprintf("%s: the evaluation allocated more than its budget of %s", what, FormatBytes(b.limit)))
+			}
+		}
+		if m.heap.charged.Load() < heapCheckEvery {
+			return nil
 		}
 	}
-	if t.heapCharged < heapCheckEvery || t.M == nil || t.M.MaxHeap <= 0 {
+	m.heap.charged.Store(0)
+	if m.MaxHeap <= 0 {
 		return nil
 	}
-	t.heapCharged = 0
-	if n > t.M.MaxHeap || t.M.heapExceeded(n) {
-		return t.M.NewException("OutOfMemoryException", fmt.Sprintf("%s: the heap limit of %s is reached", what, FormatBytes(t.M.MaxHeap)))
+	if n > m.MaxHeap || m.heapExceeded(n) {
+		return m.NewException("OutOfMemoryException", fmt.Sprintf("%s: the heap limit of %s is reached", what, FormatBytes(m.MaxHeap)))
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package vm
 import (
 	"fmt"
 	"math"
+	"runtime/debug"
 )
 
 // Run executes the thread until budget reductions are spent (counted at
@@ -14,17 +15,50 @@ import (
 //
 // Run must not be called on a thread that is Done, nor concurrently on the
 // same thread.
-func (t *Thread) Run(budget int) Stop {
+//
+// A Go panic inside Run (a native's bug, or the interpreter's) does not
+// escape: it becomes an InternalError thrown in the thread at the
+// instruction in progress, with the NLang backtrace; the Go stack goes to
+// Machine.DebugLog.
+func (t *Thread) Run(budget int) (stop Stop) {
 	t.inNative = false
 	t.YieldAfterNative = false
+	defer func() {
+		if r := recover(); r != nil {
+			stop = t.contain(r)
+		}
+	}()
 	stop, left := t.run(budget)
 	t.reductions += int64(budget - left)
 	return stop
 }
 
+// contain turns a Go panic r inside Run into an InternalError raised in
+// the thread, and returns how Run ends.
+func (t *Thread) contain(r any) Stop {
+	if w := t.M.DebugLog; w != nil {
+		fmt.Fprintf(w, "nlangdbg: internal error in thread %d %q: %v\n%s\n", t.ID, t.Name, r, debug.Stack())
+	}
+	t.call = nil
+	if len(t.frames) == 0 {
+		return StopDone
+	}
+	exc := t.M.NewException("InternalError", fmt.Sprintf("internal error: %v", r))
+	// The top frame's PC is past the native call in progress (callNative
+	// saves it), or, for a fault of the interpreter itself, where the
+	// frame was last saved: a line of the right function.
+	switch t.raise(exc) {
+	case raiseCaught:
+		return StopBudget // the handler runs at the next dispatch
+	case raiseStop:
+		return StopTrap
+	}
+	return StopDone
+}
+
 // run is Run's loop; it also returns the budget left.
 func (t *Thread) run(budget int) (Stop, int) {
-	if len(t.frames) <= t.bottom {
+	if len(t.frames) == 0 {
 		return StopDone, budget
 	}
 	var (
@@ -36,9 +70,7 @@ func (t *Thread) run(budget int) (Stop, int) {
 		ins  Instr
 		exc  *Object
 		// irq is the machine's interrupt (Machine.SetInterrupt), loaded
-		// at each safepoint: one atomic load, never set with one carrier.
-		// A nested call (Call, from a native) ignores it: it cannot stop
-		// in the middle, so its outer Run stops at its next safepoint.
+		// at each safepoint: one atomic load.
 		irq = &t.M.interrupt
 	)
 	if err := t.pendingThrow; err != nil {
@@ -245,7 +277,7 @@ reload:
 		case LOOP:
 			pc = ins.A
 			budget--
-			if budget <= 0 || irq.Load() && t.nested == 0 {
+			if budget <= 0 || irq.Load() {
 				fr.PC = pc
 				return StopBudget, budget
 			}
@@ -329,14 +361,15 @@ reload:
 			regs[ins.A].N = Convert(regs[ins.B].N, Kind(ins.C>>8), Kind(ins.C&255))
 		case TOSTR:
 			fr.PC = pc
-			s, err := t.format(regs[ins.B], fn.Types[ins.C])
-			if err != nil {
-				exc = t.errToException(err)
-				goto throw
+			act, x := t.opToStr(fr, ins)
+			switch act {
+			case actReload:
+				goto reload
+			case actEntry:
+				goto entry
 			}
-			// a nested toString may have grown the frames and the stack
-			t.stack[t.frames[len(t.frames)-1].Base+ins.A] = StrV(s)
-			goto reload
+			exc = x
+			goto throw
 		case CONCAT:
 			a, b := regs[ins.B].S(), regs[ins.C].S()
 			if int64(len(a))+int64(len(b)) > t.M.MaxHeap {
@@ -508,7 +541,7 @@ reload:
 			}
 			// function entry: a safepoint
 			budget--
-			if budget <= 0 || irq.Load() && t.nested == 0 {
+			if budget <= 0 || irq.Load() {
 				return StopBudget, budget
 			}
 			goto reload
@@ -526,13 +559,15 @@ reload:
 			if callee == nil {
 				if ins.Op == CALLI && regs[ins.A].R != nil {
 					// Object methods on strings, boxed primitives, collections.
-					v, err := t.objectMethod(fn.Dyns[ins.B].Name, regs[ins.A:int(ins.A)+1+fn.Dyns[ins.B].NArgs])
-					if err != nil {
-						exc = t.errToException(err)
-						goto throw
+					act, x := t.opObjectMethod(fr, ins)
+					switch act {
+					case actReload:
+						goto reload
+					case actEntry:
+						goto entry
 					}
-					t.stack[t.frames[len(t.frames)-1].Base+ins.C] = v
-					goto reload
+					exc = x
+					goto throw
 				}
 				if !ok {
 					exc = t.npe("method call on null")
@@ -547,7 +582,7 @@ reload:
 			}
 			// function entry: a safepoint
 			budget--
-			if budget <= 0 || irq.Load() && t.nested == 0 {
+			if budget <= 0 || irq.Load() {
 				return StopBudget, budget
 			}
 			goto reload
@@ -568,6 +603,9 @@ reload:
 				nc := NCall{Native: fv.Native, NArgs: nargs}
 				stop, ok := t.callNative(&nc, fr.Base+base, fr.Base+ins.C)
 				if !ok {
+					if stop == stopCall {
+						goto entry
+					}
 					return stop, budget
 				}
 				goto reload
@@ -583,7 +621,7 @@ reload:
 			}
 			// function entry: a safepoint
 			budget--
-			if budget <= 0 || irq.Load() && t.nested == 0 {
+			if budget <= 0 || irq.Load() {
 				return StopBudget, budget
 			}
 			goto reload
@@ -591,6 +629,9 @@ reload:
 			fr.PC = pc
 			stop, ok := t.callNative(&fn.NCalls[ins.B], fr.Base+ins.A, fr.Base+ins.C)
 			if !ok {
+				if stop == stopCall {
+					goto entry
+				}
 				return stop, budget
 			}
 			goto reload
@@ -604,14 +645,31 @@ reload:
 			if ret >= 0 {
 				t.stack[ret] = v
 			}
-			if len(t.frames) <= t.bottom {
+			if len(t.frames) == 0 {
 				t.Result = v
 				return StopDone, budget
 			}
 			goto reload
 
+		case CONT:
+			// A continuation frame: the call it asked for has returned
+			// its result into R[1].
+			act, x := t.opCont(fr)
+			switch act {
+			case actReload:
+				goto reload
+			case actEntry:
+				goto entry
+			}
+			exc = x
+			goto throw
+
 		case BIND:
 			b := &fn.Binds[ins.C]
+			if ins.B < 0 && b.val != nil {
+				regs[ins.A] = RefV(b.val)
+				break
+			}
 			f := &FuncVal{Fn: b.Fn, Native: b.Native, Name: b.Name, Type: b.Type}
 			if ins.B >= 0 {
 				recv := regs[ins.B]
@@ -643,7 +701,7 @@ reload:
 
 		case TRAP:
 			orig := fn.original(pc - 1)
-			if (t.skipTrap && t.skipFn == fn && t.skipPC == pc-1) || t.nested > 0 || t.M.Hook == nil || t.NoDebug {
+			if (t.skipTrap && t.skipFn == fn && t.skipPC == pc-1) || t.M.Hook == nil || t.NoDebug {
 				t.skipTrap = false
 				ins = orig
 				goto dispatch
@@ -663,11 +721,18 @@ reload:
 		continue
 	safepoint: // a rotated loop's test: one reduction per iteration
 		budget--
-		if budget <= 0 || irq.Load() && t.nested == 0 {
+		if budget <= 0 || irq.Load() {
 			fr.PC = pc
 			return StopBudget, budget
 		}
 	}
+
+entry: // the runtime pushed a frame (a continuation's call): a safepoint
+	budget--
+	if budget <= 0 || irq.Load() {
+		return StopBudget, budget
+	}
+	goto reload
 
 throwHere:
 	fr.PC = pc
@@ -721,8 +786,86 @@ func (t *Thread) growStack(need int, mayFail bool) bool {
 	return true
 }
 
+// action is what a slow-path operation, kept out of the loop so that
+// it does not weigh on the loop's registers, asks the loop to do next.
+type action uint8
+
+const (
+	actReload action = iota // go on with the top frame
+	actEntry                // a frame was pushed: its entry is a safepoint
+	actThrow                // raise the exception returned
+)
+
+// opToStr is TOSTR (R[A] = string conversion of R[B] of type Types[C]),
+// whose user toString calls run as activations above a continuation
+// frame. fr's PC is saved.
+func (t *Thread) opToStr(fr *Frame, ins Instr) (action, *Object) {
+	fn := fr.Fn
+	s, err := t.format(t.stack[fr.Base+ins.B], fn.Types[ins.C], "string conversion")
+	return t.finishOp(fr.Base+ins.A, StrV(s), err)
+}
+
+// opObjectMethod is a CALLI of an Object method (toString, equals,
+// getHashCode) on a value that is not a class object. fr's PC is saved.
+func (t *Thread) opObjectMethod(fr *Frame, ins Instr) (action, *Object) {
+	d := &fr.Fn.Dyns[ins.B]
+	base := fr.Base + ins.A
+	v, err := t.objectMethod(d.Name, t.stack[base:int(base)+1+d.NArgs])
+	return t.finishOp(fr.Base+ins.C, v, err)
+}
+
+// finishOp ends a slow-path operation whose result v goes to stack index
+// dest: stored, or, for ErrCall, the call pushed above a continuation
+// frame, or err raised.
+func (t *Thread) finishOp(dest int32, v Value, err error) (action, *Object) {
+	switch err {
+	case nil:
+		t.stack[dest] = v
+		return actReload, nil
+	case ErrCall:
+		if !t.startCall(dest) {
+			return actThrow, t.M.NewException("StackOverflowException", "stack overflow")
+		}
+		return actEntry, nil
+	}
+	return actThrow, t.errToException(err)
+}
+
+// opCont is CONT: the continuation of the continuation frame fr, on top,
+// resumes with the result of its call. It finishes (fr is popped and its
+// result delivered), asks for another call (pushed above fr), or raises
+// an error in fr.
+func (t *Thread) opCont(fr *Frame) (action, *Object) {
+	k := t.stack[fr.Base].R.(Continuation)
+	v, err := k.Resume(t, t.stack[fr.Base+1])
+	switch err {
+	case nil:
+		ret := fr.Ret
+		t.frames = t.frames[:len(t.frames)-1]
+		if ret >= 0 {
+			t.stack[ret] = v
+		}
+		return actReload, nil
+	case ErrCall:
+		fr.PC = 0 // resume again when this call returns
+		if !t.continueCall() {
+			fr.PC = 1
+			return actThrow, t.M.NewException("StackOverflowException", "stack overflow")
+		}
+		return actEntry, nil
+	}
+	fr.PC = 1
+	return actThrow, t.errToException(err)
+}
+
+// stopCall is callNative's answer when the native asked for an NLang
+// call (CallThen): the frames are pushed, and the loop goes on at the
+// callee's entry, a safepoint.
+const stopCall Stop = 255
+
 // callNative calls a native at a call site. It returns ok=true when the
-// caller should reload its frame and go on, or the Stop to return.
+// caller should reload its frame and go on, stopCall when a continuation's
+// call was pushed, or the Stop to return. The caller's PC must be saved.
 func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 	if need := int(argBase) + nc.NArgs; need > len(t.stack) {
 		t.growStack(need, false)
@@ -732,27 +875,35 @@ func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 	t.nativeType = nc.Type
 	var v Value
 	var err error
-	if ph, ok := t.M.Sched.(PinHook); ok && nc.Native.Pinned {
-		ph.EnterPinned(t, nc.Native)
+	if nc.Native.Pinned && t.M.Sched != nil {
+		t.M.Sched.EnterPinned(t, nc.Native)
 		v, err = nc.Native.Fn(t, args)
-		ph.ExitPinned(t)
+		t.M.Sched.ExitPinned(t)
 	} else {
 		v, err = nc.Native.Fn(t, args)
 	}
-	switch err {
-	case nil:
+	if err == nil {
 		t.stack[dest] = v
 		if t.YieldAfterNative {
 			t.YieldAfterNative = false
 			return StopYield, false
 		}
 		return 0, true
-	case ErrPark:
-		t.inNative = true
-		return StopPark, false
-	case ErrYield:
-		t.stack[dest] = v
-		return StopYield, false
+	}
+	if sig, ok := err.(*signal); ok {
+		switch sig {
+		case errPark:
+			t.inNative = true
+			return StopPark, false
+		case errYield:
+			t.stack[dest] = v
+			return StopYield, false
+		case errCall:
+			if t.startCall(dest) {
+				return stopCall, false
+			}
+			err = Throwf("StackOverflowException", "stack overflow")
+		}
 	}
 	switch t.raise(t.errToException(err)) {
 	case raiseCaught:

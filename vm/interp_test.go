@@ -541,30 +541,6 @@ int main() {
 	}
 }
 
-// TestNestedCallDirect checks Thread.Call from the host on a thread that
-// is stopped at a safepoint: the call runs to completion without
-// disturbing the stopped frames.
-func TestNestedCallDirect(t *testing.T) {
-	prog := compileSrc(t, loopSrc(10, true))
-	var out bytes.Buffer
-	_, th := newMain(prog, &out)
-	if th.Run(3) != vm.StopBudget {
-		t.Fatal("want a budget stop")
-	}
-	depth, fn, pc := th.Depth(), th.Frame(0).Fn, th.Frame(0).PC
-	v, err := th.Call(prog.FuncByName("f"), []vm.Value{vm.IntV(21)})
-	if err != nil || int64(v.N) != 21 {
-		t.Fatalf("Call = %d, %v; want 21", int64(v.N), err)
-	}
-	if th.Depth() != depth || th.Frame(0).Fn != fn || th.Frame(0).PC != pc {
-		t.Errorf("Call changed the stopped frames")
-	}
-	finish(t, th, math.MaxInt)
-	if th.Uncaught != nil || int64(th.Result.N) != 0 {
-		t.Errorf("result %d, uncaught %v", int64(th.Result.N), th.Uncaught)
-	}
-}
-
 var backtraceLine = regexp.MustCompile(`^  at [\w.<>]+ \([\w.]+:\d+\)$`)
 
 // TestUncaughtInMethod checks the backtrace names methods as Class.method.

@@ -101,11 +101,16 @@ func libFormatRecv(t *Thread, v Value, typ *Type) (Value, error) {
 	if typ == nil {
 		typ = ObjectT
 	}
-	s, err := t.Format(v, typ)
-	if err != nil {
-		return Value{}, err
+	label := "toString"
+	switch v.R.(type) {
+	case *List:
+		label = "List.toString"
+	case *Dict:
+		label = "Dict.toString"
+	case *Array:
+		label = "array.toString"
 	}
-	return StrV(s), nil
+	return t.formatValue(v, typ, label)
 }
 
 // dictMethods returns the methods of Dict<K,V>. The receiver is args[0]
@@ -144,11 +149,14 @@ func dictMethods() []*Native {
 			if ok {
 				return v, nil
 			}
-			key, err := t.Format(a[1], d.Type.Key)
-			if err != nil {
-				return Value{}, err
+			// The key's text may need its toString: the formatter
+			// raises the exception once it has the text.
+			f := &formatter{label: "Dict.get", notFound: true}
+			if f.put(a[1], d.Type.Key, false, 0) {
+				return Value{}, f.call(t)
 			}
-			return Value{}, Throwf("Exception", "key not found: %s", key)
+			_, err := f.walk(t)
+			return Value{}, err
 		}),
 		m("containsKey", "bool containsKey(K k)", func(t *Thread, d *Dict, a []Value) (Value, error) {
 			defer lockDict(t, d)()

@@ -1,13 +1,11 @@
 package vm
 
 import (
-	"bufio"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -17,11 +15,8 @@ const maxReadFile = 16 << 20
 // ioFuncs returns the natives of package io.
 //
 // Console output goes to Machine.Stdout and Machine.Stderr under
-// Machine.OutMu, one Write per call. Input comes from Machine.Stdin; reads
-// by different threads are serialised. The token readers (readToken,
-// readChar, readInt…) skip spaces, tabs and line breaks first and leave the
-// byte after the token unread, so a readLine after readInt returns the
-// rest of that line (usually ""), as C++ getline after >> does.
+// Machine.OutMu, one Write per call. Input comes from the machine's
+// standard input (see input): a read that must wait parks its thread.
 func ioFuncs() []*Native {
 	return []*Native{
 		libFn("io.print", "void print(string x)", func(t *Thread, a []Value) (Value, error) {
@@ -36,23 +31,22 @@ func ioFuncs() []*Native {
 			libWrite(t.M, t.M.Stderr, a[0].S()+"\n")
 			return Value{}, nil
 		}),
-		libPinnedFn("io.readLine", "string readLine()", ioReadLine),
-		libPinnedFn("io.hasInput", "bool hasInput()", ioHasInput),
-		libPinnedFn("io.readToken", "string readToken()", func(t *Thread, a []Value) (Value, error) {
-			tok, err := readStdinToken(t.M, "io.readToken")
-			return StrV(tok), err
-		}),
-		libPinnedFn("io.readChar", "char readChar()", ioReadChar),
-		libPinnedFn("io.readInt", "int readInt()", readStdinParsed("io.readInt", Int)),
-		libPinnedFn("io.readLong", "long readLong()", readStdinParsed("io.readLong", Long)),
-		libPinnedFn("io.readFloat", "float readFloat()", readStdinParsed("io.readFloat", Float)),
-		libPinnedFn("io.readDouble", "double readDouble()", readStdinParsed("io.readDouble", Double)),
-		libPinnedFn("io.readBool", "bool readBool()", readStdinParsed("io.readBool", Bool)),
-		libFn("io.readFile", "string readFile(string path)", ioReadFile),
-		libFn("io.writeFile", "void writeFile(string path, string s)", func(t *Thread, a []Value) (Value, error) {
+		libFn("io.readLine", "string readLine()", stdinReader(parseLine)),
+		libFn("io.hasInput", "bool hasInput()", stdinReader(parseHasInput)),
+		libFn("io.readToken", "string readToken()", stdinReader(tokenParser("io.readToken", func(tok string) (Value, error) {
+			return StrV(tok), nil
+		}))),
+		libFn("io.readChar", "char readChar()", stdinReader(parseChar)),
+		libFn("io.readInt", "int readInt()", readStdinParsed("io.readInt", Int)),
+		libFn("io.readLong", "long readLong()", readStdinParsed("io.readLong", Long)),
+		libFn("io.readFloat", "float readFloat()", readStdinParsed("io.readFloat", Float)),
+		libFn("io.readDouble", "double readDouble()", readStdinParsed("io.readDouble", Double)),
+		libFn("io.readBool", "bool readBool()", readStdinParsed("io.readBool", Bool)),
+		libPinnedFn("io.readFile", "string readFile(string path)", ioReadFile),
+		libPinnedFn("io.writeFile", "void writeFile(string path, string s)", func(t *Thread, a []Value) (Value, error) {
 			return Value{}, libWriteFile(t, "io.writeFile", a[0].S(), a[1].S(), os.O_TRUNC)
 		}),
-		libFn("io.appendFile", "void appendFile(string path, string s)", func(t *Thread, a []Value) (Value, error) {
+		libPinnedFn("io.appendFile", "void appendFile(string path, string s)", func(t *Thread, a []Value) (Value, error) {
 			return Value{}, libWriteFile(t, "io.appendFile", a[0].S(), a[1].S(), os.O_APPEND)
 		}),
 	}
@@ -69,127 +63,49 @@ func libWrite(m *Machine, w io.Writer, s string) {
 	io.WriteString(w, s)
 }
 
-// lockStdin returns m's input reader and locks it; the caller must call the
-// returned unlock function.
-func lockStdin(m *Machine) (*bufio.Reader, func()) {
-	st := libStateOf(m)
-	st.inMu.Lock()
-	in := m.Stdin
-	if in == nil {
-		in = bufio.NewReader(strings.NewReader(""))
+// stdinReader returns a native that reads one value with parse from the
+// machine's standard input, parking until the input decides it.
+func stdinReader(parse inputParse) NativeFunc {
+	return func(t *Thread, a []Value) (Value, error) {
+		in := t.M.in
+		if in == nil { // a Machine made without NewMachine: no input
+			in = newInput(nil)
+		}
+		return in.read(t, parse)
 	}
-	return in, st.inMu.Unlock
-}
-
-// ioReadLine reads one line without its "\n" or "\r\n"; at end of input
-// it returns "".
-func ioReadLine(t *Thread, a []Value) (Value, error) {
-	in, unlock := lockStdin(t.M)
-	defer unlock()
-	line, err := in.ReadString('\n')
-	if err != nil && err != io.EOF {
-		return Value{}, Throwf("IOException", "io.readLine: %v", err)
-	}
-	line = strings.TrimSuffix(line, "\n")
-	line = strings.TrimSuffix(line, "\r")
-	return StrV(line), nil
-}
-
-// ioHasInput reports whether any input byte remains.
-func ioHasInput(t *Thread, a []Value) (Value, error) {
-	in, unlock := lockStdin(t.M)
-	defer unlock()
-	_, err := in.Peek(1)
-	return BoolV(err == nil), nil
 }
 
 func isInputSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
-// skipStdinSpace consumes spaces, tabs and line breaks. It returns false at
-// end of input.
-func skipStdinSpace(in *bufio.Reader) (bool, error) {
-	for {
-		c, err := in.ReadByte()
-		if err == io.EOF {
-			return false, nil
-		}
-		if err != nil {
-			return false, err
-		}
-		if !isInputSpace(c) {
-			in.UnreadByte()
-			return true, nil
-		}
-	}
-}
-
-// readStdinToken reads the next whitespace-delimited token from m's stdin; at
-// end of input it raises an IOException naming fn.
-func readStdinToken(m *Machine, fn string) (string, error) {
-	in, unlock := lockStdin(m)
-	defer unlock()
-	ok, err := skipStdinSpace(in)
-	if err != nil {
-		return "", Throwf("IOException", "%s: %v", fn, err)
-	}
+// parseChar skips whitespace and reads one UTF-8 code point.
+func parseChar(buf []byte, eof bool) (Value, int, error, bool) {
+	i, ok := skipSpace(buf, eof)
 	if !ok {
-		return "", Throwf("IOException", "%s: end of input", fn)
+		return Value{}, 0, nil, false
 	}
-	var b strings.Builder
-	for {
-		c, err := in.ReadByte()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return "", Throwf("IOException", "%s: %v", fn, err)
-		}
-		if isInputSpace(c) {
-			in.UnreadByte()
-			break
-		}
-		b.WriteByte(c)
+	if i == len(buf) {
+		return Value{}, i, Throwf("IOException", "io.readChar: end of input"), true
 	}
-	return b.String(), nil
-}
-
-// ioReadChar skips whitespace and reads one UTF-8 code point.
-func ioReadChar(t *Thread, a []Value) (Value, error) {
-	in, unlock := lockStdin(t.M)
-	defer unlock()
-	ok, err := skipStdinSpace(in)
-	if err != nil {
-		return Value{}, Throwf("IOException", "io.readChar: %v", err)
+	if !utf8.FullRune(buf[i:]) && !eof {
+		return Value{}, 0, nil, false
 	}
-	if !ok {
-		return Value{}, Throwf("IOException", "io.readChar: end of input")
-	}
-	r, n, err := in.ReadRune()
-	if err != nil {
-		return Value{}, Throwf("IOException", "io.readChar: %v", err)
-	}
+	r, n := utf8.DecodeRune(buf[i:])
 	if r == utf8.RuneError && n == 1 {
-		in.UnreadRune()
-		b, _ := in.Peek(1)
-		return Value{}, Throwf("IOException", "io.readChar: invalid UTF-8 byte 0x%02x in input", b[0])
+		return Value{}, i, Throwf("IOException", "io.readChar: invalid UTF-8 byte 0x%02x in input", buf[i]), true
 	}
-	return Value{N: uint64(r)}, nil
+	return Value{N: uint64(r)}, i + n, nil, true
 }
 
 // readStdinParsed returns a native that reads a token and parses it strictly
 // as typ; malformed text raises a plain Exception.
 func readStdinParsed(fn string, typ *Type) NativeFunc {
-	return func(t *Thread, a []Value) (Value, error) {
-		tok, err := readStdinToken(t.M, fn)
-		if err != nil {
-			return Value{}, err
-		}
+	return stdinReader(tokenParser(fn, func(tok string) (Value, error) {
 		v, ok := parseScalar(tok, typ)
 		if !ok {
 			return Value{}, libParseError(fn, tok, typ)
 		}
 		return v, nil
-	}
+	}))
 }
 
 // ioReadFile reads a whole file of at most maxReadFile bytes.

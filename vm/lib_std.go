@@ -33,13 +33,13 @@ func libFn(name, sig string, fn NativeFunc) *Native {
 	return &Native{Name: name, Sig: sig, Fn: fn}
 }
 
-// libPinnedFn returns a native that may block its carrier (a stdin read).
+// libPinnedFn returns a native that may block its carrier (file I/O).
 func libPinnedFn(name, sig string, fn NativeFunc) *Native {
 	return &Native{Name: name, Sig: sig, Fn: fn, Pinned: true}
 }
 
 // libMachineState is the library state that belongs to one Machine: the
-// math PRNG and the lock serialising stdin reads of its threads.
+// math PRNG.
 //
 // Machine has no field for it, so it lives in libMachineStates, keyed by a
 // weak pointer to the machine: the entry does not keep the machine alive
@@ -48,8 +48,6 @@ func libPinnedFn(name, sig string, fn NativeFunc) *Native {
 type libMachineState struct {
 	rngMu sync.Mutex
 	rng   mt19937 // guarded by rngMu
-
-	inMu sync.Mutex // serialises reads of Machine.Stdin
 }
 
 // libMachineStates maps weak.Pointer[Machine] to *libMachineState.

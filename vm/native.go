@@ -1,9 +1,6 @@
 package vm
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // NativeFunc implements a host function. args aliases the caller's
 // argument registers (for a method, args[0] is the receiver); a native
@@ -110,10 +107,24 @@ func (l *Library) Merge(o *Library) {
 }
 
 // ErrPark is returned by a native whose thread must park.
-var ErrPark = errors.New("vm: park")
+var ErrPark error = errPark
 
 // ErrYield is returned by a native that completed and yields its quantum.
-var ErrYield = errors.New("vm: yield")
+var ErrYield error = errYield
+
+// A signal is one of the errors a native returns to steer the loop
+// (ErrPark, ErrYield, ErrCall) rather than to raise an exception. They
+// are pointers of their own type, so the loop tells them apart with one
+// type check and a pointer comparison.
+type signal struct{ name string }
+
+func (s *signal) Error() string { return "vm: " + s.name }
+
+var (
+	errPark  = &signal{"park"}
+	errYield = &signal{"yield"}
+	errCall  = &signal{"call"}
+)
 
 // Throw is an error that raises an NLang exception: either an existing
 // exception object, or a new one of the named built-in class.

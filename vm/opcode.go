@@ -150,6 +150,10 @@ const (
 	// debugger.
 	TRAP // a patched instruction: report to the debug hook
 
+	// continuations (only in the runtime's continuation frames, never
+	// emitted by the compiler).
+	CONT // resume the continuation R[0] with the result R[1] (see CallThen)
+
 	numOpcodes
 )
 
@@ -175,7 +179,7 @@ var opNames = [...]string{
 	NEWLIST: "newlist", NEWDICT: "newdict",
 	CALL: "call", CALLV: "callv", CALLI: "calli", CALLN: "calln", CALLF: "callf",
 	RET: "ret", RETV: "retv", BIND: "bind",
-	THROW: "throw", RETHROW: "rethrow", ASSERT: "assert", TRAP: "trap",
+	THROW: "throw", RETHROW: "rethrow", ASSERT: "assert", TRAP: "trap", CONT: "cont",
 }
 
 func (op Opcode) String() string {
@@ -197,6 +201,10 @@ type Bind struct {
 	Native *Native  // native target (method of a host type, or package function)
 	Name   string   // late-bound method name (interface or virtual method)
 	Type   *Type    // the Func type of the value
+	// val is the value itself for an unbound function (immutable, so
+	// made once, by Program.Finish): a spawn in a loop allocates no
+	// function value per thread.
+	val *FuncVal
 }
 
 // NCall describes a native call site (CALLN).

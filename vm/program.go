@@ -162,6 +162,10 @@ type Funcode struct {
 	// icache caches CALLI targets, parallel to Dyns.
 	icache []atomic.Pointer[icEntry]
 
+	// Cont marks the function of a continuation frame (see CallThen):
+	// runtime code with no source, whose only instruction is CONT.
+	Cont bool
+
 	// debugger state: original instructions of patched (trapped) pcs.
 	trapped map[int32]Instr
 }
@@ -233,6 +237,10 @@ func (p *Program) FuncByName(name string) *Funcode { return p.funcByName[name] }
 func (p *Program) Finish() {
 	for _, f := range p.Funcs {
 		f.icache = make([]atomic.Pointer[icEntry], len(f.Dyns))
+		for i := range f.Binds {
+			b := &f.Binds[i]
+			b.val = &FuncVal{Fn: b.Fn, Native: b.Native, Name: b.Name, Type: b.Type}
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package vm
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -95,21 +94,23 @@ type Machine struct {
 	Prog   *Program
 	Stdout io.Writer
 	Stderr io.Writer
-	Stdin  *bufio.Reader
 	// MaxFrames bounds a thread's call depth: a call past it throws
 	// StackOverflowException.
 	MaxFrames int
 	// MaxHeap bounds the heap the program holds (bytes): an allocation
 	// that would cross it throws OutOfMemoryException (see heap.go).
 	MaxHeap int64
-	heap    heapMeter
+	heap    heapMeter // heap.go
 	// FS, if set, restricts the program's file access (perm.go).
 	FS *FSPolicy
+	// DebugLog, if set, receives the Go stack of every panic that Run
+	// contained (turned into an InternalError).
+	DebugLog io.Writer
 	// Hook is the debugger's trap handler; nil when no debugger is attached.
 	Hook DebugHook
-	// Sched is the scheduler driving the threads (for natives that spawn,
-	// park and wake).
-	Sched any
+	// Sched is the scheduler driving the threads; nil when the host runs
+	// threads itself (a read of blocking input then blocks).
+	Sched Scheduler
 	// OutMu serialises writes to Stdout and Stderr.
 	OutMu sync.Mutex
 	// Parallel is set by a scheduler that runs threads on several carriers
@@ -121,6 +122,8 @@ type Machine struct {
 	// interrupt, while set, makes every running thread return StopBudget
 	// at its next safepoint (stop-the-world with several carriers).
 	interrupt atomic.Bool
+
+	in *input // standard input
 
 	strings sync.Map
 }
@@ -140,10 +143,7 @@ const DefaultMaxHeap = 4 << 30
 
 // NewMachine returns a machine for prog writing to stdout and stderr.
 func NewMachine(prog *Program, stdin io.Reader, stdout, stderr io.Writer) *Machine {
-	if stdin == nil {
-		stdin = strings.NewReader("")
-	}
-	return &Machine{Prog: prog, Stdout: stdout, Stderr: stderr, Stdin: bufio.NewReader(stdin),
+	return &Machine{Prog: prog, Stdout: stdout, Stderr: stderr, in: newInput(stdin),
 		MaxFrames: DefaultMaxFrames, MaxHeap: DefaultMaxHeap}
 }
 
@@ -156,13 +156,11 @@ type Thread struct {
 
 	frames []Frame
 	stack  []Value
-	bottom int // frames below this index belong to an outer Run (nested calls)
 
 	frames0 [2]Frame // the first frames and registers, in the same allocation
 	stack0  [8]Value
 
 	// Scheduling and waiting, managed by the scheduler and natives.
-	State      ThreadState
 	WaitReason string // what a parked thread waits for: "chan recv", "sleep", …
 	WaitOn     any    // the object it waits on (a channel, a thread, …)
 	Sched      any    // the scheduler's per-thread data
@@ -171,24 +169,6 @@ type Thread struct {
 	Result Value
 	// Uncaught is the exception that ended the thread, if any.
 	Uncaught *Object
-	// YieldAfterNative makes the native call in progress end the thread's
-	// quantum when it returns (the scheduler sets it so that a debugger
-	// stopping at a scheduler event sees the thread right after the call
-	// that caused it).
-	YieldAfterNative bool
-
-	// HeapBudget, if above 0, bounds the bytes the thread may allocate in
-	// all (an evaluation's budget): past it, allocations throw
-	// OutOfMemoryException.
-	HeapBudget int64
-	heapTotal  int64 // bytes charged in all (with HeapBudget)
-	// heapCharged is what the thread charged since the heap was last
-	// measured (heap.go).
-	heapCharged int64
-
-	// NoDebug makes the thread ignore traps and the debugger's throw hook
-	// (threads the debugger runs to evaluate expressions).
-	NoDebug bool
 
 	// Obj is the NLang Thread object for this thread (made on demand by
 	// the scheduler).
@@ -196,15 +176,27 @@ type Thread struct {
 
 	reductions   int64  // total reductions spent
 	concatBuf    []byte // the buffer behind the last long string built (concat)
-	inNative     bool   // parked inside a native call (top frame PC is past the call)
-	nativeDest   int32  // stack index awaiting a parked native's result
 	nativeType   *Type
 	pendingThrow error
 	reported     *Object // exception already shown to the debugger's ThrowHook
-	skipTrap     bool    // execute the trapped instruction at (skipFn, skipPC) once
 	skipFn       *Funcode
+	call         *pendingCall // the call a native asked for (CallThen)
+	nativeDest   int32        // stack index awaiting a parked native's result
 	skipPC       int32
-	nested       int
+
+	// (the small fields last, together: a parked thread is 512 bytes)
+
+	State ThreadState
+	// YieldAfterNative makes the native call in progress end the thread's
+	// quantum when it returns (the scheduler sets it so that a debugger
+	// stopping at a scheduler event sees the thread right after the call
+	// that caused it).
+	YieldAfterNative bool
+	// NoDebug makes the thread ignore traps and the debugger's throw hook
+	// (threads the debugger runs to evaluate expressions).
+	NoDebug  bool
+	inNative bool // parked inside a native call (top frame PC is past the call)
+	skipTrap bool // execute the trapped instruction at (skipFn, skipPC) once
 }
 
 // NewThread returns a thread that will call f with args when first run.
@@ -274,21 +266,32 @@ func (t *Thread) NativeType() *Type { return t.nativeType }
 // Reductions returns the total number of reductions the thread has spent.
 func (t *Thread) Reductions() int64 { return t.reductions }
 
-// Nested reports whether the thread is running a nested call made by a
-// native (Call), where it cannot park.
-func (t *Thread) Nested() bool { return t.nested > 0 }
-
 // InNative reports whether the thread is parked inside a native call.
 func (t *Thread) InNative() bool { return t.inNative }
 
 // String identifies the thread ("Thread[2 thread-2]").
 func (t *Thread) String() string { return fmt.Sprintf("Thread[%d %s]", t.ID, t.Name) }
 
-// PinHook is implemented by a scheduler that wants to know when a thread
-// runs a pinned native (one that blocks its carrier).
-type PinHook interface {
+// Scheduler is what the vm and its natives need of the scheduler that
+// runs a machine's threads (Machine.Sched). The scheduler's own natives
+// (channels, locks, …) know their scheduler; this is the contract for
+// the rest of the vm.
+type Scheduler interface {
+	// EnterPinned is called before a native that blocks its carrier
+	// (Native.Pinned) runs on thread t, and ExitPinned after it returns:
+	// the scheduler shows t as pinned and does not wait for it to stop
+	// the world.
 	EnterPinned(t *Thread, n *Native)
 	ExitPinned(t *Thread)
+	// ParkIO parks the running thread t, which waits for an outside event
+	// (input) described by reason, on obj; the native returns ErrPark
+	// right after. Until WakeIO, a program with nothing else to run is
+	// waiting, not deadlocked.
+	ParkIO(t *Thread, reason string, obj any)
+	// WakeIO completes the park begun by ParkIO: the native returns v,
+	// or raises err if it is not nil (a *Throw). It may be called from
+	// any goroutine.
+	WakeIO(t *Thread, v Value, err error)
 }
 
 // CallFrame is one line of a backtrace.
@@ -300,6 +303,9 @@ type CallFrame struct {
 }
 
 func (c CallFrame) String() string {
+	if c.File == NativeFile {
+		return c.Func + " (native)"
+	}
 	return fmt.Sprintf("%s (%s:%d)", c.Func, filepath.Base(c.File), c.Line)
 }
 

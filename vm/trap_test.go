@@ -300,10 +300,11 @@ func TestTrapSetWhileStopped(t *testing.T) {
 	}
 }
 
-// TestTrapInNestedCall checks that a trap in code the runtime calls from a
-// native (a toString while printing) does not stop: a nested call cannot
-// be suspended. The hook is not consulted there.
-func TestTrapInNestedCall(t *testing.T) {
+// TestTrapInRuntimeCall checks that a trap in code the runtime calls (a
+// user toString while a List is converted to a string) stops like any
+// other: the call is an activation of the thread, above a continuation
+// frame, not a nested run on the Go stack.
+func TestTrapInRuntimeCall(t *testing.T) {
 	src := `import io;
 class Node {
     public string toString() {
@@ -312,7 +313,7 @@ class Node {
 }
 int main() {
     List<Node> l = [new Node(), new Node()];
-    io.print(l);
+    io.print(l); // @print
     Node n = new Node();
     io.print(n.toString()); // @direct
     return 0;
@@ -325,13 +326,26 @@ int main() {
 	m, th := newMain(prog, &out)
 	hook := &recHook{tb: t, stop: true}
 	m.Hook = hook
-	// the direct call from NLang code stops; the two nested ones do not
-	stops := trapRun(t, th, &out, math.MaxInt)
-	want := fmt.Sprintf("Node.toString@%d %q", pc, "[N, N]\n")
-	if len(stops) != 1 || stops[0] != want {
-		t.Errorf("stops %q, want [%s]", stops, want)
+	if stop := th.Run(math.MaxInt); stop != vm.StopTrap {
+		t.Fatalf("Run = %v, want a trap in the runtime-called toString", stop)
 	}
-	if out.String() != "[N, N]\nN\n" || len(hook.hits) != 1 {
-		t.Errorf("output %q, hook hits %v", out.String(), hook.hits)
+	st := th.CallStack()
+	if len(st) != 3 || st[0].Func != "Node.toString" || st[1].Func != "string conversion" || st[1].File != vm.NativeFile ||
+		st[2].Func != "main" || st[2].Line != markerLine(t, src, "print") {
+		t.Fatalf("stack at the stop: %v", st)
+	}
+	// both elements' toString stop, then the direct call
+	stops := append([]string{fmt.Sprintf("%s@%d %q", th.Frame(0).Fn.Name, th.Frame(0).PC, out.String())},
+		trapRun(t, th, &out, math.MaxInt)...)
+	want := []string{
+		fmt.Sprintf("Node.toString@%d %q", pc, ""),
+		fmt.Sprintf("Node.toString@%d %q", pc, ""),
+		fmt.Sprintf("Node.toString@%d %q", pc, "[N, N]\n"),
+	}
+	if strings.Join(stops, "\n") != strings.Join(want, "\n") {
+		t.Errorf("stops %q, want %q", stops, want)
+	}
+	if out.String() != "[N, N]\nN\n" {
+		t.Errorf("output %q", out.String())
 	}
 }

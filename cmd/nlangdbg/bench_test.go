@@ -133,3 +133,13 @@ func BenchmarkGoPark1M(b *testing.B) {
 	}
 	b.ReportMetric(perG, "B/goroutine")
 }
+
+// BenchmarkRelease300k parks 300,000 threads on one channel and closes
+// it: every thread wakes and ends (exit must be O(1) per thread).
+func BenchmarkRelease300k(b *testing.B) {
+	prog := benchProgram(b, "../../testdata/bench/release.n")
+	for b.Loop() {
+		runBench(b, prog)
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/300k")
+}

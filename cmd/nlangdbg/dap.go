@@ -14,7 +14,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "dap",
-		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient]] [--log-output dap]",
+		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient]] [--log-output dap,vm]",
 		summary: "serve the Debug Adapter Protocol (stdio, or TCP with --listen)",
 		help: `
 Serves the Debug Adapter Protocol. Without --listen it speaks DAP on
@@ -36,7 +36,11 @@ Flags:
                    loopback (127.0.0.1); port 0 picks a free one;
                    unix:PATH listens at a Unix socket
 ` + serverFlagsHelp + `
-  --log-output dap log every DAP message to stderr
+  --log-output LIST
+                   log to stderr: dap (every DAP message), vm (the Go
+                   stack of every internal error, a panic inside a
+                   native or the interpreter that the program sees as an
+                   InternalError)
 
 See docs/security.md for what the server accepts and from whom.`,
 		run: dapCmd,
@@ -48,7 +52,7 @@ func dapCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	listen := fs.String("listen", "", "address to accept clients at")
 	var sf serverFlags
 	sf.flags(fs)
-	logOutput := fs.String("log-output", "", "components to log (dap)")
+	logOutput := fs.String("log-output", "", "components to log (dap, vm)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -66,6 +70,9 @@ func dapCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	srv := &dap.Server{}
 	if logs(*logOutput, "dap") {
 		srv.Log = stderr
+	}
+	if logs(*logOutput, "vm") {
+		srv.DebugLog = stderr
 	}
 	if *listen == "" {
 		if err := srv.ServeConn(stdio{stdin, stdout}); err != nil {

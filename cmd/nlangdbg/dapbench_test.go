@@ -143,3 +143,43 @@ int main() {
 		}
 	}
 }
+
+// BenchmarkThreadsWhileRunning measures a threads request while 11 busy
+// threads run: the list is current (names, functions), at the cost of
+// holding the scheduler between two dispatches.
+func BenchmarkThreadsWhileRunning(b *testing.B) {
+	path := writeProg(b, `import thread;
+void spin() {
+    long n = 0;
+    while (true) {
+        n += 1;
+    }
+}
+int main() {
+    for (int i = 0; i < 10; i += 1) {
+        thread.spawn(spin);
+    }
+    spin();
+    return 0;
+}
+`)
+	c := debugClient(b)
+	if _, err := c.call(&dap.LaunchRequest{Request: request("launch"), Arguments: rawArgs(map[string]any{"program": path})}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.call(&dap.ConfigurationDoneRequest{Request: request("configurationDone")}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		resp, err := c.call(&dap.ThreadsRequest{Request: request("threads")})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if ths := resp.(*dap.ThreadsResponse).Body.Threads; len(ths) != 11 || !strings.Contains(ths[0].Name, "main") {
+			b.Fatalf("threads while running: %+v", ths)
+		}
+	}
+	b.StopTimer()
+	c.call(&dap.TerminateRequest{Request: request("terminate")})
+}

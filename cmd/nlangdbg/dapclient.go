@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/google/go-dap"
@@ -103,10 +104,12 @@ func (c *dapClient) call(req dap.RequestMessage) (dap.ResponseMessage, error) {
 	}
 	resp := m.(dap.ResponseMessage)
 	if !resp.GetResponse().Success {
+		msg := resp.GetResponse().Message
 		if er, ok := m.(*dap.ErrorResponse); ok && er.Body.Error != nil && er.Body.Error.Format != "" {
-			return resp, errors.New(er.Body.Error.Format)
+			msg = er.Body.Error.Format
 		}
-		return resp, errors.New(resp.GetResponse().Message)
+		// the user typed a command, not a request: drop its name
+		return resp, errors.New(strings.TrimPrefix(msg, r.Command+": "))
 	}
 	return resp, nil
 }

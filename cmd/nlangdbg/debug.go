@@ -154,7 +154,7 @@ func runTerminal(r *repl, launch map[string]any, attach bool, stdin io.Reader, s
 	defer line.Close()
 	line.SetCtrlCAborts(true)
 	line.SetTabCompletionStyle(liner.TabPrints)
-	line.SetCompleter(r.complete)
+	line.SetWordCompleter(r.completeWord)
 	hist := historyFile()
 	if f, err := os.Open(hist); err == nil {
 		line.ReadHistory(f)
@@ -170,18 +170,15 @@ func runTerminal(r *repl, launch map[string]any, attach bool, stdin io.Reader, s
 			f.Close()
 		}
 	}()
-	confirmKill = func(r *repl) bool {
-		ans, err := line.Prompt("Kill the program? [y/N] ")
-		return err == nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(ans)), "y")
-	}
+	ask = func(r *repl, question string) (string, error) { return line.Prompt(question) }
 	for {
 		in, err := line.Prompt("(nlangdbg) ")
 		if errors.Is(err, liner.ErrPromptAborted) {
 			continue // Ctrl-C at the prompt clears the line
 		}
-		if err != nil { // Ctrl-D or end of input
+		if err != nil { // Ctrl-D or end of input: leave (an attached program runs on)
 			fmt.Fprintln(stdout)
-			cmdQuit(r, "")
+			r.leave()
 			break
 		}
 		if strings.TrimSpace(in) != "" {
@@ -198,9 +195,18 @@ func runTerminal(r *repl, launch map[string]any, attach bool, stdin io.Reader, s
 	return r.code
 }
 
-// complete offers completions for the line typed so far (whole-line
-// candidates, as liner wants them).
-func (r *repl) complete(line string) []string {
+// completeWord offers completions for the word at pos: the text before
+// it (head), the candidates for the word, and the text after pos (tail),
+// as liner's word completer wants them. Tab then lists words, not lines.
+func (r *repl) completeWord(line string, pos int) (head string, words []string, tail string) {
+	pos = min(max(pos, 0), len(line))
+	head, words = r.completions(line[:pos])
+	return head, words, line[pos:]
+}
+
+// completions returns the candidates for the last word of line and the
+// text before that word.
+func (r *repl) completions(line string) (string, []string) {
 	if !strings.Contains(line, " ") {
 		var out []string
 		for _, c := range replCmds {
@@ -211,12 +217,12 @@ func (r *repl) complete(line string) []string {
 			}
 		}
 		sort.Strings(out)
-		return out
+		return "", out
 	}
 	name, rest, _ := strings.Cut(line, " ")
 	cmd := lookupCmd(name)
 	if cmd == nil {
-		return nil
+		return line, nil
 	}
 	words := strings.Fields(rest)
 	prefix := ""
@@ -242,16 +248,22 @@ func (r *repl) complete(line string) []string {
 			}
 		}
 	case "sched":
-		cands = []string{"step", "next", "quota"}
+		if len(words) == 0 || len(words) == 1 && prefix != "" {
+			cands = []string{"step", "next", "quota"}
+		}
+	case "info":
+		if len(words) == 0 || len(words) == 1 && prefix != "" {
+			cands = infoCmds
+		}
 	}
 	var out []string
 	for _, c := range cands {
 		if strings.HasPrefix(c, prefix) {
-			out = append(out, head+c)
+			out = append(out, c)
 		}
 	}
 	sort.Strings(out)
-	return out
+	return head, out
 }
 
 // sourceFiles lists the .n files next to the program and in the current

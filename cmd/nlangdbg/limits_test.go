@@ -62,7 +62,7 @@ func TestRunRefusesSpecialFiles(t *testing.T) {
 		for _, cmd := range []string{"run", "disasm"} {
 			var out, errb bytes.Buffer
 			code := doMain([]string{cmd, path}, nil, &out, &errb)
-			want := "nlangdbg: " + path + ": not a regular file (it is " + kind + "; a program must be a .n source file)\n"
+			want := "nlangdbg: open " + path + ": not a regular file (it is " + kind + "; a program must be a .n source file)\n"
 			if code != 1 || errb.String() != want {
 				t.Errorf("%s %s: exit %d, stderr %q; want 1 and %q", cmd, path, code, errb.String(), want)
 			}

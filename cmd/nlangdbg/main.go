@@ -60,8 +60,7 @@ func doMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return 0
 	case "version", "--version":
-		fmt.Fprintln(stdout, "nlangdbg (NLang 0.7 + 0.11 concurrency)")
-		return 0
+		return runVersion(args[1:], stdin, stdout, stderr)
 	}
 	c := findCommand(args[0])
 	if c == nil {

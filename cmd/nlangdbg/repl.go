@@ -38,6 +38,11 @@ type repl struct {
 	bps    []*replBP
 	nextBP int
 
+	displays    []*display // expressions shown at every stop
+	nextDisplay int
+	quiet       bool              // stops are not shown (until steps)
+	lastStop    *dap.StoppedEvent // the last stop (shown at the end of until)
+
 	interrupt chan struct{} // Ctrl-C while the program runs
 
 	srcMu   sync.Mutex
@@ -58,10 +63,16 @@ type replBP struct {
 	actual   int
 	serverID int
 	msg      string
+	fnFile   string // where a function breakpoint is (from the server)
+	disabled bool   // kept by the REPL, not sent to the server
+	hidden   bool   // until's own temporary breakpoint
 }
 
 func (b *replBP) where() string {
 	if b.fn != "" {
+		if b.verified && b.actual != 0 && b.fnFile != "" {
+			return fmt.Sprintf("%s (%s:%d)", b.fn, filepath.Base(b.fnFile), b.actual)
+		}
 		return b.fn
 	}
 	l := b.line
@@ -91,6 +102,10 @@ func (r *repl) Exec(line string) error {
 	}
 	name, args, _ := strings.Cut(line, " ")
 	args = strings.TrimSpace(args)
+	if base, format, ok := strings.Cut(name, "/"); ok && base != "" {
+		// gdb's print/FMT and display/FMT
+		name, args = base, "/"+format+" "+args
+	}
 	cmd := lookupCmd(name)
 	if cmd == nil {
 		return fmt.Errorf("unknown command %q (try help)", name)
@@ -179,8 +194,21 @@ func (r *repl) event(m dap.Message) bool {
 		}
 	case *dap.StoppedEvent:
 		r.stopped = true
+		if e.Body.Description == "Scheduler step" {
+			// a quantum ran (sched step): where the selected thread is now
+			r.frame = 0
+			if f, err := r.currentFrame(); err == nil {
+				r.setLocation(f)
+			}
+			return true
+		}
 		r.thread = e.Body.ThreadId
 		r.frame = 0
+		r.lastStop = e
+		if r.quiet {
+			r.noteStop(e)
+			return true
+		}
 		r.showStop(e)
 		return true
 	case *dap.ExitedEvent:
@@ -207,7 +235,7 @@ func (r *repl) showStop(e *dap.StoppedEvent) {
 		ids := r.localBPIDs(e.Body.HitBreakpointIds)
 		what = "Breakpoint " + strings.Join(ids, ", ")
 		if len(ids) == 0 {
-			what = "Breakpoint"
+			what = "Stopped" // until's own breakpoint
 		}
 		r.dropTemp(e.Body.HitBreakpointIds)
 	case "entry":
@@ -243,7 +271,19 @@ func (r *repl) showStop(e *dap.StoppedEvent) {
 	}
 	r.file, r.line = path, f.Line
 	r.printf("%s at %s (%s:%d) [thread %d %q]\n", what, f.Name, filepath.Base(path), f.Line, e.Body.ThreadId, name)
+	if e.Body.Reason == "step" && e.Body.Text != "" {
+		r.printf("%s\n", e.Body.Text) // a step out: "fact returned 6"
+	}
 	r.listAround(path, f.Line, 2)
+	r.showDisplays()
+}
+
+// noteStop records where a stop is without showing it (showStop, later,
+// shows it and drops the temporary breakpoints it hit).
+func (r *repl) noteStop(e *dap.StoppedEvent) {
+	if fs, err := r.stack(e.Body.ThreadId, 0, 1); err == nil && len(fs) > 0 {
+		r.setLocation(fs[0])
+	}
 }
 
 func firstLine(s string) string {
@@ -330,15 +370,23 @@ func (r *repl) listAround(path string, line, n int) {
 		return
 	}
 	lo, hi := max(1, line-n), min(len(lines), line+n)
+	r.listLines(path, lo, hi)
+}
+
+// listLines prints lines [lo, hi] of path (within the file) with the
+// current-line and breakpoint marks.
+func (r *repl) listLines(path string, lo, hi int) {
+	lines := r.sourceLines(path)
+	lo, hi = max(1, lo), min(len(lines), hi)
 	bpLines := map[int]bool{}
 	for _, b := range r.bps {
-		if b.verified && b.fn == "" && samePath(b.file, path) {
+		if b.verified && !b.disabled && b.fn == "" && samePath(b.file, path) {
 			bpLines[b.actual] = true
 		}
 	}
 	for i := lo; i <= hi; i++ {
 		mark := "  "
-		if i == line && i == r.line && samePath(path, r.file) {
+		if i == r.line && samePath(path, r.file) {
 			mark = "=>"
 		}
 		bp := " "
@@ -374,7 +422,7 @@ func (r *repl) localBPIDs(server []int) []string {
 	var out []string
 	for _, s := range server {
 		for _, b := range r.bps {
-			if b.serverID == s {
+			if b.serverID == s && !b.hidden {
 				out = append(out, strconv.Itoa(b.id))
 			}
 		}
@@ -387,7 +435,7 @@ func (r *repl) dropTemp(server []int) {
 	for _, s := range server {
 		for _, b := range r.bps {
 			if b.serverID == s && b.temp {
-				r.removeBP(b.id)
+				r.dropBP(b)
 				return
 			}
 		}
@@ -399,6 +447,10 @@ func (r *repl) dropTemp(server []int) {
 func (r *repl) syncBreakpoints(file string) error {
 	var mine []*replBP
 	for _, b := range r.bps {
+		if b.disabled {
+			b.serverID = 0
+			continue
+		}
 		if (file == "" && b.fn != "") || (file != "" && b.fn == "" && samePath(b.file, file)) {
 			mine = append(mine, b)
 		}
@@ -441,12 +493,15 @@ func (r *repl) record(mine []*replBP, got []dap.Breakpoint) {
 		b.verified = got[i].Verified
 		b.actual = got[i].Line
 		b.msg = got[i].Message
+		if b.fn != "" && got[i].Source != nil {
+			b.fnFile = got[i].Source.Path
+		}
 	}
 }
 
 func (r *repl) removeBP(id int) bool {
 	for i, b := range r.bps {
-		if b.id == id {
+		if b.id == id && !b.hidden {
 			r.bps = append(r.bps[:i], r.bps[i+1:]...)
 			if b.fn != "" {
 				r.syncBreakpoints("")

@@ -53,13 +53,25 @@ func newFakeTerminal(t *testing.T, src string) *fakeTerminal {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	ft, _ := startTerminal(t, path)
+	return ft
+}
+
+// startTerminal starts `debug` on the program at path (stopped at
+// entry) and returns the terminal and what the entry stop printed.
+func startTerminal(t *testing.T, path string) (*fakeTerminal, string) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c1, c2 := net.Pipe()
 	srv := &dapserver.Server{}
 	go srv.ServeConn(c2)
 	out := &syncBuffer{}
 	r := newREPL(newDAPClient(c1, c1), out)
 	r.program = path
-	ft := &fakeTerminal{t: t, r: r, out: out, path: path, src: src}
+	ft := &fakeTerminal{t: t, r: r, out: out, path: path, src: string(src)}
 	t.Cleanup(func() {
 		r.Exec("quit")
 		c1.Close()
@@ -67,8 +79,7 @@ func newFakeTerminal(t *testing.T, src string) *fakeTerminal {
 	if err := r.start(map[string]any{"program": path, "stopOnEntry": true}, false); err != nil {
 		t.Fatal(err)
 	}
-	out.take()
-	return ft
+	return ft, out.take()
 }
 
 // Exec runs a command and returns its transcript (with "error: …" for a
@@ -161,9 +172,9 @@ func TestREPLStepping(t *testing.T) {
 	out = ft.Exec("next")
 	ft.expect(out, `^Step at twice \(prog\.n:\d+\)`, `=>\s+\d+:\s+return r;`)
 	out = ft.Exec("stepout")
-	ft.expect(out, `^Step at main \(prog\.n:\d+\)`)
-	// stepping out ends at the caller's next statement: the assignment
-	// of twice's result is done
+	// in the caller right after the call, on the call's line, with the
+	// returned value
+	ft.expect(out, `^Step out at main \(prog\.n:`+strconv.Itoa(ft.line("call"))+`\)`, `^twice returned 12$`, `=>\s+\d+:\s+sum = twice\(sum\);`)
 	out = ft.Exec("print sum")
 	ft.expect(out, `^12$`)
 	out = ft.Exec("bt")

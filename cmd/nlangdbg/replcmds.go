@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -36,31 +37,39 @@ func init() {
 			complete: "location", fn: cmdBreak},
 		{name: "tbreak", usage: "LOCATION [if COND]", help: "Set a temporary breakpoint, cleared when first hit.", complete: "location", fn: cmdTbreak},
 		{name: "breakpoints", aliases: []string{"bp"}, help: "List the breakpoints.", fn: cmdBreakpoints},
-		{name: "clear", usage: "N | all | sched KIND", help: "Delete breakpoint N, all breakpoints, or a scheduler-event stop.", fn: cmdClear},
-		{name: "condition", aliases: []string{"cond"}, usage: "N [COND]", help: "Set (or remove) the condition of breakpoint N.", fn: cmdCondition},
+		{name: "clear", aliases: []string{"delete"}, usage: "N | all | sched KIND", help: "Delete breakpoint N, all breakpoints, or a scheduler-event stop.", fn: cmdClear},
+		{name: "condition", aliases: []string{"cond"}, usage: "N [COND]", help: "Set (or remove) the condition of breakpoint N (checked when set).", fn: cmdCondition},
+		{name: "enable", usage: "[N...]", help: "Enable breakpoints (all of them without N).", fn: enableCmd(true)},
+		{name: "disable", usage: "[N...]", help: "Disable breakpoints (all of them without N): kept, but they do not stop.", fn: enableCmd(false)},
+		{name: "ignore", usage: "N COUNT", help: "Let breakpoint N go on through its next COUNT hits.", fn: cmdIgnore},
 		{name: "continue", aliases: []string{"c"}, usage: "[-single]", help: "Resume the program until the next stop (-single: only the selected thread runs).", repeat: true, fn: cmdContinue},
 		{name: "next", aliases: []string{"n"}, usage: "[-single]", help: "Step over: run the selected thread to its next line.", repeat: true, fn: stepCmd("next")},
 		{name: "step", aliases: []string{"s"}, usage: "[-single]", help: "Step into a call on the current line.", repeat: true, fn: stepCmd("stepIn")},
-		{name: "stepout", aliases: []string{"so"}, usage: "[-single]", help: "Run until the selected frame returns.", repeat: true, fn: stepCmd("stepOut")},
+		{name: "stepout", aliases: []string{"so", "finish"}, usage: "[-single]", help: "Run until the selected frame returns: stop in the caller right after the call, and show\nthe returned value.", repeat: true, fn: stepCmd("stepOut")},
+		{name: "until", aliases: []string{"u"}, usage: "[LOCATION]", help: "Run to a line past the current one in this frame (out of a loop), or to LOCATION.", complete: "location", repeat: true, fn: cmdUntil},
 		{name: "pause", help: "Stop the running program (Ctrl-C does the same).", fn: cmdPause},
-		{name: "threads", usage: "[-state S] [-func F] [-group func|wait]", help: "List the virtual threads: id, name, state or wait reason, location.\nFilter by state (runnable, waiting, frozen, or a wait reason such as \"chan recv\") and\nfunction; -group counts threads by function or wait reason.", fn: cmdThreads},
+		{name: "threads", usage: "[-state S] [-func F] [-group func|wait]", aliases: []string{"goroutines"}, help: "List the virtual threads: id, name, state or wait reason, location.\nFilter by state (runnable, waiting, frozen, or a wait reason such as \"chan recv\") and\nfunction; -group counts threads by function or wait reason.", fn: cmdThreads},
 		{name: "thread", aliases: []string{"t"}, usage: "N", help: "Select thread N.", complete: "thread", fn: cmdThread},
-		{name: "bt", aliases: []string{"stack"}, usage: "[DEPTH]", help: "Print the selected thread's stack (DEPTH frames; default 50).", fn: cmdBt},
-		{name: "frame", usage: "N", help: "Select frame N of the selected thread.", fn: cmdFrame},
+		{name: "bt", aliases: []string{"stack", "backtrace"}, usage: "[full] [DEPTH]", help: "Print the selected thread's stack (DEPTH frames; default 50); full adds each frame's variables.", fn: cmdBt},
+		{name: "frame", aliases: []string{"f"}, usage: "[N]", help: "Select frame N of the selected thread (without N: show the selected frame).", fn: cmdFrame},
 		{name: "up", usage: "[N]", help: "Select the caller's frame.", repeat: true, fn: cmdUp},
 		{name: "down", usage: "[N]", help: "Select the callee's frame.", repeat: true, fn: cmdDown},
 		{name: "locals", help: "Print the selected frame's local variables.", fn: scopeCmd("Locals")},
 		{name: "args", help: "Print the selected frame's arguments.", fn: scopeCmd("Arguments")},
-		{name: "print", aliases: []string{"p"}, usage: "EXPR", help: "Evaluate an NLang expression in the selected frame.", fn: cmdPrint},
+		{name: "print", aliases: []string{"p"}, usage: "[/FMT] EXPR", help: "Evaluate an NLang expression in the selected frame. print/FMT (p/x) shows integers as\nx (hex), o (octal), t or b (binary), d (decimal) or c (character).", fn: cmdPrint},
+		{name: "display", usage: "[/FMT] [EXPR]", help: "Show EXPR at every stop (without EXPR: list the display expressions).", fn: cmdDisplay},
+		{name: "undisplay", usage: "[N...]", help: "Stop showing display expressions N (all of them without N).", fn: cmdUndisplay},
+		{name: "info", usage: "breakpoints|threads|frame|locals|args|display", help: "Show breakpoints, threads, the selected frame, its locals or arguments, or the displays.", complete: "info", fn: cmdInfo},
 		{name: "set", usage: "LHS = EXPR", help: "Assign to a local, a field (obj.f) or an element (a[i]).", fn: cmdSet},
-		{name: "list", aliases: []string{"l"}, usage: "[LOCATION]", help: "Show source around the current line (or LOCATION), with => at the current line and ● at breakpoints.", complete: "location", repeat: true, fn: cmdList},
+		{name: "list", aliases: []string{"l"}, usage: "[LOCATION | N,M]", help: "Show source around the current line (or LOCATION: file:line, line or function), or lines\nN to M, with => at the current line and ● at breakpoints.", complete: "location", repeat: true, fn: cmdList},
 		{name: "disasm", usage: "[FUNC]", help: "Show the bytecode of the selected frame's function (or FUNC), => at the pc.", complete: "location", fn: metaCmd("disasm")},
 		{name: "sched", usage: "[step | next THREAD | quota N]", help: "Show the scheduler: carriers, run queue, parked threads and what they wait on, timers.\n`sched step` dispatches exactly one quantum and reports which thread ran, how many\nreductions and why it stopped; `sched next THREAD` picks the next dispatch;\n`sched quota N` sets the reductions per dispatch.", complete: "sched", repeat: true, fn: metaCmd("sched")},
 		{name: "freeze", usage: "THREAD", help: "Keep THREAD off the run queue while the others run.", complete: "thread", fn: metaCmd("freeze")},
 		{name: "thaw", usage: "THREAD", help: "Let a frozen thread run again.", complete: "thread", fn: metaCmd("thaw")},
-		{name: "restart", aliases: []string{"r"}, help: "Restart the program (breakpoints are kept).", fn: cmdRestart},
+		{name: "restart", aliases: []string{"r", "run"}, help: "Restart the program (breakpoints and displays are kept).", fn: cmdRestart},
+		{name: "kill", help: "End the program and stay in the debugger (restart runs it again).", fn: cmdKill},
 		{name: "detach", help: "Detach from an attached program and leave it running.", fn: cmdDetach},
-		{name: "quit", aliases: []string{"q", "exit"}, help: "Quit (an attached program is killed only if you confirm).", fn: cmdQuit},
+		{name: "quit", aliases: []string{"q", "exit"}, help: "Quit: a launched program ends; an attached one is detached and runs on (you are asked\nfirst; no stays).", fn: cmdQuit},
 	}
 }
 
@@ -104,25 +113,68 @@ func cmdHelp(r *repl, args string) error {
 }
 
 // parseLocation turns file:line, line, func or Class.method into a
-// breakpoint (file or fn set).
+// breakpoint (file or fn set). A line must be a line number of a file
+// that exists; a function name must look like one.
 func (r *repl) parseLocation(loc string) (*replBP, error) {
 	if loc == "" {
 		return nil, errors.New("missing location (file:line, line, func or Class.method)")
 	}
-	if n, err := strconv.Atoi(loc); err == nil {
+	if i := strings.LastIndexByte(loc, ':'); i >= 0 {
+		file, num := loc[:i], loc[i+1:]
+		if file == "" {
+			return nil, fmt.Errorf("%q: write file:line (the file is missing before the colon)", loc)
+		}
+		n, err := parseLine(num)
+		if err != nil {
+			return nil, err
+		}
+		path, ok := r.findFile(file)
+		if !ok {
+			return nil, fmt.Errorf("no source file %s", file)
+		}
+		return &replBP{file: path, line: n}, nil
+	}
+	if c := loc[0]; c >= '0' && c <= '9' || c == '-' || c == '+' {
+		n, err := parseLine(loc)
+		if err != nil {
+			return nil, err
+		}
 		if r.file == "" {
 			return nil, errors.New("no current file: write file:line")
 		}
 		return &replBP{file: r.file, line: n}, nil
 	}
-	if i := strings.LastIndexByte(loc, ':'); i > 0 {
-		n, err := strconv.Atoi(loc[i+1:])
-		if err != nil {
-			return nil, fmt.Errorf("bad line number in %q", loc)
-		}
-		return &replBP{file: r.resolveFile(loc[:i]), line: n}, nil
+	if !funcNameRE.MatchString(loc) {
+		return nil, fmt.Errorf("%q is not a location (write file:line, line, func or Class.method)", loc)
 	}
 	return &replBP{fn: loc}, nil
+}
+
+// funcNameRE matches func and Class.method.
+var funcNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
+
+// parseLine reads a line number (1 or more).
+func parseLine(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("line %s is too large", s)
+	case err != nil:
+		return 0, fmt.Errorf("%q is not a line number", s)
+	case n < 1:
+		return 0, fmt.Errorf("line %d: lines start at 1", n)
+	}
+	return n, nil
+}
+
+// findFile is resolveFile for a file that must exist (on disk or as a
+// source the server knows).
+func (r *repl) findFile(name string) (string, bool) {
+	p := r.resolveFile(name)
+	if _, err := os.Stat(p); err == nil {
+		return p, true
+	}
+	return p, false
 }
 
 // resolveFile finds a source file by path or base name.
@@ -175,17 +227,15 @@ func (r *repl) addBreak(args string, temp bool) error {
 	r.nextBP++
 	b.id = r.nextBP
 	r.bps = append(r.bps, b)
-	if b.fn != "" {
-		err = r.syncBreakpoints("")
-	} else {
-		err = r.syncBreakpoints(b.file)
-	}
-	if err != nil {
+	if err := r.sync(b); err != nil {
 		return err
 	}
 	if !b.verified {
-		r.printf("Breakpoint %d at %s (not verified: %s)\n", b.id, b.where(), b.msg)
-		return nil
+		// a breakpoint that can never stop is refused, not kept
+		r.bps = r.bps[:len(r.bps)-1]
+		r.nextBP--
+		r.sync(b)
+		return fmt.Errorf("cannot set a breakpoint at %s: %s", b.where(), b.msg)
 	}
 	kind := "Breakpoint"
 	if temp {
@@ -193,7 +243,7 @@ func (r *repl) addBreak(args string, temp bool) error {
 	}
 	r.printf("%s %d at %s", kind, b.id, b.where())
 	if b.fn == "" && b.actual != b.line {
-		r.printf(" (moved from line %d)", b.line)
+		r.printf(" (line %d has no code: moved to the next line that has)", b.line)
 	}
 	r.printf("\n")
 	return nil
@@ -209,10 +259,29 @@ func cmdBreakpoints(r *repl, args string) error {
 	if len(r.bps) == 0 {
 		r.printf("No breakpoints.\n")
 	}
+	counts := r.hitCounts()
 	for _, b := range r.bps {
+		if b.hidden {
+			continue
+		}
 		state := ""
-		if !b.verified {
+		switch {
+		case b.disabled:
+			state = " (disabled)"
+		case !b.verified:
 			state = " (not verified: " + b.msg + ")"
+		}
+		if c, ok := counts[b.serverID]; ok && !b.disabled {
+			switch c[0] {
+			case 0:
+			case 1:
+				state += " (hit once)"
+			default:
+				state += fmt.Sprintf(" (hit %d times)", c[0])
+			}
+			if c[1] > 0 {
+				state += fmt.Sprintf(" (ignoring the next %d hits)", c[1])
+			}
 		}
 		extra := ""
 		if b.cond != "" {
@@ -273,25 +342,46 @@ func cmdCondition(r *repl, args string) error {
 	if err != nil {
 		return errors.New("usage: condition N [COND]")
 	}
+	b := r.findBP(n)
+	if b == nil {
+		return fmt.Errorf("no breakpoint %d", n)
+	}
+	old := b.cond
+	b.cond = strings.TrimSpace(cond)
+	if err := r.sync(b); err != nil {
+		return err
+	}
+	if !b.verified && !b.disabled {
+		why := b.msg
+		b.cond = old
+		r.sync(b)
+		return fmt.Errorf("condition refused: %s", why)
+	}
+	if b.cond == "" {
+		r.printf("Breakpoint %d is now unconditional.\n", n)
+	} else {
+		r.printf("Breakpoint %d: stop if %s\n", n, b.cond)
+	}
+	return nil
+}
+
+// findBP returns breakpoint n (nil if none).
+func (r *repl) findBP(n int) *replBP {
 	for _, b := range r.bps {
 		if b.id == n {
-			b.cond = strings.TrimSpace(cond)
-			if b.fn != "" {
-				err = r.syncBreakpoints("")
-			} else {
-				err = r.syncBreakpoints(b.file)
-			}
-			if err == nil {
-				if b.cond == "" {
-					r.printf("Breakpoint %d is now unconditional.\n", n)
-				} else {
-					r.printf("Breakpoint %d: stop if %s\n", n, b.cond)
-				}
-			}
-			return err
+			return b
 		}
 	}
-	return fmt.Errorf("no breakpoint %d", n)
+	return nil
+}
+
+// sync sends the breakpoints of b's file (or the function breakpoints)
+// to the server.
+func (r *repl) sync(b *replBP) error {
+	if b.fn != "" {
+		return r.syncBreakpoints("")
+	}
+	return r.syncBreakpoints(b.file)
 }
 
 func single(args string) bool { return strings.TrimSpace(args) == "-single" }
@@ -382,11 +472,15 @@ func (r *repl) setLocation(f dap.StackFrame) {
 }
 
 func cmdBt(r *repl, args string) error {
-	depth := 50
-	if args != "" {
-		n, err := strconv.Atoi(args)
+	depth, full := 50, false
+	for _, a := range strings.Fields(args) {
+		if a == "full" || a == "-full" {
+			full = true
+			continue
+		}
+		n, err := strconv.Atoi(a)
 		if err != nil || n < 1 {
-			return errors.New("usage: bt [DEPTH]")
+			return errors.New("usage: bt [full] [DEPTH]")
 		}
 		depth = n
 	}
@@ -402,6 +496,9 @@ func cmdBt(r *repl, args string) error {
 			mark = "*"
 		}
 		r.printf("%s %3d  %s (%s:%d)\n", mark, i, f.Name, sourceBase(f), f.Line)
+		if full {
+			r.frameVars(f.Id, "        ")
+		}
 	}
 	if body.TotalFrames > len(body.StackFrames) {
 		r.printf("      … %d more frames (bt %d)\n", body.TotalFrames-len(body.StackFrames), body.TotalFrames)
@@ -427,9 +524,12 @@ func (r *repl) selectFrame(n int) error {
 }
 
 func cmdFrame(r *repl, args string) error {
+	if args == "" {
+		return r.selectFrame(r.frame) // where the selected frame is
+	}
 	n, err := strconv.Atoi(args)
 	if err != nil {
-		return errors.New("usage: frame N")
+		return errors.New("usage: frame [N]")
 	}
 	return r.selectFrame(n)
 }
@@ -494,8 +594,15 @@ func (r *repl) variables(ref int) ([]dap.Variable, error) {
 }
 
 func cmdPrint(r *repl, args string) error {
+	format, args, err := cutFormat(args)
+	if err != nil {
+		return err
+	}
 	if args == "" {
-		return errors.New("usage: print EXPR")
+		return errors.New("usage: print[/FMT] EXPR")
+	}
+	if format != "" {
+		return r.printFormatted(format, args)
 	}
 	resp, err := r.c.call(&dap.EvaluateRequest{Request: request("evaluate"),
 		Arguments: dap.EvaluateArguments{Expression: args, Context: "repl", FrameId: r.frameID()}})
@@ -590,20 +697,56 @@ func (r *repl) evalRef(expr string) (int, error) {
 
 func cmdList(r *repl, args string) error {
 	file, line := r.file, r.line
+	if a, b, ok := strings.Cut(args, ","); ok {
+		// list N,M (in the current file)
+		lo, err1 := parseLine(strings.TrimSpace(a))
+		hi, err2 := parseLine(strings.TrimSpace(b))
+		if err := errors.Join(err1, err2); err != nil {
+			return fmt.Errorf("list N,M: %v", err)
+		}
+		if hi < lo {
+			return fmt.Errorf("list %d,%d: the last line comes before the first", lo, hi)
+		}
+		if file == "" {
+			return errors.New("no current source file")
+		}
+		return r.listRange(file, lo, hi)
+	}
 	if args != "" {
 		b, err := r.parseLocation(args)
 		if err != nil {
 			return err
 		}
 		if b.fn != "" {
-			return errors.New("list takes file:line or line")
+			out, err := r.meta("locate " + b.fn)
+			if err != nil {
+				return err
+			}
+			i := strings.LastIndexByte(out, ':')
+			n, _ := strconv.Atoi(out[i+1:])
+			b.file, b.line = out[:i], n
 		}
 		file, line = b.file, b.line
 	}
 	if file == "" {
 		return errors.New("no current source file")
 	}
-	r.listAround(file, line, 5)
+	return r.listRange(file, line-5, line+5)
+}
+
+// listRange lists lines [lo, hi] of file, refusing lines past its end.
+func (r *repl) listRange(file string, lo, hi int) error {
+	n := len(r.sourceLines(file))
+	if n > 0 && r.sourceLines(file)[n-1] == "" {
+		n-- // the newline that ends the last line
+	}
+	if n == 0 {
+		return fmt.Errorf("no source for %s", filepath.Base(file))
+	}
+	if max(lo, 1) > n {
+		return fmt.Errorf("line %d is past the end of %s (%d lines)", max(lo, 1), filepath.Base(file), n)
+	}
+	r.listLines(file, lo, min(hi, n))
 	return nil
 }
 
@@ -611,6 +754,24 @@ func metaCmd(name string) func(r *repl, args string) error {
 	return func(r *repl, args string) error {
 		out, err := r.meta(strings.TrimSpace(name + " " + args))
 		if err != nil {
+			return err
+		}
+		if f := strings.Fields(args); name == "sched" && len(f) > 0 && f[0] == "step" {
+			// the quantum stopped at a breakpoint (shown now, with its
+			// number), or moved the threads: the server says stopped again
+			// either way, and the current line follows the selected thread
+			r.quiet, r.lastStop = true, nil
+			err := r.waitStop()
+			r.quiet = false
+			if e := r.lastStop; e != nil && strings.Contains(out, "stopped: breakpoint") {
+				if ids := r.localBPIDs(e.Body.HitBreakpointIds); len(ids) > 0 {
+					out = strings.Replace(out, "stopped: breakpoint", "stopped: breakpoint "+strings.Join(ids, ", "), 1)
+				}
+			}
+			r.printf("%s\n", out)
+			if r.lastStop != nil {
+				r.showStop(r.lastStop)
+			}
 			return err
 		}
 		r.printf("%s\n", out)
@@ -622,11 +783,14 @@ func cmdRestart(r *repl, args string) error {
 	if r.attached {
 		return errors.New("restart is not available when attached")
 	}
+	r.drainEvents() // the end of the last run, if it ended
 	if _, err := r.c.call(&dap.RestartRequest{Request: request("restart")}); err != nil {
 		return err
 	}
 	r.exited = false
 	r.printf("Restarted.\n")
+	// the new program's breakpoints have new server ids: set them again
+	r.syncAll()
 	return r.waitStop()
 }
 
@@ -643,13 +807,26 @@ func cmdDetach(r *repl, args string) error {
 	return errQuit
 }
 
-// confirmKill asks whether quit should kill an attached program; the
-// terminal sets it.
-var confirmKill = func(r *repl) bool { return false }
+// ask puts a question to the user and returns the answer; the terminal
+// sets it. Without a terminal there is no one to ask (an error).
+var ask = func(r *repl, question string) (string, error) { return "", io.EOF }
 
 func cmdQuit(r *repl, args string) error {
-	terminate := !r.attached || confirmKill(r)
-	r.c.call(&dap.DisconnectRequest{Request: request("disconnect"),
-		Arguments: &dap.DisconnectArguments{TerminateDebuggee: terminate}})
+	if r.attached && !r.exited {
+		// as gdb: the question is whether to quit at all; no cancels
+		ans, err := ask(r, "The program keeps running after you leave (kill ends it). Quit? [y/N] ")
+		if err == nil && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(ans)), "y") {
+			r.printf("Not quitting.\n")
+			return nil
+		}
+	}
+	r.leave()
 	return errQuit
+}
+
+// leave ends the session: a launched program is terminated, an attached
+// one is detached and keeps running.
+func (r *repl) leave() {
+	r.c.call(&dap.DisconnectRequest{Request: request("disconnect"),
+		Arguments: &dap.DisconnectArguments{TerminateDebuggee: !r.attached}})
 }

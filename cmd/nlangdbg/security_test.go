@@ -99,7 +99,7 @@ int main() {
 	second := exec.Command(bin, "attach", "--token-file", tokFile, addr)
 	second.Stdin = strings.NewReader("threads\n")
 	out, err := second.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "another debugger is connected") {
+	if err == nil || !strings.Contains(string(out), "another debugger is attached") {
 		t.Errorf("second attach: %v\n%s", err, out)
 	}
 	c.DisconnectRequest(false)

@@ -114,7 +114,7 @@ func TestTerminalLiner(t *testing.T) {
 	scr.expect(t, `\(nlangdbg\) `)
 
 	// Tab completes a unique command name.
-	f.Write([]byte("disa\t"))
+	f.Write([]byte("disas\t"))
 	scr.expect(t, `disasm `)
 	f.Write([]byte("\r"))
 	scr.expect(t, `func main`)
@@ -125,6 +125,12 @@ func TestTerminalLiner(t *testing.T) {
 	scr.expect(t, `disasm`)
 	f.Write([]byte("\r"))
 	scr.expect(t, `func main`)
+	scr.expect(t, `\(nlangdbg\) `)
+
+	// Tab twice lists the words that fit, not whole lines.
+	f.Write([]byte("sched \t\t"))
+	scr.expect(t, `\r?\nnext\s+quota\s+step\s*\r?\n`)
+	f.Write([]byte("\x03"))
 	scr.expect(t, `\(nlangdbg\) `)
 
 	// Ctrl-C at the prompt clears the line.
@@ -198,12 +204,13 @@ int main() {
 	go io.Copy(io.Discard, stderr)
 
 	att := exec.Command(bin, "attach", addr)
-	att.Stdin = strings.NewReader("threads\nbt\nthread 2\nbt\ndetach\n")
+	// quit asks first (the program would run on); "n" stays, as in gdb
+	att.Stdin = strings.NewReader("threads\nbt\nthread 2\nbt\nquit\nn\ndetach\n")
 	out, err := att.CombinedOutput()
 	if err != nil {
 		t.Fatalf("attach: %v\n%s", err, out)
 	}
-	for _, want := range []string{`Paused`, `\[1\] "main"\s+join ticker`, `\[2\] "ticker"\s+sleep`, `ticker \(slow\.n:\d+\)`, `Detached`} {
+	for _, want := range []string{`Paused`, `\[1\] "main"\s+join ticker`, `\[2\] "ticker"\s+sleep`, `ticker \(slow\.n:\d+\)`, `Not quitting\.`, `Detached`} {
 		if !regexp.MustCompile(want).Match(out) {
 			t.Errorf("attach transcript does not match %q:\n%s", want, out)
 		}

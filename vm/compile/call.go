@@ -206,15 +206,45 @@ func bindArgs(cl *callee, args []*syntax.Arg) ([]*syntax.Arg, bool) {
 	return out, true
 }
 
+// checkArgOrder reports a positional argument written after a named one
+// (f(b = 2, 1)), which has no parameter to go to.
+func (fc *fcomp) checkArgOrder(args []*syntax.Arg) bool {
+	named := ""
+	seen := map[string]bool{}
+	for _, a := range args {
+		switch {
+		case a.Name != "" && seen[a.Name]:
+			fc.errorf(a.Pos, "argument %s is given twice", a.Name)
+			return false
+		case a.Name != "":
+			named = a.Name
+			seen[a.Name] = true
+		case named != "":
+			fc.errorf(a.Pos, "positional argument after named argument %s (named arguments come last)", named)
+			return false
+		}
+	}
+	return true
+}
+
 // resolve picks the best candidate for the arguments (lowest total
 // conversion score). It reports an error and returns nil if none fits or
 // the best is ambiguous.
 func (fc *fcomp) resolve(cands []*callee, args []*syntax.Arg, pos syntax.Pos, what string) (*callee, []*syntax.Arg) {
-	types := make([]*vm.Type, len(args))
-	for i, a := range args {
-		if a.Out {
-			types[i] = fc.peekType(a.X)
+	if !fc.checkArgOrder(args) {
+		for _, a := range args {
+			fc.peekType(a.X)
 		}
+		return nil, nil
+	}
+	// types holds each argument's own type (no expectation), computed
+	// when first needed
+	types := make([]*vm.Type, len(args))
+	typeOf := func(i int) *vm.Type {
+		if types[i] == nil {
+			types[i] = fc.peekType(args[i].X)
+		}
+		return types[i]
 	}
 	var best *callee
 	var bestArgs []*syntax.Arg
@@ -229,22 +259,21 @@ func (fc *fcomp) resolve(cands []*callee, args []*syntax.Arg, pos syntax.Pos, wh
 			if a == nil {
 				continue // a default costs nothing (as in the reference)
 			}
-			at := types[indexOf(args, a)]
-			if at == nil {
-				at = fc.peekTypeHint(a.X, cl.params[i])
-				types[indexOf(args, a)] = at
-			}
+			ai := indexOf(args, a)
 			if a.Out {
-				if at != cl.params[i] && at != badType {
+				if at := typeOf(ai); at != cl.params[i] && at != badType {
 					ok = false
 					break
 				}
 				continue
 			}
-			s := fc.c.convScore(at, cl.params[i])
-			if at != cl.params[i] && isIntLit(a.X) && cl.params[i].IsInteger() && fc.litFits(a.X, cl.params[i]) {
-				s = litScore(at, cl.params[i]) // a literal fits narrower integers too
+			var ctx *vm.Type
+			if hintMatters(a.X, cl.params[i]) {
+				ctx = fc.peekTypeHint(a.X, cl.params[i])
+			} else {
+				ctx = typeOf(ai)
 			}
+			s := fc.convCost(a.X, ctx, cl.params[i], func() *vm.Type { return typeOf(ai) })
 			if s < 0 {
 				ok = false
 				break
@@ -263,22 +292,19 @@ func (fc *fcomp) resolve(cands []*callee, args []*syntax.Arg, pos syntax.Pos, wh
 	}
 	if best == nil {
 		if len(cands) == 1 {
-			fc.explainMismatch(cands[0], args, types, pos, what)
+			fc.explainMismatch(cands[0], args, typeOf, pos, what)
 		} else {
 			var ts []string
-			for i, a := range args {
-				if types[i] == nil {
-					types[i] = fc.peekType(a.X)
-				}
-				ts = append(ts, types[i].String())
+			for i := range args {
+				ts = append(ts, typeOf(i).String())
 			}
 			fc.errorf(pos, "no overload of %s matches (%s)", what, strings.Join(ts, ", "))
 		}
 		return nil, nil
 	}
 	if ties > 0 {
-		for _, t := range types {
-			if t == badType {
+		for i := range args {
+			if typeOf(i) == badType {
 				// an argument failed to compile: its error is reported
 				// when it is compiled, so do not add an ambiguity
 				return best, bestArgs
@@ -290,30 +316,17 @@ func (fc *fcomp) resolve(cands []*callee, args []*syntax.Arg, pos syntax.Pos, wh
 	return best, bestArgs
 }
 
-// peekTypeHint is peekType with a hint (for literals and function refs).
+// peekTypeHint is the static type of e typed where hint is expected
+// (constant fitting, initialisers, function references).
 func (fc *fcomp) peekTypeHint(e syntax.Expr, hint *vm.Type) *vm.Type {
 	switch e.(type) {
 	case *syntax.InitList, *syntax.ArrayLit:
 		return hint
-	case *syntax.Ident, *syntax.Member:
-		if hint != nil && hint.Kind == vm.KFunc {
-			saved := len(fc.c.errs)
-			t := fc.peekWithHint(e, hint)
-			fc.c.errs = fc.c.errs[:saved]
-			return t
-		}
+	}
+	if hintMatters(e, hint) {
+		return fc.peekAs(e, hint)
 	}
 	return fc.peekType(e)
-}
-
-func (fc *fcomp) peekWithHint(e syntax.Expr, hint *vm.Type) *vm.Type {
-	code, top, max := len(fc.fn.Code), fc.top, fc.max
-	binds := len(fc.fn.Binds)
-	_, t := fc.gen(e, hint, -1)
-	fc.fn.Code = fc.fn.Code[:code]
-	fc.fn.Binds = fc.fn.Binds[:binds]
-	fc.top, fc.max = top, max
-	return t
 }
 
 func indexOf(args []*syntax.Arg, a *syntax.Arg) int {
@@ -325,7 +338,7 @@ func indexOf(args []*syntax.Arg, a *syntax.Arg) int {
 	return -1
 }
 
-func (fc *fcomp) explainMismatch(cl *callee, args []*syntax.Arg, types []*vm.Type, pos syntax.Pos, what string) {
+func (fc *fcomp) explainMismatch(cl *callee, args []*syntax.Arg, typeOf func(int) *vm.Type, pos syntax.Pos, what string) {
 	nreq := 0
 	for _, d := range cl.defaults {
 		if d == nil {
@@ -360,6 +373,14 @@ func (fc *fcomp) explainMismatch(cl *callee, args []*syntax.Arg, types []*vm.Typ
 				}
 			}
 		}
+		for _, a := range args {
+			for i, n := range cl.names {
+				if a.Name != "" && n == a.Name && i < positional {
+					fc.errorf(a.Pos, "argument %s of %s is given twice (it is argument %d, passed by position)", a.Name, what, i+1)
+					return
+				}
+			}
+		}
 		for i, a := range args {
 			if i < len(cl.outs) && a.Name == "" && a.Out != cl.outs[i] {
 				if cl.outs[i] {
@@ -377,20 +398,35 @@ func (fc *fcomp) explainMismatch(cl *callee, args []*syntax.Arg, types []*vm.Typ
 		if a == nil {
 			continue
 		}
-		at := types[indexOf(args, a)]
-		if at == nil {
-			at = fc.peekTypeHint(a.X, cl.params[i])
+		at := typeOf(indexOf(args, a))
+		if a.Out {
+			if at != cl.params[i] && at != badType {
+				fc.errorf(a.X.Start(), "out argument %d of %s must be a %s variable, got %s", i+1, what, cl.params[i], at)
+				return
+			}
+			continue
 		}
-		fc.errorf(a.X.Start(), "cannot use %s as %s in argument %d of %s%s", at, cl.params[i], i+1, what, fc.castHint(at, cl.params[i]))
+		ctx := at
+		if hintMatters(a.X, cl.params[i]) {
+			ctx = fc.peekTypeHint(a.X, cl.params[i])
+		}
+		if fc.convCost(a.X, ctx, cl.params[i], nil) >= 0 {
+			continue
+		}
+		fc.convError(a.X, ctx, cl.params[i], fmt.Sprintf(" in argument %d of %s", i+1, what))
 		return
 	}
 	fc.errorf(pos, "arguments do not match %s", what)
 }
 
 // emitArgs evaluates the bound arguments of cl into consecutive registers
-// starting at base (defaults computed at the call site). It returns the
-// out-argument write-backs to do after the call.
-func (fc *fcomp) emitArgs(cl *callee, bound []*syntax.Arg, base int32) []outBack {
+// starting at base (defaults computed at the call site). recv is the
+// register of the receiver of a method call (-1 for none): a default
+// value is compiled in the callee's class with this = that receiver, so
+// `int foo(int a = this.x)` reads x of the object the call is made on,
+// at each call. It returns the out-argument write-backs to do after the
+// call.
+func (fc *fcomp) emitArgs(cl *callee, bound []*syntax.Arg, base, recv int32) []outBack {
 	var backs []outBack
 	// default expressions see earlier parameters by name
 	var defScope *scope
@@ -404,10 +440,9 @@ func (fc *fcomp) emitArgs(cl *callee, bound []*syntax.Arg, base int32) []outBack
 				}
 			}
 			fc.scopes = append(fc.scopes, defScope)
-			savedFile := fc.file
-			fc.file = cl.file
+			restore := fc.enterDefault(cl, recv)
 			fc.value(cl.defaults[i], cl.params[i], r)
-			fc.file = savedFile
+			restore()
 			fc.scopes = fc.scopes[:len(fc.scopes)-1]
 		} else if a.Out {
 			id, ok := a.X.(*syntax.Ident)
@@ -431,6 +466,19 @@ func (fc *fcomp) emitArgs(cl *callee, bound []*syntax.Arg, base int32) []outBack
 	return backs
 }
 
+// enterDefault switches the compiler to the context of cl's default
+// values: its file, and its class with the receiver in register recv (no
+// class outside a method). The returned function switches back.
+func (fc *fcomp) enterDefault(cl *callee, recv int32) func() {
+	file, cls, this, thisReg := fc.file, fc.cls, fc.this, fc.thisReg
+	fc.file = cl.file
+	fc.cls, fc.this, fc.thisReg = nil, nil, 0
+	if cl.fi != nil && cl.fi.cls != nil && recv >= 0 {
+		fc.cls, fc.this, fc.thisReg = cl.fi.cls, vm.ClassType(cl.fi.cls.cls), recv
+	}
+	return func() { fc.file, fc.cls, fc.this, fc.thisReg = file, cls, this, thisReg }
+}
+
 type outBack struct{ local, arg int32 }
 
 func (fc *fcomp) writeBack(backs []outBack) {
@@ -451,7 +499,11 @@ func (fc *fcomp) callCallee(f *callee, bound []*syntax.Arg, recv int32, isMethod
 		fc.emit(vm.MOVE, base, recv, 0)
 		argBase = base + 1
 	}
-	backs := fc.emitArgs(f, bound, argBase)
+	recvReg := int32(-1)
+	if isMethod {
+		recvReg = base
+	}
+	backs := fc.emitArgs(f, bound, argBase, recvReg)
 	d := dst
 	if d < 0 {
 		d = fc.temp()
@@ -502,7 +554,7 @@ func (fc *fcomp) callFuncValue(e *syntax.Call, fr int32, ft *vm.Type, dst int32)
 	fv := fc.temp()
 	fc.emit(vm.MOVE, fv, fr, 0)
 	base := fc.alloc(int32(len(ft.Args)) + 1)
-	backs := fc.emitArgs(cl, bound, base+1)
+	backs := fc.emitArgs(cl, bound, base+1, -1)
 	d := dst
 	if d < 0 {
 		d = fc.temp()
@@ -522,7 +574,7 @@ func (fc *fcomp) callIdent(e *syntax.Call, id *syntax.Ident, hint *vm.Type, dst 
 	if fc.this != nil && !fc.this.Class.IsEnum {
 		if f := fc.this.Class.FieldByName(name); f != nil && f.Type.Kind == vm.KFunc {
 			r := fc.temp()
-			fc.emit(vm.GETF, r, 0, int32(f.Index))
+			fc.emit(vm.GETF, r, fc.thisReg, int32(f.Index))
 			return fc.callFuncValue(e, r, f.Type, dst)
 		}
 	}
@@ -541,7 +593,7 @@ func (fc *fcomp) callIdent(e *syntax.Call, id *syntax.Ident, hint *vm.Type, dst 
 				fc.errorf(id.Pos, "method %s called without a receiver", name)
 				return fc.out(dst), badType
 			}
-			return fc.callCallee(best, bound, 0, true, id.Pos, dst, !fc.cls.cls.IsEnum, nil), best.result
+			return fc.callCallee(best, bound, fc.thisReg, true, id.Pos, dst, !fc.cls.cls.IsEnum, nil), best.result
 		}
 	}
 	if fs := fc.visibleFuncs(name); len(fs) > 0 {
@@ -665,7 +717,7 @@ func (fc *fcomp) callMember(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst
 			n := int32(len(best.params)) + 1
 			base := fc.alloc(n)
 			fc.emit(vm.MOVE, base, x, 0)
-			fc.emitArgs(best, bound, base+1)
+			fc.emitArgs(best, bound, base+1, base)
 			d := fc.out(dst)
 			fc.line(m.NamePos, false)
 			fc.emit(vm.CALLI, base, fc.dyn(vm.DynCall{Name: m.Name, NArgs: len(best.params)}), d)
@@ -707,7 +759,7 @@ func (fc *fcomp) callMember(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst
 			}
 			base := fc.alloc(int32(len(best.params)) + 1)
 			fc.emit(vm.BOX, base, x, fc.typeIndex(xt))
-			fc.emitArgs(best, bound, base+1)
+			fc.emitArgs(best, bound, base+1, base)
 			d := fc.out(dst)
 			fc.line(m.NamePos, false)
 			fc.emit(vm.CALLI, base, fc.dyn(vm.DynCall{Name: m.Name, NArgs: len(best.params)}), d)

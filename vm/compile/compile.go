@@ -682,6 +682,7 @@ func (c *compiler) declareFunc(f *fileInfo, ci *classInfo, d *syntax.FuncDecl) *
 // compileBodies compiles every function and method body.
 func (c *compiler) compileBodies() {
 	for _, fi := range c.all {
+		c.checkDefaults(fi)
 		if fi.iface || fi.decl.Body == nil {
 			continue
 		}
@@ -689,8 +690,42 @@ func (c *compiler) compileBodies() {
 		c.prog.AddFunc(fi.fn)
 	}
 	for _, ci := range c.order {
+		if ci.cdecl != nil && !ci.file.lib {
+			c.initFunc(ci) // field initialisers are checked even if no object is made
+		}
 		if ci.init != nil {
 			c.prog.AddFunc(ci.init)
 		}
+	}
+}
+
+// checkDefaults compiles the default values of fi's parameters once
+// where they are declared, in the callee's context (earlier parameters,
+// and this in a method), so that a default with an error is reported even
+// if no call uses it. The code is thrown away: each call compiles its
+// defaults again at the call site, with the receiver of that call.
+func (c *compiler) checkDefaults(fi *funcInfo) {
+	has := false
+	for _, d := range fi.defaults {
+		has = has || d != nil
+	}
+	if !has || fi.file.lib {
+		return
+	}
+	fn := &vm.Funcode{Name: fi.fn.Name, File: fi.fn.File, VIndex: -1}
+	fc := &fcomp{fbuilder: newBuilder(fn), c: c, fi: fi, file: fi.file, cls: fi.cls}
+	fc.push()
+	if fi.cls != nil {
+		fc.this = vm.ClassType(fi.cls.cls)
+		fc.alloc(1)
+	}
+	fc.scopes = append(fc.scopes, &scope{vars: map[string]*local{}, barrier: true})
+	for i, name := range fi.names {
+		if d := fi.defaults[i]; d != nil {
+			mark := fc.top
+			fc.value(d, fi.params[i], -1)
+			fc.top = mark
+		}
+		fc.declare(name, fi.params[i], fi.decl.Params[i].Pos, false)
 	}
 }

@@ -494,6 +494,80 @@ int main() { T x; return 0; }`, []string{"1:11: type alias cycle through T"}},
 			"3:14: wrong number of arguments in call to function value: got 1, want 0",
 			"5:13: cannot use Func<int> as int",
 		}},
+		{"string plus the null literal", `int main() {
+    string a = "x" + null;
+    string b = null + "y";
+    string c = "z";
+    c += null;
+    string ok = c + a;
+    return 0;
+}`, []string{
+			"2:22: invalid operation: string + null",
+			"3:16: invalid operation: string + null",
+			"5:10: invalid operation: string + null",
+		}},
+		{"named argument before positional", `int f(int a, int b = 2) { return a + b; }
+class C { public int m(int a, int b) { return a; } }
+int main() {
+    int x = f(b = 2, 1);
+    C c = new C();
+    int y = c.m(b = 1, 2);
+    int z = f(1, b = 3);
+    return 0;
+}`, []string{
+			"4:22: positional argument after named argument b (named arguments come last)",
+			"6:24: positional argument after named argument b (named arguments come last)",
+		}},
+		{"an argument given twice", `int f(int a, int b = 1) { return a + b; }
+int main() {
+    int x = f(1, a = 2);
+    int y = f(a = 1, a = 2);
+    return 0;
+}`, []string{
+			"3:18: argument a of f is given twice (it is argument 1, passed by position)",
+			"4:22: argument a is given twice",
+		}},
+		{"defaults checked where declared", `class K {
+    int x;
+    int f(int a = this.y) { return a; }
+    int g(int a = x, int b = a + 1) { return b; }
+}
+int h(int a = this.x, int b = c, int c = 1) { return a; }
+int main() { return 0; }`, []string{
+			"3:24: K has no method y",
+			"6:15: this outside a method",
+			"6:31: undefined: c",
+		}},
+		{"field initialisers of an unused class", `class U {
+    float f = 0.1;
+    byte b = 300;
+}
+int main() { return 0; }`, []string{
+			"2:15: cannot use double as float: a floating constant here must be exactly a float",
+			"3:14: constant 300 overflows byte",
+		}},
+		{"the argument that does not convert is named", `int f(int a, bool b, string c) { return a; }
+int main() {
+    int x = f(1, "x", "y");
+    int y = f(1, true, 2);
+    int z = f(1, c = "s", b = 3);
+    return 0;
+}`, []string{
+			"3:18: cannot use string as bool in argument 2 of f",
+			"5:31: cannot use int as bool in argument 2 of f",
+		}},
+		{"overflowing argument constants", `void b(byte v) { }
+void u(uint v) { }
+int main() {
+    b(300);
+    u(-1);
+    b(-129);
+    return 0;
+}`, []string{
+			"4:7: constant 300 overflows byte in argument 1 of b",
+			"5:7: constant -1 overflows uint in argument 1 of u",
+			"6:7: constant -129 overflows byte in argument 1 of b",
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := compileErrors(t, tc.src)

@@ -182,6 +182,9 @@ func TestCompileEvalAs(t *testing.T) {
 		{"2.5", vm.Int, "cannot use double as int"},
 		{"null", vm.ListOf(vm.Int), "null"},
 		{"null", vm.Int, "cannot use null as int"},
+		{"1.5", vm.Float, "1.5"}, // the conversion rule of the compiler
+		{"n + 0.5", vm.Float, "5.5"},
+		{"0.1", vm.Float, "must be exactly a float"},
 	} {
 		fn, err := CompileEvalAs(f.prog, f.scope, tc.expr, tc.want)
 		if err != nil {

@@ -33,8 +33,8 @@ func (fc *fcomp) value(e syntax.Expr, want *vm.Type, dst int32) int32 {
 		}
 		return r
 	}
-	if fc.c.convScore(t, want) < 0 {
-		fc.errorf(e.Start(), "cannot use %s as %s%s", t, want, fc.castHint(t, want))
+	if fc.convCost(e, t, want, nil) < 0 {
+		fc.convError(e, t, want, "")
 		return r
 	}
 	if lossyImplicit(t, want) && !exactLiteral(e, want) {
@@ -145,6 +145,12 @@ func (fc *fcomp) callToString(dst, src int32, t *vm.Type, pos syntax.Pos) {
 // peekType returns the static type of e without emitting code or
 // reporting errors.
 func (fc *fcomp) peekType(e syntax.Expr) *vm.Type {
+	return fc.peekAs(e, nil)
+}
+
+// peekAs returns the static type of e typed where hint is expected
+// (nil: no expectation), without emitting code or reporting errors.
+func (fc *fcomp) peekAs(e syntax.Expr, hint *vm.Type) *vm.Type {
 	switch e := e.(type) {
 	case *syntax.StringLit:
 		return vm.String
@@ -168,7 +174,7 @@ func (fc *fcomp) peekType(e syntax.Expr) *vm.Type {
 		binds    = len(fc.fn.Binds)
 		consts   = len(fc.fn.Consts)
 	)
-	_, t := fc.gen(e, nil, -1)
+	_, t := fc.gen(e, hint, -1)
 	fc.fn.Code = fc.fn.Code[:code]
 	fc.fn.Lines = fc.fn.Lines[:lines]
 	fc.fn.Locals = fc.fn.Locals[:locals]
@@ -232,7 +238,7 @@ func (fc *fcomp) gen(e syntax.Expr, hint *vm.Type, dst int32) (int32, *vm.Type) 
 			fc.errorf(e.Pos, "this outside a method")
 			return fc.out(dst), badType
 		}
-		return fc.place(0, dst), fc.this
+		return fc.place(fc.thisReg, dst), fc.this
 	case *syntax.Ident:
 		return fc.ident(e, hint, dst)
 	case *syntax.Member:
@@ -323,11 +329,11 @@ func (fc *fcomp) ident(e *syntax.Ident, hint *vm.Type, dst int32) (int32, *vm.Ty
 	if fc.this != nil {
 		if f := fc.this.Class.FieldByName(e.Name); f != nil && !fc.this.Class.IsEnum {
 			d := fc.out(dst)
-			fc.emit(vm.GETF, d, 0, int32(f.Index))
+			fc.emit(vm.GETF, d, fc.thisReg, int32(f.Index))
 			return d, f.Type
 		}
 		if ms := fc.c.methodsOf(fc.cls, e.Name); len(ms) > 0 {
-			return fc.methodRef(0, fc.this, e.Name, hint, e.Pos, dst)
+			return fc.methodRef(fc.thisReg, fc.this, e.Name, hint, e.Pos, dst)
 		}
 	}
 	if fs := fc.visibleFuncs(e.Name); len(fs) > 0 {
@@ -350,6 +356,9 @@ func (fc *fcomp) suggestName(name string) string {
 			if n != "" && n[0] != 0 && editDistance(n, name) <= 2 && (best == "" || n < best) {
 				best = n
 			}
+		}
+		if fc.scopes[i].barrier {
+			break // a default value does not see the caller's locals
 		}
 	}
 	if best == "" {
@@ -637,6 +646,12 @@ func (fc *fcomp) binary(e *syntax.Binary, hint *vm.Type, dst int32) (int32, *vm.
 	if isIntLit(e.X) && !isIntLit(e.Y) {
 		xh = fc.peekType(e.Y)
 	}
+	// an expected float reaches the floating literals of arithmetic
+	// (constant fitting: float f = x + 0.5)
+	floatCtx := hint == vm.Float && isArith(e.Op)
+	if floatCtx && floatish(e.X) {
+		xh = vm.Float
+	}
 	mark := fc.top
 	rx, xt := fc.gen(e.X, xh, -1)
 	if _, isLocal := e.X.(*syntax.Ident); isLocal && hasOutArg(e.Y) {
@@ -647,6 +662,9 @@ func (fc *fcomp) binary(e *syntax.Binary, hint *vm.Type, dst int32) (int32, *vm.
 	}
 	if !isIntLit(e.X) || isIntLit(e.Y) {
 		yh = xt
+	}
+	if floatCtx && floatish(e.Y) {
+		yh = vm.Float
 	}
 	// x + k and x - k with a small constant k: one instruction
 	if k, ok := smallIntLit(e.Y); ok && (e.Op == syntax.PLUS || e.Op == syntax.MINUS) && xt != badType {
@@ -671,6 +689,14 @@ func (fc *fcomp) binary(e *syntax.Binary, hint *vm.Type, dst int32) (int32, *vm.
 	switch e.Op {
 	case syntax.PLUS:
 		if xt == vm.String || yt == vm.String {
+			if xt == vm.Null || yt == vm.Null {
+				at := e.Y.Start()
+				if xt == vm.Null {
+					at = e.X.Start()
+				}
+				fc.errorf(at, "invalid operation: string + null (the null literal cannot be concatenated; write \"null\" for the text)")
+				return fc.out(dst), badType
+			}
 			sx := fc.toString(rx, xt, e.X.Start())
 			sy := fc.toString(ry, yt, e.Y.Start())
 			fc.top = max(mark, sx+1, sy+1)
@@ -969,7 +995,7 @@ func (fc *fcomp) assign(s *syntax.Assign) {
 		if fc.this != nil && !fc.this.Class.IsEnum {
 			if f := fc.this.Class.FieldByName(l.Name); f != nil {
 				r := fc.value(rhs, f.Type, -1)
-				fc.emit(vm.SETF, 0, int32(f.Index), r)
+				fc.emit(vm.SETF, fc.thisReg, int32(f.Index), r)
 				return
 			}
 		}

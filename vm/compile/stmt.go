@@ -51,6 +51,7 @@ type fcomp struct {
 	file      *fileInfo
 	cls       *classInfo // enclosing class (nil for functions)
 	this      *vm.Type   // type of this (nil in functions)
+	thisReg   int32      // the register holding this (0, but the receiver's while a default argument is compiled)
 	scopes    []*scope
 	loops     []*loopCtx
 	trys      []*tryCtx
@@ -509,7 +510,7 @@ func (fc *fcomp) foreach(s *syntax.Foreach) {
 		// a null source throws NullPointerException at LEN
 		_ = 0
 	}
-	if et != badType && elem != badType && fc.c.convScore(elem, et) < 0 {
+	if et != badType && elem != badType && fc.convCost(nil, elem, et, nil) < 0 {
 		fc.errorf(s.Type.Pos, "cannot iterate %s as %s", elem, et)
 	}
 	n := fc.alloc(1)
@@ -880,5 +881,5 @@ func (fc *fcomp) superCall(s *syntax.SuperCall) {
 	if best == nil {
 		return
 	}
-	fc.callCallee(best, bound, 0, true, s.Pos, -1, false, nil)
+	fc.callCallee(best, bound, fc.thisReg, true, s.Pos, -1, false, nil)
 }
