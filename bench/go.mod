@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
+	github.com/google/go-dap v0.12.0
 	github.com/nlangdbg/nlangdbg v0.0.0
 	github.com/yuin/gopher-lua v1.1.2
 	go.starlark.net v0.0.0-20260908191801-89a6a09411d5

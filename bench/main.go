@@ -36,6 +36,7 @@ func main() {
 		only       = flag.String("only", "", "comma-separated workloads to run (default all: fib,loop,objects,strings,pingpong,park)")
 		implList   = flag.String("impl", "", "comma-separated implementations (default all: nlang,lua,goja,starlark,go,go1)")
 		timeout    = flag.Duration("timeout", 3*time.Minute, "limit for one run")
+		debugger   = flag.Bool("debugger", true, "also measure the debugger's hot paths over stdio (next, log points, conditions, threads)")
 		budget     = flag.Duration("budget", 15*time.Second, "a peer's cell (workload × implementation) whose runs have taken this long in all is not run again: its median is of fewer runs (at least one)")
 		profileDir = flag.String("profile", "", "write a CPU profile of every NLang run to DIR/WORKLOAD.pprof (the last run's stays)")
 		verbose    = flag.Bool("v", false, "also print every run's time")
@@ -71,7 +72,18 @@ func main() {
 			fatal(err)
 		}
 	}
-	os.Exit(parent(ws, is, *n, *timeout, *budget, *profileDir, *verbose))
+	code := parent(ws, is, *n, *timeout, *budget, *profileDir, *verbose)
+	if *debugger {
+		fmt.Fprintln(os.Stderr, "debugger figures over stdio ...")
+		f, err := measureDebugger(min(*n, 3))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench: debugger:", err)
+			code = 1
+		} else {
+			reportDebugger(os.Stdout, f)
+		}
+	}
+	os.Exit(code)
 }
 
 func fatal(err error) {
@@ -155,6 +167,7 @@ func measure(im *impl, w *workload, cpuprofile string, repeat int) (result, erro
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
+	rss0 := procStatus("VmRSS")
 	if cpuprofile != "" {
 		f, err := os.Create(cpuprofile)
 		if err != nil {
@@ -182,6 +195,9 @@ func measure(im *impl, w *workload, cpuprofile string, repeat int) (result, erro
 		runtime.ReadMemStats(&after)
 		grown := int64(after.HeapAlloc+after.StackInuse) - int64(before.HeapAlloc+before.StackInuse)
 		r.PerThread = float64(grown) / float64(w.parked)
+		if hwm := procStatus("VmHWM"); hwm > 0 && rss0 > 0 {
+			r.PeakRSS = float64(hwm-rss0) / float64(w.parked)
+		}
 		if c, ok := keep.(parkCounter); ok {
 			r.Parked = c.Parked()
 		}
@@ -217,6 +233,24 @@ var timeOf = func(r result) float64 { return r.MS }
 
 func (c *cell) ms() float64        { return c.median(timeOf) }
 func (c *cell) perThread() float64 { return c.median(func(r result) float64 { return r.PerThread }) }
+func (c *cell) peakRSS() float64   { return c.median(func(r result) float64 { return r.PeakRSS }) }
+
+// procStatus reads a size field of /proc/self/status ("VmRSS",
+// "VmHWM") in bytes; 0 where there is none (not Linux).
+func procStatus(field string) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, field+":"); ok {
+			var kb int64
+			fmt.Sscanf(strings.TrimSpace(rest), "%d", &kb)
+			return kb << 10
+		}
+	}
+	return 0
+}
 
 type key struct{ impl, workload string }
 
@@ -393,36 +427,27 @@ func report(out io.Writer, ws []*workload, is []*impl, cells map[key]*cell, n in
 		fmt.Fprintln(out)
 	}
 
-	// Parked threads.
-	var park *workload
+	// Parked threads, and how the cost of one scales with their number.
+	var parks []*workload
 	for _, w := range ws {
 		if w.parked > 0 {
-			park = w
+			parks = append(parks, w)
 		}
 	}
-	if park != nil {
-		fmt.Fprintf(out, "%s: bytes per parked thread (live heap + goroutine stacks, after GC)\n\n", park.title)
-		var ims []*impl
-		for _, im := range is {
-			if im.runs(park) {
-				ims = append(ims, im)
+	if len(parks) > 0 {
+		fmt.Fprintf(out, "Parked threads: bytes per thread (live heap + goroutine stacks after GC; peak RSS), spawn time per thread\n\n")
+		line(out, []string{"threads", "impl", "B/thread", "peak RSS B/thread", "spawn ms", "ns/thread"})
+		line(out, []string{"---", "---", "---:", "---:", "---:", "---:"})
+		for _, w := range parks {
+			for _, im := range is {
+				c := get(im.name, w)
+				if !im.runs(w) || c == nil || c.ms() == 0 {
+					continue
+				}
+				line(out, []string{w.title, im.title, fmt.Sprintf("%.0f", c.perThread()), fmt.Sprintf("%.0f", c.peakRSS()),
+					num(c.ms()), fmt.Sprintf("%.0f", c.ms()*1e6/float64(w.parked))})
 			}
 		}
-		header(out, "", ims)
-		row := []string{"B/thread"}
-		for _, im := range ims {
-			if b := get(im.name, park).perThread(); b != 0 {
-				row = append(row, fmt.Sprintf("%.0f", b))
-			} else {
-				row = append(row, "")
-			}
-		}
-		line(out, row)
-		row = []string{"spawn ms"}
-		for _, im := range ims {
-			row = append(row, num(get(im.name, park).ms()))
-		}
-		line(out, row)
 		fmt.Fprintln(out)
 	}
 
@@ -466,17 +491,22 @@ func report(out io.Writer, ws []*workload, is []*impl, cells map[key]*cell, n in
 	}
 	if has("nlang") {
 		if has("lua") {
-			target("fib(30) ≤ 0.5× gopher-lua", nl("fib").ms(), 0.5*lua("fib").ms(), " ms")
-			target("loop ≤ 0.25× gopher-lua", nl("loop").ms(), 0.25*lua("loop").ms(), " ms")
+			target("fib(30) ≤ 0.35× gopher-lua", nl("fib").ms(), 0.35*lua("fib").ms(), " ms")
+			target("loop ≤ 0.2× gopher-lua", nl("loop").ms(), 0.2*lua("loop").ms(), " ms")
+			target("round trip ≤ 0.5× gopher-lua's resume/yield", nl("pingpong").ms(), 0.5*lua("pingpong").ms(), " ns")
 		}
-		g, g1 := cells[key{"go", "pingpong"}].ms(), cells[key{"go1", "pingpong"}].ms()
-		best := g
-		if g1 > 0 && (best == 0 || g1 < best) {
-			best = g1
+		target("round trip ≤ 0.5× Go's goroutine ping-pong, GOMAXPROCS 1", nl("pingpong").ms(), 0.5*cells[key{"go1", "pingpong"}].ms(), " ns")
+		if p := cells[key{"gopull", "pingpong"}].ms(); p > 0 && nl("pingpong").ms() > 0 {
+			fmt.Fprintf(out, "- round trip vs Go's iter.Pull (two coroutine switches, the floor): %s ns vs %s ns, %s×\n",
+				num(nl("pingpong").ms()), num(p), ratio(nl("pingpong").ms()/p))
 		}
-		target("round trip ≤ 0.5× Go's goroutine ping-pong (the faster of GOMAXPROCS default/1)", nl("pingpong").ms(), 0.5*best, " ns")
-		target("parked thread ≤ 1 KiB", nl("park").perThread(), 1024, " B")
-		target("1M spawns < 1 s", nl("park").ms(), 1000, " ms")
+		target("parked thread ≤ 600 B (heap)", nl("park").perThread(), 600, " B")
+		target("parked thread ≤ 800 B (peak RSS)", nl("park").peakRSS(), 800, " B")
+		target("1M spawns ≤ 1 s", nl("park").ms(), 1000, " ms")
+		if a, b := cells[key{"nlang", "park10k"}], cells[key{"nlang", "park2m"}]; a.ms() > 0 && b.ms() > 0 {
+			fmt.Fprintf(out, "- scaling 10k -> 2M threads: %s -> %s ns and %.0f -> %.0f B per thread\n",
+				num(a.ms()*1e6/10_000), num(b.ms()*1e6/2_000_000), a.perThread(), b.perThread())
+		}
 	}
 	if judged == 0 {
 		fmt.Fprintln(out, "(none can be judged from these workloads and implementations)")

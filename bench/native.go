@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"iter"
 	"runtime"
 	"strconv"
 	"sync"
@@ -17,6 +18,9 @@ func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 // goroutines and channels; the "go1" implementation runs the same code
 // with GOMAXPROCS=1 in its environment.
 func prepareGo(w *workload) (runFunc, error) {
+	if w.scale {
+		return goPark(w.parked), nil
+	}
 	f := goWorkloads[w.name]
 	if f == nil {
 		return nil, fmt.Errorf("no Go version of %s", w.name)
@@ -79,8 +83,12 @@ var goWorkloads = map[string]runFunc{
 		fmt.Fprintln(out, v)
 		return nil, nil
 	},
-	"park": func(out io.Writer) (any, error) {
-		const n = 1_000_000
+	"park": goPark(1_000_000),
+}
+
+// goPark parks n goroutines on one channel.
+func goPark(n int) runFunc {
+	return func(out io.Writer) (any, error) {
 		c := make(chan int)
 		var started sync.WaitGroup
 		started.Add(n)
@@ -97,7 +105,33 @@ var goWorkloads = map[string]runFunc{
 		}
 		fmt.Fprintln(out, "spawned")
 		return goParked{c}, nil
-	},
+	}
+}
+
+// prepareGoPull is the ping-pong with Go's iter.Pull: each round trip is
+// two coroutine switches (next resumes the sequence, yield comes back),
+// with no channel and no scheduler in between.
+func prepareGoPull(w *workload) (runFunc, error) {
+	if w.name != "pingpong" {
+		return nil, fmt.Errorf("iter.Pull runs only pingpong")
+	}
+	return func(out io.Writer) (any, error) {
+		const n = 1_000_000
+		v := 0
+		next, stop := iter.Pull(func(yield func(int) bool) {
+			for {
+				if !yield(v + 1) {
+					return
+				}
+			}
+		})
+		for i := 0; i < n; i++ {
+			v, _ = next()
+		}
+		stop()
+		fmt.Fprintln(out, v)
+		return nil, nil
+	}, nil
 }
 
 //go:noinline

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -15,7 +17,15 @@ import (
 // machine and scheduler running main to its end on one carrier.
 func prepareNLang(w *workload) (runFunc, error) {
 	path := w.name + ".n"
-	src, err := program(path)
+	var src []byte
+	var err error
+	if w.scale { // park.n with another number of threads
+		path = "park.n"
+		src, err = program(path)
+		src = bytes.Replace(src, []byte("1000000"), []byte(strconv.Itoa(w.parked)), 1)
+	} else {
+		src, err = program(path)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 )
 
@@ -27,6 +28,9 @@ type workload struct {
 	// the child reports the bytes each one holds.
 	parked int
 	want   string // the program's output, checked after every run
+	// scale marks the thread-count scaling rows (NLang and Go only):
+	// the park workload with `parked` threads instead of a million.
+	scale bool
 }
 
 var workloads = []*workload{
@@ -36,6 +40,9 @@ var workloads = []*workload{
 	{name: "strings", title: "200k-piece string", want: "200000"},
 	{name: "pingpong", title: "1M round trips", threads: true, want: "1000000"},
 	{name: "park", title: "1M parked threads", threads: true, parked: 1_000_000, want: "spawned"},
+	{name: "park10k", title: "10k parked threads", threads: true, parked: 10_000, want: "spawned", scale: true},
+	{name: "park100k", title: "100k parked threads", threads: true, parked: 100_000, want: "spawned", scale: true},
+	{name: "park2m", title: "2M parked threads", threads: true, parked: 2_000_000, want: "spawned", scale: true},
 }
 
 func findWorkload(name string) *workload {
@@ -67,6 +74,8 @@ type impl struct {
 	// only for thread workloads (Go with GOMAXPROCS 1) / not for them
 	// (Starlark).
 	threadsOnly, noThreads bool
+	// only, if set, lists the only workloads it runs.
+	only []string
 }
 
 var impls = []*impl{
@@ -76,6 +85,9 @@ var impls = []*impl{
 	{name: "starlark", title: "starlark-go", prepare: prepareStarlark, noThreads: true},
 	{name: "go", title: "Go", prepare: prepareGo},
 	{name: "go1", title: "Go (GOMAXPROCS 1)", prepare: prepareGo, env: []string{"GOMAXPROCS=1"}, threadsOnly: true},
+	// Go's iter.Pull: a coroutine switch of the Go runtime, the floor a
+	// user-space thread switch can aim at.
+	{name: "gopull", title: "Go iter.Pull", prepare: prepareGoPull, only: []string{"pingpong"}},
 }
 
 func findImpl(name string) *impl {
@@ -88,6 +100,12 @@ func findImpl(name string) *impl {
 }
 
 func (im *impl) runs(w *workload) bool {
+	if im.only != nil {
+		return slices.Contains(im.only, w.name)
+	}
+	if w.scale { // Go's 2M goroutines would take some 5 GB: not that one
+		return im.name == "nlang" || im.name == "go" && w.parked <= 1_000_000
+	}
 	if w.threads {
 		return !im.noThreads
 	}
@@ -99,6 +117,7 @@ type result struct {
 	MS        float64 `json:"ms"`                   // the timed run, wall clock
 	CPUMS     float64 `json:"cpu_ms"`               // the process's CPU time (user+system, all threads) in the timed run
 	PerThread float64 `json:"per_thread,omitempty"` // bytes per parked thread: (HeapAlloc+StackInuse) delta / count
+	PeakRSS   float64 `json:"peak_rss,omitempty"`   // bytes of peak RSS per parked thread: (VmHWM after - VmRSS before) / count
 	Parked    int     `json:"parked,omitempty"`     // threads the VM reports live, where it can tell
 	Out       string  `json:"out"`                  // the program's output
 }
@@ -106,7 +125,7 @@ type result struct {
 func (r result) String() string {
 	s := fmt.Sprintf("%.1f ms (CPU %.1f ms)", r.MS, r.CPUMS)
 	if r.PerThread != 0 {
-		s += fmt.Sprintf(", %.0f B/thread", r.PerThread)
+		s += fmt.Sprintf(", %.0f B/thread, peak RSS %.0f B/thread", r.PerThread, r.PeakRSS)
 	}
 	return s
 }

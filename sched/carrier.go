@@ -466,10 +466,10 @@ func (s *Scheduler) EnterPinned(t *vm.Thread, n *vm.Native) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ti := info(t)
-	if ti == nil || ti.on == nil || ti.pinned != nil {
+	if ti == nil || ti.on == nil || ti.pinned() != nil {
 		return
 	}
-	ti.pinned = n
+	ti.extra().pinned = n
 	s.pinnedN++
 	s.broadcast()
 }
@@ -480,13 +480,13 @@ func (s *Scheduler) ExitPinned(t *vm.Thread) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ti := info(t)
-	if ti == nil || ti.pinned == nil {
+	if ti == nil || ti.pinned() == nil {
 		return
 	}
 	for s.paused && !s.ended {
 		s.wait()
 	}
-	ti.pinned = nil
+	ti.x.pinned = nil
 	s.pinnedN--
 }
 

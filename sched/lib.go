@@ -209,10 +209,7 @@ func join(t, th *vm.Thread) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
-	if ti.joiners == nil {
-		ti.joiners = new(waitq)
-	}
-	ti.joiners.push(s.park(t, "join "+th.Name, th))
+	ti.extra().joiners.push(s.park(t, "join "+th.Name, th))
 	return vm.Value{}, vm.ErrPark
 }
 

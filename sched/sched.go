@@ -52,18 +52,18 @@ type Scheduler struct {
 	clock Clock
 	kick  chan struct{} // wakes an idle or paused Run
 
-	mu       sync.Mutex // guards everything below; held for a whole dispatch
-	quota    int
-	rng      *rand.Rand // nil: FIFO
-	nextID   int64
-	main     *vm.Thread
+	mu     sync.Mutex // guards everything below; held for a whole dispatch
+	quota  int
+	rng    *rand.Rand // nil: FIFO
+	nextID int64
+	main   *vm.Thread
 	// threads lists the threads by id: the live ones and, until the
 	// next compaction, some that ended (State Dead), so that an exit is
 	// O(1) and a lookup a binary search. live counts the live ones.
 	threads  []*vm.Thread
 	live     int
-	nfrozen  int // frozen threads (Freeze)
-	next     *vm.Thread   // SetNext
+	nfrozen  int        // frozen threads (Freeze)
+	next     *vm.Thread // SetNext
 	timers   timerHeap
 	timerSeq uint64
 	paused   bool
@@ -100,20 +100,51 @@ type Scheduler struct {
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
+//
+// It is 48 bytes (a million parked threads: 48 MB): what few threads
+// need lives in threadExtra, made on first use.
 type threadInfo struct {
-	seq     uint64     // park number: incremented at every park
-	offer   vm.Value   // the value a thread parked in a send offers
-	joiners *waitq     // the threads parked in a join of this one (made on the first)
-	future  *Future    // the future this thread completes, if spawned for one
-	pinned  *vm.Native // the pinned native the thread is blocked in, if any
+	seq uint64 // park number: incremented at every park
 	// The carrier running the thread (nil when not running), the one
 	// that ran it last, and the one whose run queue holds it.
 	on, last, qc *carrier
+	x            *threadExtra
 	// budgetOnce, if > 0, is the budget of the thread's next dispatch
 	// (SetBudgetOnce).
 	budgetOnce int32
 	queued     bool // in the run queue
 	frozen     bool // kept off the run queue by the debugger
+}
+
+// threadExtra is the scheduler data of the threads that need it.
+type threadExtra struct {
+	joiners waitq      // the threads parked in a join of this one
+	future  *Future    // the future this thread completes, if spawned for one
+	pinned  *vm.Native // the pinned native the thread is blocked in, if any
+}
+
+// extra returns ti's threadExtra, made on first use.
+func (ti *threadInfo) extra() *threadExtra {
+	if ti.x == nil {
+		ti.x = &threadExtra{}
+	}
+	return ti.x
+}
+
+// future returns the future the thread completes, or nil.
+func (ti *threadInfo) future() *Future {
+	if ti.x == nil {
+		return nil
+	}
+	return ti.x.future
+}
+
+// pinned returns the pinned native the thread is blocked in, or nil.
+func (ti *threadInfo) pinned() *vm.Native {
+	if ti.x == nil {
+		return nil
+	}
+	return ti.x.pinned
 }
 
 func info(t *vm.Thread) *threadInfo {
@@ -166,7 +197,11 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	}
 	t.Name = name
 	t.State = vm.Runnable
-	t.Sched = &threadInfo{future: fut}
+	ti := &threadInfo{}
+	if fut != nil {
+		ti.extra().future = fut
+	}
+	t.Sched = ti
 	s.threads = append(s.threads, t)
 	s.live++
 	s.enqueue(t)
@@ -379,14 +414,14 @@ func (s *Scheduler) exit(t *vm.Thread) {
 		ti.frozen = false
 		s.nfrozen--
 	}
-	for ti.joiners != nil {
-		if _, ok := s.wakeFirst(ti.joiners, vm.Value{}, nil); !ok {
+	for ti.x != nil {
+		if _, ok := s.wakeFirst(&ti.x.joiners, vm.Value{}, nil); !ok {
 			break
 		}
 	}
-	switch {
-	case ti.future != nil:
-		ti.future.complete(s, t)
+	switch fut := ti.future(); {
+	case fut != nil:
+		fut.complete(s, t)
 	case t.Uncaught != nil && t != s.main:
 		s.report(vm.ThreadExceptionText(t))
 	}

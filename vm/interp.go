@@ -701,15 +701,15 @@ reload:
 
 		case TRAP:
 			orig := fn.original(pc - 1)
-			if (t.skipTrap && t.skipFn == fn && t.skipPC == pc-1) || t.M.Hook == nil || t.NoDebug {
-				t.skipTrap = false
+			if (t.skipFn == fn && t.skipPC == pc-1) || t.M.Hook == nil || t.NoDebug {
+				t.skipFn = nil
 				ins = orig
 				goto dispatch
 			}
 			fr.PC = pc - 1
-			t.skipTrap = false
+			t.skipFn = nil
 			if t.M.Hook.OnTrap(t, fn, pc-1) {
-				t.skipTrap, t.skipFn, t.skipPC = true, fn, pc-1
+				t.skipFn, t.skipPC = fn, pc-1
 				return StopTrap, budget
 			}
 			ins = orig
@@ -871,7 +871,7 @@ func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 		t.growStack(need, false)
 	}
 	args := t.stack[argBase : int(argBase)+nc.NArgs]
-	t.nativeDest = dest
+	t.nativeDest, t.nativeArgs = dest, argBase
 	t.nativeType = nc.Type
 	var v Value
 	var err error

@@ -179,9 +179,10 @@ type Thread struct {
 	nativeType   *Type
 	pendingThrow error
 	reported     *Object // exception already shown to the debugger's ThrowHook
-	skipFn       *Funcode
+	skipFn       *Funcode     // execute the trapped instruction at (skipFn, skipPC) once
 	call         *pendingCall // the call a native asked for (CallThen)
 	nativeDest   int32        // stack index awaiting a parked native's result
+	nativeArgs   int32        // stack index of the native call's first argument
 	skipPC       int32
 
 	// (the small fields last, together: a parked thread is 512 bytes)
@@ -196,7 +197,6 @@ type Thread struct {
 	// (threads the debugger runs to evaluate expressions).
 	NoDebug  bool
 	inNative bool // parked inside a native call (top frame PC is past the call)
-	skipTrap bool // execute the trapped instruction at (skipFn, skipPC) once
 }
 
 // NewThread returns a thread that will call f with args when first run.
@@ -254,6 +254,12 @@ func (t *Thread) Complete(v Value) {
 		t.stack[t.nativeDest] = v
 	}
 }
+
+// NativeArg returns argument i of the native call the thread is parked
+// in (for a method, 0 is the receiver): the registers of a parked call
+// stay as they were, so a waker can read what the call offered (the
+// value of a blocked Channel.send). Valid only while parked.
+func (t *Thread) NativeArg(i int) Value { return t.stack[t.nativeArgs+int32(i)] }
 
 // CompleteThrow makes the native the thread is parked in raise err (a
 // *Throw) when the thread resumes.
