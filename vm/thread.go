@@ -178,7 +178,7 @@ type Thread struct {
 	concatBuf    []byte // the buffer behind the last long string built (concat)
 	nativeType   *Type
 	pendingThrow error
-	reported     *Object // exception already shown to the debugger's ThrowHook
+	reported     *Object      // exception already shown to the debugger's ThrowHook
 	skipFn       *Funcode     // execute the trapped instruction at (skipFn, skipPC) once
 	call         *pendingCall // the call a native asked for (CallThen)
 	nativeDest   int32        // stack index awaiting a parked native's result
