@@ -84,11 +84,15 @@ func userName() string {
 }
 
 // ReadTokenFile reads a shared token: the file's content without
-// surrounding white space, which must not be empty.
+// surrounding white space, which must not be empty. A file that others
+// may read is refused (chmod 600 it).
 func ReadTokenFile(path string) (string, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return "", err
+	}
+	if st.Mode().Perm()&0o077 != 0 {
+		return "", fmt.Errorf("%s: the token file is readable by others (mode %v); make it private with chmod 600", path, st.Mode().Perm())
 	}
 	if !st.Mode().IsRegular() || st.Size() > 4096 {
 		return "", fmt.Errorf("%s: a token file must be a regular file of at most 4096 bytes", path)
@@ -119,10 +123,20 @@ func (s *Server) checkPeer(conn net.Conn) error {
 	return checkSameUser(conn)
 }
 
+// refusing bounds the clients being refused at once: past it (a flood
+// of connections), a client is closed without a word.
+var refusing = make(chan struct{}, 16)
+
 // refuse tells a client it will not be served, answering its first
 // request (if it sends one soon) with an error, and closes conn.
 func refuse(conn net.Conn, msg string) {
 	defer conn.Close()
+	select {
+	case refusing <- struct{}{}:
+		defer func() { <-refusing }()
+	default:
+		return
+	}
 	c := newSession(&Server{}, conn)
 	c.sendOutput("stderr", "nlangdbg dap: "+msg+"\n")
 	conn.SetReadDeadline(time.Now().Add(refusalReadTimeout))

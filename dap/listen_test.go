@@ -3,6 +3,7 @@ package dap
 import (
 	"errors"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -170,5 +171,25 @@ func TestHeaderWithoutCR(t *testing.T) {
 	}
 	if out := c.Output("stderr"); !strings.Contains(out, "header line longer than 4 MiB") {
 		t.Errorf("output %q", out)
+	}
+}
+
+// TestReadTokenFile: a token file must be private and not empty.
+func TestReadTokenFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(content), mode)
+		os.Chmod(p, mode)
+		return p
+	}
+	if tok, err := ReadTokenFile(write("ok", " s3cret\n", 0o600)); err != nil || tok != "s3cret" {
+		t.Errorf("private token file: %q, %v", tok, err)
+	}
+	if _, err := ReadTokenFile(write("open", "s3cret", 0o644)); err == nil || !strings.Contains(err.Error(), "readable by others") {
+		t.Errorf("world-readable token file: %v", err)
+	}
+	if _, err := ReadTokenFile(write("empty", " \n", 0o600)); err == nil || !strings.Contains(err.Error(), "empty") {
+		t.Errorf("empty token file: %v", err)
 	}
 }
