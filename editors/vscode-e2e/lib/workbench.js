@@ -88,6 +88,20 @@ class Workbench {
         '--disable-workspace-trust', '--disable-getting-started-override', this.folder),
       { env: env(this.home), detached: true, stdio: ['ignore', 'pipe', logFd] },
     );
+    // If this process dies before stop(), code-server's group goes with it.
+    const pgid = this.proc.pid;
+    this.killGroup = () => {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {}
+    };
+    process.once('exit', this.killGroup);
+    for (const sig of ['SIGTERM', 'SIGINT']) {
+      process.once(sig, () => {
+        this.killGroup();
+        process.exit(1);
+      });
+    }
     this.url = await new Promise((resolve, reject) => {
       let buf = '';
       const t = setTimeout(() => reject(new Error(`code-server did not start in 60 s:\n${buf}`)), 60000);
@@ -145,6 +159,7 @@ class Workbench {
         } catch {}
       }
     }
+    if (this.killGroup) process.removeListener('exit', this.killGroup);
     fs.rmSync(this.home, { recursive: true, force: true });
   }
 
@@ -179,27 +194,26 @@ class Workbench {
   }
 
   /**
-   * expand clicks open the collapsed tree rows under container whose text
-   * matches re, and resolves to how many it opened.
+   * expandUntil opens collapsed tree rows under container whose text
+   * matches rowRe, one at a time (the tree re-renders as children load,
+   * and may render a row collapsed again on the next stop), until the
+   * container's text matches want.
    */
-  async expand(container, re) {
-    let opened = 0;
-    // One row at a time: opening one re-renders the rows below it.
-    for (let tries = 0; tries < 20; tries++) {
-      let row;
+  async expandUntil(container, rowRe, want, timeout = 30000) {
+    const end = Date.now() + timeout;
+    while (Date.now() < end) {
+      if (want.test(await this.text(container))) return;
       for (const r of await this.page.$$(`${container} .monaco-list-row[aria-expanded="false"]`)) {
-        if (re.test(await r.evaluate((e) => e.innerText))) {
-          row = r;
+        const t = await r.evaluate((e) => (e.isConnected ? e.innerText : '')).catch(() => '');
+        if (rowRe.test(t)) {
+          const twistie = await r.$('.monaco-tl-twistie').catch(() => null);
+          await (twistie || r).click().catch(() => {});
           break;
         }
       }
-      if (!row) break;
-      const twistie = await row.$('.monaco-tl-twistie');
-      await (twistie || row).click();
-      opened++;
-      await this.page.waitForFunction((e) => e.getAttribute('aria-expanded') !== 'false' || !e.isConnected, { polling: 50 }, row);
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    return opened;
+    throw new Error(`${container} never showed ${want}; it shows: ${JSON.stringify(await this.text(container))}`);
   }
 
   /**
