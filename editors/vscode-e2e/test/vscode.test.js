@@ -5,7 +5,8 @@
 // breakpoint in a spawned thread, F5, the debugger picked, the Call Stack
 // lists the virtual threads by name, Variables shows the locals, a step, a
 // continue to the other thread, and the output in the Debug Console;
-// NLang: Run File runs a file past its breakpoint to the end.
+// NLang: Run File runs a file past its breakpoint to the end; an attach
+// configuration connects to `nlangdbg run --listen` and detaches.
 // Needs NLANG_VSIX, NLANGDBG (absolute paths) and E2E_OUT (screenshots).
 
 const test = require('node:test');
@@ -13,6 +14,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const { spawn } = require('child_process');
 const { Workbench } = require('../lib/workbench');
 
 for (const v of ['NLANG_VSIX', 'NLANGDBG', 'E2E_OUT']) {
@@ -141,4 +143,64 @@ test('NLang: Run File runs the file to its end, past its breakpoint, output in t
     }, { timeout: 20000, polling: 100 });
   });
   await wb.screenshot('3-run-file');
+});
+
+const spin = `import io;
+import thread;
+void ticker(int n) {
+    int i = 0;
+    while (true) {
+        i += 1;
+        thread.sleep(10);
+    }
+}
+int main() {
+    Thread t = thread.spawn(ticker, 0);
+    t.setName("ticker");
+    t.join();
+    return 0;
+}
+`;
+
+test('attach (launch.json) to a program under nlangdbg run --listen: its threads, then detach leaves it running', { timeout: 60000 }, async (t) => {
+  const page = wb.page;
+  const prog = path.join(folder, 'spin.n');
+  fs.writeFileSync(prog, spin);
+  const run = spawn(process.env.NLANGDBG, ['run', '--listen', '127.0.0.1:0', prog], { stdio: ['ignore', 'ignore', 'pipe'] });
+  t.after(() => run.kill('SIGKILL'));
+  const port = await new Promise((resolve, reject) => {
+    let err = '';
+    run.stderr.on('data', (d) => {
+      err += d;
+      const m = /DAP server listening at: 127\.0\.0\.1:(\d+)/.exec(err);
+      if (m) resolve(Number(m[1]));
+    });
+    run.on('exit', (code) => reject(new Error(`nlangdbg run exited (${code}): ${err}`)));
+  });
+  fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+  fs.writeFileSync(
+    path.join(folder, '.vscode', 'launch.json'),
+    JSON.stringify({ version: '0.2.0', configurations: [{ type: 'nlang', request: 'attach', name: 'NLang: Attach', host: '127.0.0.1', port }] }),
+  );
+  await step('attach', async () => {
+    await wb.command('Debug: Select and Start Debugging');
+    await wb.waitForText('.quick-input-list', /NLang: Attach/);
+    await page.keyboard.type('NLang: Attach');
+    await page.keyboard.press('Enter');
+    await wb.waitForText('.debug-call-stack', /\[2\] ticker/);
+    await wb.waitForText('.debug-call-stack', /paused/i);
+  });
+  await wb.screenshot('4-attach');
+  await step('detach', async () => {
+    await page.keyboard.down('Shift');
+    await page.keyboard.press('F5');
+    await page.keyboard.up('Shift');
+    await page.waitForFunction(() => {
+      const bar = document.querySelector('.debug-toolbar');
+      return !bar || bar.offsetParent === null;
+    }, { timeout: 20000, polling: 100 });
+  });
+  // Detached, the program goes on running.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(run.exitCode, null, 'the program still runs after the detach');
 });
