@@ -72,6 +72,7 @@ class Workbench {
           'chat.disableAIFeatures': true,
           'git.enabled': false,
           'debug.internalConsoleOptions': 'openOnSessionStart',
+          'debug.openDebug': 'openOnSessionStart',
           'editor.fontSize': 14,
           'window.zoomLevel': 0,
         },
@@ -134,7 +135,12 @@ class Workbench {
     });
     this.page = await this.browser.newPage();
     this.page.setDefaultTimeout(30000);
-    await this.page.goto(`${this.url}/?folder=${encodeURIComponent(this.folder)}`, { waitUntil: 'domcontentloaded' });
+    await this.openFolder(this.folder);
+  }
+
+  /** openFolder loads the workbench on folder and waits for its Explorer. */
+  async openFolder(folder) {
+    await this.page.goto(`${this.url}/?folder=${encodeURIComponent(folder)}`, { waitUntil: 'domcontentloaded' });
     await this.page.waitForSelector('.monaco-workbench .part.statusbar', { timeout: 60000 });
     await this.page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
   }

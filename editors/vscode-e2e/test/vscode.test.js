@@ -162,9 +162,13 @@ int main() {
 }
 `;
 
-test('attach (launch.json) to a program under nlangdbg run --listen: its threads, then detach leaves it running', { timeout: 60000 }, async (t) => {
+test('F5 on an attach configuration (launch.json) to a program under nlangdbg run --listen: its threads, then detach leaves it running', { timeout: 60000 }, async (t) => {
   const page = wb.page;
-  const prog = path.join(folder, 'spin.n');
+  // A second folder, opened after its launch.json is written (VS Code
+  // reads launch.json when the folder opens).
+  const folder2 = fs.mkdtempSync(path.join(os.tmpdir(), 'nlang-ws-attach-'));
+  t.after(() => fs.rmSync(folder2, { recursive: true, force: true }));
+  const prog = path.join(folder2, 'spin.n');
   fs.writeFileSync(prog, spin);
   const run = spawn(process.env.NLANGDBG, ['run', '--listen', '127.0.0.1:0', prog], { stdio: ['ignore', 'ignore', 'pipe'] });
   t.after(() => run.kill('SIGKILL'));
@@ -177,18 +181,18 @@ test('attach (launch.json) to a program under nlangdbg run --listen: its threads
     });
     run.on('exit', (code) => reject(new Error(`nlangdbg run exited (${code}): ${err}`)));
   });
-  fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+  fs.mkdirSync(path.join(folder2, '.vscode'));
   fs.writeFileSync(
-    path.join(folder, '.vscode', 'launch.json'),
+    path.join(folder2, '.vscode', 'launch.json'),
     JSON.stringify({ version: '0.2.0', configurations: [{ type: 'nlang', request: 'attach', name: 'NLang: Attach', host: '127.0.0.1', port }] }),
   );
+  await step('open-folder', () => wb.openFolder(folder2));
   await step('attach', async () => {
-    await wb.command('Debug: Select and Start Debugging');
-    await wb.waitForText('.quick-input-list', /NLang: Attach/);
-    await page.keyboard.type('NLang: Attach');
-    await page.keyboard.press('Enter');
-    await wb.waitForText('.debug-call-stack', /\[2\] ticker/);
-    await wb.waitForText('.debug-call-stack', /paused/i);
+    await wb.openFile('spin.n');
+    // F5 starts the launch.json's (only) configuration.
+    await page.keyboard.press('F5');
+    await wb.waitForText('.part.statusbar', /NLang: Attach/);
+    await wb.waitForText('.debug-call-stack', /\[2\] ticker[\s\S]*paused/i);
   });
   await wb.screenshot('4-attach');
   await step('detach', async () => {

@@ -148,9 +148,9 @@ async function check(file) {
         break;
       case 'interp':
         want(sp, sp.col, 'meta.interpolation.nlang');
-        want(sp, sp.col, 'punctuation.section.interpolation.begin.nlang');
+        want(sp, sp.col, 'punctuation.section.embedded.begin.nlang');
         for (let c = sp.col + 2; c < last; c++) want(sp, c, 'variable.other.interpolated.nlang');
-        want(sp, last, 'punctuation.section.interpolation.end.nlang');
+        want(sp, last, 'punctuation.section.embedded.end.nlang');
         break;
       case 'char':
         want(sp, sp.col, 'string.quoted.single.nlang');
@@ -218,7 +218,7 @@ async function scopesOf(line, needle, nth = 0) {
 test('interpolation: ${name} is marked, $$ is an escape, $${x} and a lone $ are plain text, ${a.b} is invalid', async () => {
   const line = 'io.print("a=${a}, $$5 and $${b} and $ alone ${this.x}");';
   assert.deepEqual(await scopesOf(line, '${a}'), [
-    'string.quoted.double.nlang', 'meta.interpolation.nlang', 'punctuation.section.interpolation.begin.nlang',
+    'string.quoted.double.nlang', 'meta.interpolation.nlang', 'punctuation.section.embedded.begin.nlang',
   ]);
   assert.deepEqual(await scopesOf(line, 'a}'), [
     'string.quoted.double.nlang', 'meta.interpolation.nlang', 'variable.other.interpolated.nlang',
