@@ -191,8 +191,9 @@ test('F5 on an attach configuration (launch.json) to a program under nlangdbg ru
     await wb.openFile('spin.n');
     // F5 starts the launch.json's (only) configuration.
     await page.keyboard.press('F5');
-    await wb.waitForText('.part.statusbar', /NLang: Attach/);
-    await wb.waitForText('.debug-call-stack', /\[2\] ticker[\s\S]*paused/i);
+    // Paused threads: an attach pauses the program (a launch of spin.n,
+    // which has no breakpoint, would not stop).
+    await wb.waitForText('.debug-call-stack', /\[1\] main · main · join ticker[\s\S]*paused[\s\S]*\[2\] ticker · ticker/i);
   });
   await wb.screenshot('4-attach');
   await step('detach', async () => {
