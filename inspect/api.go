@@ -31,15 +31,20 @@ var (
 
 // Config describes a program to debug.
 type Config struct {
-	Program     string // path of the main .n file
-	Args        []string
-	Cwd         string
-	Quota       int   // reductions per dispatch (0: default 4000)
-	Seed        int64 // scheduler seed (0: FIFO)
-	Carriers    int   // carriers running threads in parallel (0, 1: one, deterministic)
-	MaxFrames   int   // 0: default
-	StopOnEntry bool
-	Stdin       io.Reader // nil: empty input
+	Program   string // path of the main .n file
+	Args      []string
+	Cwd       string
+	Quota     int   // reductions per dispatch (0: default 4000)
+	Seed      int64 // scheduler seed (0: FIFO)
+	Carriers  int   // carriers running threads in parallel (0, 1: one, deterministic)
+	MaxFrames int   // 0: default
+	MaxHeap   int64 // bytes the program may hold (0: default)
+	// AllowRead, AllowWrite and DenyFS restrict the program's file access
+	// (vm.NewFSPolicy); none set: no restriction.
+	AllowRead, AllowWrite []string
+	DenyFS                bool
+	StopOnEntry           bool
+	Stdin                 io.Reader // nil: empty input
 	// Stdout and Stderr, if set, receive the program's output; otherwise
 	// it goes to the Listener as Output events.
 	Stdout, Stderr io.Writer

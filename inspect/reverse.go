@@ -106,6 +106,10 @@ func (s *Session) newMachine(stdin io.Reader, stdout, stderr io.Writer, j *recor
 	if s.cfg.MaxFrames > 0 {
 		m.MaxFrames = s.cfg.MaxFrames
 	}
+	if s.cfg.MaxHeap > 0 {
+		m.MaxHeap = s.cfg.MaxHeap
+	}
+	m.FS = s.fs
 	m.DebugLog = s.cfg.DebugLog
 	m.Hook = h
 	sch := sched.New(m, sched.Options{Quota: s.cfg.Quota, Seed: s.cfg.Seed, Carriers: s.cfg.Carriers, Clock: clock})

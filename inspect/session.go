@@ -34,6 +34,7 @@ type Session struct {
 	prog *vm.Program
 	m    *vm.Machine
 	sch  *sched.Scheduler
+	fs   *vm.FSPolicy // the file-system permissions of the program (nil: all)
 	lib  *vm.Library
 
 	// worldMu orders a stop (stopWorld) and a look at the running
@@ -135,9 +136,15 @@ func FormatCompileError(path string, src []byte, err error) string {
 // Launch compiles the program of cfg and prepares it to run; it starts
 // running at ConfigurationDone. A compile error is a *CompileError.
 func Launch(cfg Config, l Listener) (*Session, error) {
+	if err := cfg.limits().Check(); err != nil {
+		return nil, err
+	}
+	fsPolicy, err := vm.NewFSPolicy(cfg.AllowRead, cfg.AllowWrite, cfg.DenyFS, cfg.Cwd)
+	if err != nil {
+		return nil, err
+	}
 	var path string
 	var src, replayLog []byte
-	var err error
 	var rec *record.Recording
 	if cfg.Replay != "" {
 		if rec, err = openReplay(&cfg); err != nil {
@@ -149,7 +156,7 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 		if cfg.Cwd != "" && !filepath.IsAbs(path) {
 			path = filepath.Join(cfg.Cwd, path)
 		}
-		if src, err = os.ReadFile(path); err != nil {
+		if src, err = ReadSource(path); err != nil {
 			return nil, err
 		}
 	}
@@ -157,7 +164,7 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	if cfg.Lib != nil {
 		lib.Merge(cfg.Lib)
 	}
-	prog, err := compile.CompileFile(path, src, compile.Options{Lib: lib})
+	prog, err := compile.CompileFile(path, src, compile.Options{Lib: lib, ReadFile: ReadSource})
 	if err != nil {
 		return nil, &CompileError{Report: FormatCompileError(path, src, err), Err: err}
 	}
@@ -186,6 +193,7 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	if s.tt != nil {
 		j = s.tt.j
 	}
+	s.fs = fsPolicy
 	if cfg.Race {
 		if err := s.initRace(); err != nil {
 			return nil, err
@@ -388,10 +396,16 @@ func (s *Session) resumeLocked() {
 	}
 }
 
-// Continue resumes the program (only threadID with singleThread).
+// Continue resumes the program (only threadID with singleThread). A
+// threadID other than 0 must name a live thread.
 func (s *Session) Continue(threadID int64, singleThread bool) error {
 	if err := s.checkStopped(); err != nil {
 		return err
+	}
+	if threadID != 0 {
+		if _, err := s.thread(threadID); err != nil {
+			return err // as Step: an unknown thread is an error, not "all"
+		}
 	}
 	if s.reportQueued(threadID, singleThread) {
 		return nil

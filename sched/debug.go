@@ -295,6 +295,10 @@ func (s *Scheduler) SetYieldOn(kind EventKind, on bool) {
 	if int(kind) < len(s.yieldOn) {
 		s.yieldOn[kind] = on
 	}
+	s.yieldAny = false
+	for _, y := range s.yieldOn {
+		s.yieldAny = s.yieldAny || y
+	}
 }
 
 // Kill ends the program now with exit code code: Run returns (after the

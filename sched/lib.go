@@ -170,6 +170,9 @@ func spawn(t *vm.Thread, args []vm.Value) (vm.Value, error) {
 	if fv == nil {
 		return vm.Value{}, vm.Throwf("NullPointerException", "thread.spawn of a null function")
 	}
+	if err := t.ChargeHeap(vm.ThreadCharge, "thread.spawn"); err != nil {
+		return vm.Value{}, err
+	}
 	nt, err := t.M.NewThread(fv, args[1:])
 	if err != nil {
 		return vm.Value{}, vm.Throwf("Exception", "thread.spawn: %v", err)

@@ -96,6 +96,7 @@ type Scheduler struct {
 	ioWaiting  int      // threads parked on outside events (ParkIO) not yet woken
 	waiters    int      // goroutines waiting on cond
 	irq        bool     // the machine's interrupt as updateInterrupt last set it
+	yieldAny   bool     // some SetYieldOn kind is on
 	hookMu     sync.Mutex
 	rec        Recorder // recording or replaying (SetRecorder); nil otherwise
 	// The strategy choosing the schedule (SetStrategy; strategy.go), the
@@ -224,7 +225,9 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 			c.spawned = append(c.spawned, t)
 		}
 	}
-	s.emit(Event{Kind: EventSpawn, Thread: t, By: s.cur})
+	if s.watched() {
+		s.emit(Event{Kind: EventSpawn, Thread: t, By: s.cur})
+	}
 }
 
 // stateNames spell states as in the transition panic.
@@ -339,7 +342,9 @@ func (s *Scheduler) wake(t *vm.Thread, v vm.Value, err error) {
 	if c := s.curC; c != nil {
 		c.woken = append(c.woken, t)
 	}
-	s.emit(Event{Kind: EventWake, Thread: t, By: s.cur})
+	if s.watched() {
+		s.emit(Event{Kind: EventWake, Thread: t, By: s.cur})
+	}
 }
 
 // wakeFirst wakes the first live waiter of q with v or err and returns
@@ -377,7 +382,9 @@ func (s *Scheduler) act(t *vm.Thread, stop vm.Stop) {
 	case vm.StopBudget, vm.StopYield:
 		s.setState(t, vm.Running, vm.Runnable)
 		s.enqueue(t)
-		s.emit(Event{Kind: EventPreempt, Thread: t, Stop: stop})
+		if s.watched() {
+			s.emit(Event{Kind: EventPreempt, Thread: t, Stop: stop})
+		}
 	case vm.StopTrap:
 		// A breakpoint is not a preemption: the thread goes on first.
 		s.setState(t, vm.Running, vm.Runnable)
@@ -389,7 +396,9 @@ func (s *Scheduler) act(t *vm.Thread, stop vm.Stop) {
 		s.emit(Event{Kind: EventTrap, Thread: t, Stop: stop})
 	case vm.StopPark:
 		s.setState(t, vm.Running, vm.Waiting)
-		s.emit(Event{Kind: EventPark, Thread: t, Reason: t.WaitReason})
+		if s.watched() {
+			s.emit(Event{Kind: EventPark, Thread: t, Reason: t.WaitReason})
+		}
 	default: // vm.StopDone
 		s.exit(t)
 	}
@@ -445,7 +454,9 @@ func (s *Scheduler) exit(t *vm.Thread) {
 	case t.Uncaught != nil && t != s.main:
 		s.report(vm.ThreadExceptionText(t))
 	}
-	s.emit(Event{Kind: EventExit, Thread: t})
+	if s.watched() {
+		s.emit(Event{Kind: EventExit, Thread: t})
+	}
 	if t == s.main {
 		code := int(t.Result.I())
 		if t.Uncaught != nil {
@@ -488,6 +499,10 @@ func (s *Scheduler) report(text string) {
 	io.WriteString(s.m.Stderr, text)
 	s.m.OutMu.Unlock()
 }
+
+// watched reports whether an event would be seen: by OnEvent, or by a
+// SetYieldOn. The hot paths build their Event only then. Must hold s.mu.
+func (s *Scheduler) watched() bool { return s.OnEvent != nil || s.yieldAny }
 
 // emit records an event for OnEvent. Must hold s.mu.
 func (s *Scheduler) emit(ev Event) {

@@ -38,3 +38,21 @@ func (t *Thread) concat(a, b string) string {
 	*t.concatBuf = cb
 	return unsafe.String(unsafe.SliceData(cb), n)
 }
+
+// concatCost returns the bytes concat(a, b) allocates.
+func (t *Thread) concatCost(a, b string) int64 {
+	switch {
+	case b == "" || a == "":
+		return 0
+	case len(a) < concatMin:
+		return int64(len(a) + len(b))
+	}
+	var cb []byte
+	if t.concatBuf != nil {
+		cb = *t.concatBuf
+	}
+	if len(cb) == len(a) && unsafe.SliceData(cb) == unsafe.StringData(a) && cap(cb)-len(cb) >= len(b) {
+		return 0
+	}
+	return 2 * int64(len(a)+len(b))
+}

@@ -19,6 +19,9 @@ import (
 func fsFuncs() []*Native {
 	stat := func(name string, pred func(fs.FileInfo) bool) *Native {
 		return libFn("fs."+name, "bool "+name+"(string p)", outsideFn("fs."+name, func(t *Thread, a []Value) (Value, error) {
+			if t.checkFS("fs."+name, a[0].S(), false) != nil {
+				return BoolV(false), nil // a path the program may not see cannot be examined
+			}
 			st, err := os.Stat(a[0].S())
 			return BoolV(err == nil && pred(st)), nil
 		}))
@@ -31,6 +34,9 @@ func fsFuncs() []*Native {
 		libFn("fs.listFiles", "List<string> listFiles(string dir)", outsideFn("fs.listFiles", fsListFiles)),
 		libFn("fs.makeDirs", "void makeDirs(string p)", outsideFn("fs.makeDirs", func(t *Thread, a []Value) (Value, error) {
 			p := a[0].S()
+			if err := t.checkFS("fs.makeDirs", p, true); err != nil {
+				return Value{}, err
+			}
 			if err := os.MkdirAll(p, 0o755); err != nil {
 				return Value{}, libIOError("fs.makeDirs", "create", p, err)
 			}
@@ -38,6 +44,9 @@ func fsFuncs() []*Native {
 		})),
 		libFn("fs.remove", "void remove(string p)", outsideFn("fs.remove", func(t *Thread, a []Value) (Value, error) {
 			p := a[0].S()
+			if err := t.checkFS("fs.remove", p, true); err != nil {
+				return Value{}, err
+			}
 			// A missing path is not an error; a non-empty directory is.
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return Value{}, libIOError("fs.remove", "remove", p, err)
@@ -53,6 +62,9 @@ func fsFuncs() []*Native {
 // fsSize returns the size in bytes of a regular file.
 func fsSize(t *Thread, a []Value) (Value, error) {
 	p := a[0].S()
+	if err := t.checkFS("fs.size", p, false); err != nil {
+		return Value{}, err
+	}
 	st, err := os.Stat(p)
 	if err != nil {
 		return Value{}, libIOError("fs.size", "stat", p, err)
@@ -70,6 +82,9 @@ func fsSize(t *Thread, a []Value) (Value, error) {
 // files in dir, sorted bytewise.
 func fsListFiles(t *Thread, a []Value) (Value, error) {
 	dir := a[0].S()
+	if err := t.checkFS("fs.listFiles", dir, false); err != nil {
+		return Value{}, err
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return Value{}, libIOError("fs.listFiles", "list", dir, err)

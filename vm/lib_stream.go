@@ -259,6 +259,9 @@ func openFileStream(t *Thread, a []Value) (Value, error) {
 	if mode != "r" && mode != "w" && mode != "a" {
 		return Value{}, Throwf("Exception", "FileStream: mode must be \"r\", \"w\" or \"a\", got %s", strconv.Quote(mode))
 	}
+	if err := t.checkFS("FileStream", path, mode != "r"); err != nil {
+		return Value{}, err
+	}
 	pos, err := outsideCall(t, "FileStream.open", func() (Value, error) {
 		return fs.open(mode)
 	})

@@ -97,9 +97,12 @@ type Machine struct {
 	// MaxFrames bounds a thread's call depth: a call past it throws
 	// StackOverflowException.
 	MaxFrames int
-	// MaxHeap bounds single allocations (bytes): an array that cannot fit
-	// throws OutOfMemoryException.
+	// MaxHeap bounds the heap the program holds (bytes): an allocation
+	// that would cross it throws OutOfMemoryException (see heap.go).
 	MaxHeap int64
+	heap    heapMeter // heap.go
+	// FS, if set, restricts the program's file access (perm.go).
+	FS *FSPolicy
 	// DebugLog, if set, receives the Go stack of every panic that Run
 	// contained (turned into an InternalError).
 	DebugLog io.Writer
@@ -340,13 +343,36 @@ func frameInfo(f *Frame, top bool) CallFrame {
 // thrown.
 type Trace struct {
 	Frames []CallFrame
+	Thread int64 // the thread that threw it first
+	// Rethrown are the places other threads threw it again (Future.get
+	// of a failed future), first come first, at most maxRethrows.
+	Rethrown []Rethrow
 }
 
-// FormatBacktrace renders frames as "  at f (file:line)" lines.
+// Rethrow is one place an exception was thrown again by another thread.
+type Rethrow struct {
+	Thread string // its name
+	Frames []CallFrame
+}
+
+// FormatBacktrace renders frames as "  at f (file:line)" lines; of more
+// than 100 frames it shows the first and last 50 and how many are elided.
 func FormatBacktrace(frames []CallFrame) string {
 	var b strings.Builder
-	for _, f := range frames {
+	for i, f := range frames {
+		// A deep stack (a runaway recursion) shows its two ends, as Go
+		// and Python do: the innermost frames and how it began.
+		if len(frames) > 2*backtraceEnds && i == backtraceEnds {
+			fmt.Fprintf(&b, "  ... %d frames elided ...\n", len(frames)-2*backtraceEnds)
+		}
+		if len(frames) > 2*backtraceEnds && i >= backtraceEnds && i < len(frames)-backtraceEnds {
+			continue
+		}
 		fmt.Fprintf(&b, "  at %s\n", f)
 	}
 	return b.String()
 }
+
+// backtraceEnds is how many frames of each end of a long backtrace
+// FormatBacktrace shows.
+const backtraceEnds = 50

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/nlangdbg/nlangdbg/inspect"
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/sched/explore"
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -110,8 +111,9 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		cfg.Expect = b
 	}
+	warnLateFlags("explore", fs, fs.Args()[1:], stderr)
 	path := fs.Arg(0)
-	src, err := os.ReadFile(path)
+	src, err := inspect.ReadSource(path)
 	if err != nil {
 		return fail("%v", err)
 	}

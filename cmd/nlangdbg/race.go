@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/nlangdbg/nlangdbg/sched"
@@ -22,6 +23,12 @@ func raceProgram(path string, src []byte, opts runOptions, stdin io.Reader, stdo
 	race.Instrument(prog)
 	m := vm.NewMachine(prog, stdin, stdout, stderr)
 	setLimits(m, opts)
+	policy, err := vm.NewFSPolicy(opts.AllowRead, opts.AllowWrite, opts.DenyFS, "")
+	if err != nil {
+		fmt.Fprintf(stderr, "nlangdbg: %v\n", err)
+		return 2
+	}
+	m.FS = policy // the permissions of a plain run
 	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed})
 	d := race.New(stderr)
 	if err := d.Install(m, s); err != nil {

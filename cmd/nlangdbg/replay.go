@@ -76,6 +76,11 @@ func recordRun(prog *vm.Program, path string, src []byte, args []string, opts ru
 	rec := record.NewRecorder(hdr)
 	m := vm.NewMachine(prog, stdin, rec.Stdout(stdout), rec.Stderr(stderr))
 	setLimits(m, opts)
+	policy, err := vm.NewFSPolicy(opts.AllowRead, opts.AllowWrite, opts.DenyFS, "")
+	if err != nil {
+		return 1, err
+	}
+	m.FS = policy // a recorded run has the permissions a plain one has
 	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed, Clock: rec.Clock()})
 	if err := rec.Start(w, m, s); err != nil {
 		return 1, err
