@@ -54,6 +54,10 @@ data race is a failure.
 K disjoint shards, and "nlangdbg explore merge DIR..." combines the
 results of the shards' --out directories.
 
+--max-frames, --max-heap, --allow-read, --allow-write and --deny-fs limit
+every run as they limit run's (the file system is real: every schedule
+reads and writes it).
+
 Exit status: 0 when nothing was found, 3 when a failure was, 1 on errors.
 See docs/explore.md.`,
 		run: exploreCmd,
@@ -78,7 +82,12 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Int64Var(&cfg.StepBound, "max-steps", 1_000_000, "scheduling points after which a run is a livelock")
 	fs.IntVar(&cfg.Quota, "quota", sched.DefaultQuota, "reductions per quantum at most")
 	fs.IntVar(&cfg.MaxFrames, "max-frames", vm.DefaultMaxFrames, "call depth limit")
-	fs.Int64Var(&cfg.MaxHeap, "max-heap", vm.DefaultMaxHeap, "heap limit in bytes")
+	cfg.MaxHeap = vm.DefaultMaxHeap
+	fs.Var((*sizeFlag)(&cfg.MaxHeap), "max-heap", "heap limit (bytes, or 100MB, 512MiB, 4GiB)")
+	var allowRead, allowWrite []string
+	fs.Var((*listFlag)(&allowRead), "allow-read", "directory the program may read (repeatable)")
+	fs.Var((*listFlag)(&allowWrite), "allow-write", "directory the program may write (repeatable)")
+	denyFS := fs.Bool("deny-fs", false, "no file access")
 	fs.BoolVar(&cfg.Race, "race", false, "detect data races in every schedule")
 	fs.StringVar(&cfg.Granularity, "granularity", "sync", "scheduling points: sync (safepoints and synchronisation operations) or shared (also every shared access)")
 	if err := fs.Parse(args); err != nil {
@@ -104,6 +113,11 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cfg.Schedules < 1 || cfg.Jobs < 1 || cfg.Depth < 0 {
 		return fail("--schedules and --jobs must be at least 1, --depth not negative")
 	}
+	policy, err := vm.NewFSPolicy(allowRead, allowWrite, *denyFS, "")
+	if err != nil {
+		return fail("%v", err)
+	}
+	cfg.FS = policy
 	if *expect != "" {
 		b, err := os.ReadFile(*expect)
 		if err != nil {

@@ -177,3 +177,21 @@ func TestExploreProgress(t *testing.T) {
 		t.Errorf("explore: %v", err)
 	}
 }
+
+// TestExploreDenyFS: --deny-fs holds in every explored run: a program
+// that reads a file gets an IOException, an uncaught one here.
+func TestExploreDenyFS(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "reads.n")
+	os.WriteFile(prog, []byte("import io;\nint main() {\n    io.print(io.readFile(\""+filepath.ToSlash(prog)+"\"));\n    return 0;\n}\n"), 0o644)
+	if code, _, errs := cli("explore", "--schedules", "3", "--out", dir, prog); code != 0 {
+		t.Fatalf("without --deny-fs: exit %d, %s", code, errs)
+	}
+	code, out, _ := cli("explore", "--deny-fs", "--schedules", "3", "--out", dir, prog)
+	if code != 3 || !strings.Contains(out, "uncaught IOException") {
+		t.Errorf("--deny-fs: exit %d\n%s", code, out)
+	}
+	if code, _, errs := cli("explore", "--deny-fs", "--allow-read", dir, prog); code != 1 || !strings.Contains(errs, "cannot be combined") {
+		t.Errorf("--deny-fs with --allow-read: exit %d, %q", code, errs)
+	}
+}

@@ -64,6 +64,8 @@ type Config struct {
 	Expect    []byte // the expected stdout, if not nil
 	MaxFrames int
 	MaxHeap   int64
+	// FS, if not nil, restricts the file access of every run.
+	FS *vm.FSPolicy
 	// Granularity is "sync" (the default: scheduling points at
 	// safepoints and synchronisation operations) or "shared" (also
 	// before every access of a field, an array or List element, a List

@@ -68,6 +68,7 @@ func (r *runner) run(ch chooser, w io.Writer) (*failure, error) {
 	if r.cfg.MaxHeap > 0 {
 		m.MaxHeap = r.cfg.MaxHeap
 	}
+	m.FS = r.cfg.FS
 	s := sched.New(m, sched.Options{Quota: r.cfg.Quota, Clock: sc})
 	r.s = s
 	if rec != nil {
