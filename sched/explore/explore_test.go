@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -481,5 +482,52 @@ func TestConcurrencyScriptsExploreShared(t *testing.T) {
 		for _, f := range res.Failures {
 			t.Errorf("%s: after %d schedules: %s at %s: %s", filepath.Base(path), f.Schedule+1, f.Kind, f.Place, f.Message)
 		}
+	}
+}
+
+// TestDFSRunsEachScheduleOnce: the search's schedules are distinct runs
+// (no interleaving is run twice), and the bound holds: no schedule has
+// more preemptions than it.
+func TestDFSRunsEachScheduleOnce(t *testing.T) {
+	for _, bound := range []int{1, 2} {
+		cfg := load(t, filepath.Join(plantedDir, "atomicity.n"))
+		cfg.Strategy, cfg.Depth, cfg.Schedules = DFS, bound, 1_000_000
+		if err := cfg.defaults(); err != nil {
+			t.Fatal(err)
+		}
+		r := newRunner(&cfg)
+		seen := map[string]bool{}
+		run := func(ds []Decision, cost int, after int64) *dfsFrame {
+			if _, err := r.run(&forced{ds: ds}, nil); err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			for _, q := range r.ctl.trace {
+				fmt.Fprintf(&b, "%d:%d:%v ", q.thread, q.red, q.self)
+			}
+			if seen[b.String()] {
+				t.Fatalf("bound %d: schedule %v runs an interleaving already run: %s", bound, ds, b.String())
+			}
+			seen[b.String()] = true
+			if _, pre := r.ctl.decisions(); pre > bound {
+				t.Fatalf("bound %d: schedule %v has %d preemptions", bound, ds, pre)
+			}
+			return &dfsFrame{ds: ds, cost: cost, after: after,
+				trace: append([]quantum(nil), r.ctl.trace...), ids: append([]int64(nil), r.ctl.ids...)}
+		}
+		stack := []*dfsFrame{run(nil, 0, -1)}
+		for len(stack) > 0 {
+			ds, cost, ok := stack[len(stack)-1].next(bound)
+			if !ok {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			stack = append(stack, run(ds, cost, ds[len(ds)-1].Point))
+		}
+		res, err := Explore(cfg, nil)
+		if err != nil || !res.Complete || res.Schedules != len(seen) {
+			t.Fatalf("bound %d: explore ran %d schedules (complete %v, %v), the search here %d", bound, res.Schedules, res.Complete, err, len(seen))
+		}
+		t.Logf("bound %d: %d distinct schedules", bound, len(seen))
 	}
 }
