@@ -116,6 +116,10 @@ int main() { Box b = new Box(); Thread t = thread.spawn(w, b); t.join(); io.prin
 int main() { Box b = new Box(); b.v = 5; Thread t = thread.spawn(w, b); t.join(); return 0; }`, false},
 		{"atomic", `void w(Box b, AtomicInt a) { b.v = 1; a.set(1); }
 int main() { Box b = new Box(); AtomicInt a = new AtomicInt(0); Thread t = thread.spawn(w, b, a); while (a.get() == 0) { thread.yield(); } io.print(b.v); t.join(); return 0; }`, false},
+		{"semaphore", `void w(Box b, Semaphore s) { b.v = 1; s.release(); }
+int main() { Box b = new Box(); Semaphore s = new Semaphore(0); Thread t = thread.spawn(w, b, s); s.acquire(); io.print(b.v); t.join(); return 0; }`, false},
+		{"close", `void w(Box b, Channel<int> c) { b.v = 1; c.close(); }
+int main() { Box b = new Box(); Channel<int> c = new Channel<int>(); Thread t = thread.spawn(w, b, c); try { c.recv(); } catch (ChannelClosedException e) { } io.print(b.v); t.join(); return 0; }`, false},
 		{"sleep only", `void w(Box b) { b.v = 1; }
 int main() { Box b = new Box(); Thread t = thread.spawn(w, b); thread.sleep(5); io.print(b.v); t.join(); return 0; }`, true},
 		{"array", `void w(int[] a) { a[0] = 1; }
