@@ -1,6 +1,7 @@
 package dap
 
 import (
+	"strings"
 	"testing"
 
 	dap "github.com/google/go-dap"
@@ -143,4 +144,17 @@ func TestStepBackNeedsOneCarrier(t *testing.T) {
 			t.Fatalf("error %q, want %q", r.Message, want)
 		}
 	}, withBreakpoints("a"), withLaunch(map[string]any{"carriers": 2}))
+}
+
+// TestLaunchReplayBadFile: the launch argument "replay" names a recording;
+// a file that is not one is refused with the reason.
+func TestLaunchReplayBadFile(t *testing.T) {
+	f := loadFixture(t, "testdata/dap/back.n")
+	c := startServer(t, nil)
+	c.Initialize(t)
+	c.LaunchRequest(map[string]any{"replay": f.Path})
+	r := c.ExpectErrorResponse(t, "launch")
+	if want := "bad recording: not an nlangdbg recording"; !strings.Contains(r.Message, want) {
+		t.Fatalf("error %q, want it to say %q", r.Message, want)
+	}
 }

@@ -1,7 +1,16 @@
 package inspect
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/sched/record"
+	"github.com/nlangdbg/nlangdbg/vm"
+	"github.com/nlangdbg/nlangdbg/vm/compile"
 )
 
 const backSrc = `import io;
@@ -187,5 +196,82 @@ func TestReverseContinue(t *testing.T) {
 	// "a 22" was printed before going back: it is not printed again.
 	if got := l.stdout(); got != "a 22\ndone 32\n" {
 		t.Fatalf("stdout %q", got)
+	}
+}
+
+const replaySrc = `import io;
+import thread;
+int main() {
+    string l = io.readLine();
+    thread.sleep(3);
+    io.print("got " + l); // @got
+    return 5;
+}
+`
+
+// TestDebugRecording opens a recording (Config.Replay): the program reads
+// the recorded input, not the session's, prints what the recorded run
+// printed, and can go back.
+func TestDebugRecording(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rec.n")
+	os.WriteFile(path, []byte(replaySrc), 0o644)
+	prog, err := compile.CompileFile(path, []byte(replaySrc), compile.Options{Lib: Library()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, buf bytes.Buffer
+	rec := record.NewRecorder(record.Header{Path: path, Source: []byte(replaySrc), Hash: record.ProgramHash(prog)})
+	m := vm.NewMachine(prog, strings.NewReader("recorded line\n"), rec.Stdout(&out), rec.Stderr(&out))
+	sch := sched.New(m, sched.Options{Clock: rec.Clock()})
+	if err := rec.Start(&buf, m, sch); err != nil {
+		t.Fatal(err)
+	}
+	sch.Start(m.NewCallThread(prog.Main, nil))
+	code := sch.Run()
+	if err := rec.Finish(code); err != nil || code != 5 || out.String() != "got recorded line\n" {
+		t.Fatalf("recorded run: %d %q %v", code, out.String(), err)
+	}
+	recPath := filepath.Join(dir, "run.rec")
+	os.WriteFile(recPath, buf.Bytes(), 0o644)
+	os.Remove(path) // the recording holds the source
+
+	l := newCoreListener()
+	s, err := Launch(Config{Replay: recPath, Stdin: strings.NewReader("another line\n")}, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Terminate)
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, replaySrc, "got")}})
+	s.ConfigurationDone()
+	l.waitStop(t)
+	if got := eval(t, s, "l"); got != `"recorded line"` {
+		t.Fatalf("l = %s, want the recorded input", got)
+	}
+	if err := s.StepBack(1, StepOver); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := line(t, s); got != markerLine(t, replaySrc, "got")-1 {
+		t.Fatalf("step back: line %d", got)
+	}
+	s.SetBreakpoints(path, nil)
+	s.Continue(1, false)
+	if code := l.waitExit(t); code != 5 {
+		t.Fatalf("exit %d", code)
+	}
+	if got := l.stdout(); got != "got recorded line\n" {
+		t.Fatalf("stdout %q", got)
+	}
+}
+
+// TestDebugRecordingRefused: a file that is not a recording is refused
+// with a clear error.
+func TestDebugRecordingRefused(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.rec")
+	os.WriteFile(p, []byte("hello"), 0o644)
+	_, err := Launch(Config{Replay: p}, newCoreListener())
+	if err == nil || !strings.Contains(err.Error(), "not an nlangdbg recording") {
+		t.Fatalf("err %v", err)
 	}
 }

@@ -6,8 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
+	"path/filepath"
 
+	dapserver "github.com/nlangdbg/nlangdbg/dap"
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/sched/record"
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -181,4 +184,29 @@ func loadRecorded(rec *record.Recording, recPath, progPath string, stderr io.Wri
 		return nil, fmt.Sprintf("%s was recorded by another build of nlangdbg, which compiles %s differently; refusing to replay it", recPath, h.Path)
 	}
 	return prog, ""
+}
+
+// debugReplay is debug --replay REC: the REPL on a recording.
+func debugReplay(recPath string, nargs int, stdin io.Reader, stdout, stderr io.Writer) int {
+	if nargs > 0 {
+		fmt.Fprintln(stderr, "nlangdbg debug: --replay takes no program file (the recording holds it)")
+		return 2
+	}
+	abs, err := filepath.Abs(recPath)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	rec, err := record.ReadFile(abs)
+	if err != nil {
+		fmt.Fprintf(stderr, "nlangdbg debug: %v\n", err)
+		return 1
+	}
+	c1, c2 := net.Pipe()
+	srv := &dapserver.Server{}
+	go srv.ServeConn(c2)
+	r := newREPL(newDAPClient(c1, c1), stdout)
+	r.program = rec.Header.Path
+	launch := map[string]any{"replay": abs, "stopOnEntry": true}
+	return runTerminal(r, launch, false, stdin, stdout, stderr)
 }
