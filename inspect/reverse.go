@@ -203,6 +203,22 @@ func (s *Session) startPass(target moment, watch func(*vm.Thread, moment), onEv 
 	h := &travelHook{s: s, target: target, watch: watch}
 	p := &pass{s: s, j: j, h: h, done: make(chan bool, 1)}
 	p.m, p.sch = s.newMachine(tt.stdin, tt.stdout, tt.stderr, j, h)
+	// The target's trap is patched only once its thread may reach it in
+	// its next quantum (it may be in a hot loop).
+	quota := int64(p.sch.Quota())
+	armed := false
+	arm := func() {
+		armed = true
+		p.patch(trapKey{target.fn, target.pc})
+	}
+	if target.trap && target.red <= quota {
+		arm()
+	}
+	armOn := func(ev sched.Event) {
+		if !armed && target.trap && ev.Thread != nil && ev.Thread.ID == target.thread && ev.Thread.Reductions()+quota >= target.red {
+			arm()
+		}
+	}
 	p.sch.OnEvent = func(ev sched.Event) {
 		if h.adopted.Load() {
 			if s.tt.current.Load() == p.sch {
@@ -213,6 +229,7 @@ func (s *Session) startPass(target moment, watch func(*vm.Thread, moment), onEv 
 		if onEv != nil {
 			onEv(p, ev)
 		}
+		armOn(ev)
 		if ev.Kind == sched.EventTrap && target.trap {
 			p.finish(true)
 		}
@@ -222,9 +239,6 @@ func (s *Session) startPass(target moment, watch func(*vm.Thread, moment), onEv 
 				p.finish(true)
 			}
 		}
-	}
-	if target.trap {
-		p.patch(trapKey{target.fn, target.pc})
 	}
 	if prepare != nil {
 		prepare(p)
@@ -408,54 +422,77 @@ func (s *Session) StepBack(threadID int64, kind StepKind) error {
 		}
 		return true
 	}
+	info := StopInfo{Reason: ReasonStep, Description: "Step back"}
+	if now.trap && now.thread == threadID && kind != StepOut {
+		if pc, ok := straightBefore(now.fn, now.pc); ok {
+			prev := now
+			prev.pc = pc
+			return s.travelTo(prev, info)
+		}
+	}
 	quota := int64(s.sch.Quota())
 	red := t.Reductions()
-	var found moment
 	for _, back := range []int64{0, 4 * quota, 64 * quota, red + quota} {
 		lo := red - back
-		var last moment
-		watch := func(t *vm.Thread, m moment) {
-			if m.thread == threadID && wants(m) {
-				last = m
-			}
+		// near says, at an event of the re-execution, that thread
+		// threadID may reach lo in its next quantum: the window opens.
+		near := func(ev sched.Event) bool {
+			return ev.Thread != nil && ev.Thread.ID == threadID && ev.Thread.Reductions()+quota >= lo
 		}
-		patched := false
-		patchAll := func(p *pass) {
-			patched = true
-			for fn := range fns {
-				for _, e := range stmtPCs(fn) {
-					p.patch(trapKey{fn, e.PC})
-				}
-			}
-		}
-		onEv := func(p *pass, ev sched.Event) {
-			if !patched && ev.Thread != nil && ev.Thread.ID == threadID && ev.Thread.Reductions()+quota >= lo {
-				patchAll(p)
-			}
-		}
-		prepare := func(p *pass) {
-			if lo <= quota {
-				patchAll(p) // before the first dispatch
-			}
-		}
-		p, err := s.startPass(now, watch, onEv, prepare)
+		// (The two re-executions cannot run side by side: their machines
+		// share the program's code, where traps are patched.)
+		last, err := s.findBoundary(now, threadID, lo, quota, fns, wants, near)
 		if err != nil {
 			return err
 		}
-		reached := p.wait()
-		p.discard()
-		if !reached {
-			return errors.New("the re-execution ended before the present (the recording diverged)")
-		}
 		if !last.isStart() {
-			found = last
-			break
+			return s.travelTo(last, info)
 		}
 	}
-	if found.isStart() {
-		return s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: "At the start of the recording"})
+	return s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: "At the start of the recording"})
+}
+
+// findBoundary re-executes the past up to the present now and returns the
+// last statement boundary of thread threadID that wants accepts (in the
+// functions fns), watched from the event where near says the thread may
+// reach lo; the zero moment if there is none in that window.
+func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*vm.Funcode]bool,
+	wants func(moment) bool, near func(sched.Event) bool) (moment, error) {
+	var last moment
+	watch := func(t *vm.Thread, m moment) {
+		if m.thread == threadID && wants(m) {
+			last = m
+		}
 	}
-	return s.travelTo(found, StopInfo{Reason: ReasonStep, Description: "Step back"})
+	patched := false
+	patchAll := func(p *pass) {
+		patched = true
+		for fn := range fns {
+			for _, e := range stmtPCs(fn) {
+				p.patch(trapKey{fn, e.PC})
+			}
+		}
+	}
+	onEv := func(p *pass, ev sched.Event) {
+		if !patched && near(ev) {
+			patchAll(p)
+		}
+	}
+	prepare := func(p *pass) {
+		if lo <= quota {
+			patchAll(p) // before the first dispatch
+		}
+	}
+	p, err := s.startPass(now, watch, onEv, prepare)
+	if err != nil {
+		return moment{}, err
+	}
+	reached := p.wait()
+	p.discard()
+	if !reached {
+		return moment{}, errors.New("the re-execution ended before the present (the recording diverged)")
+	}
+	return last, nil
 }
 
 // ReverseContinue goes back to the most recent breakpoint hit before the
@@ -610,4 +647,55 @@ func openReplay(cfg *Config) (*record.Recording, error) {
 	h := rec.Header
 	cfg.Quota, cfg.Seed, cfg.MaxFrames, cfg.Args = h.Quota, h.Seed, h.MaxFrames, h.Args
 	return rec, nil
+}
+
+// straightBefore returns, for a thread at the statement boundary pc of
+// fn, the boundary it passed last — when the code alone says so: the
+// boundary before pc is the previous one in fn, no jump or handler leads
+// to pc, and the instructions in between neither jump nor call (nor run
+// NLang code another way), so the thread passed it in the same frame
+// with the same reductions. Then going back one statement takes one
+// re-execution instead of two.
+func straightBefore(fn *vm.Funcode, pc int32) (int32, bool) {
+	prev := int32(-1)
+	for _, e := range stmtPCs(fn) {
+		if e.PC < pc && e.PC > prev {
+			prev = e.PC
+		}
+	}
+	if prev < 0 {
+		return 0, false
+	}
+	for _, h := range fn.Handlers {
+		if h.Target == pc {
+			return 0, false
+		}
+	}
+	for i := range int32(len(fn.Code)) {
+		in := fn.Instr(i)
+		if isJump(in.Op) && (in.A == pc || in.B == pc || in.C == pc) {
+			return 0, false
+		}
+		if i >= prev && i < pc && !straightOp(in.Op) {
+			return 0, false
+		}
+	}
+	return prev, true
+}
+
+// isJump reports whether op may jump.
+func isJump(op vm.Opcode) bool { return op >= vm.JMP && op <= vm.JNLED }
+
+// straightOp reports whether op goes on to the next instruction without
+// calling anything (it may throw, which leaves the path altogether).
+func straightOp(op vm.Opcode) bool {
+	switch {
+	case op < vm.JMP:
+		return true
+	case op == vm.TOSTR: // may call toString
+		return false
+	case op >= vm.CONV && op <= vm.NEWDICT, op == vm.BIND:
+		return true
+	}
+	return false
 }
