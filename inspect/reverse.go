@@ -45,6 +45,10 @@ type timeTravel struct {
 	last        moment
 	checkpoints []Checkpoint
 	nextCP      int
+	// sets counts the variables set since the timeline began: a
+	// re-execution does not set them, so the session cannot go back from
+	// a moment after one (only to a checkpoint made before it).
+	sets int
 }
 
 // Checkpoint is a moment the user named (REPL checkpoint NOTE).
@@ -54,7 +58,7 @@ type Checkpoint struct {
 	// Where is the moment: thread, function and line.
 	Where string
 	at    moment
-	shown int
+	sets  int // tt.sets when it was made
 }
 
 // moment names a point of a deterministic run. With trap set, it is the
@@ -385,6 +389,38 @@ func (s *Session) checkTravel() error {
 	return s.checkStopped()
 }
 
+// ErrAfterSet is returned by StepBack and ReverseContinue after a
+// variable was set: the past is still there, but the way to it
+// (re-executing from the start up to the present) is not.
+var ErrAfterSet = errors.New("a variable was set since the start: re-executing the program would not set it, so the session cannot find its way back from here (restart CHECKPOINT still goes to a checkpoint made before it)")
+
+// checkBack checks that the session can go back from the present.
+func (s *Session) checkBack() error {
+	if err := s.checkTravel(); err != nil {
+		return err
+	}
+	if s.tt.sets > 0 {
+		return ErrAfterSet
+	}
+	return nil
+}
+
+// afterSet notes a successful SetVariable: the run leaves its recording.
+// In the past, the rest of the recording is dropped (a new future), and
+// the session says so.
+func (s *Session) afterSet(err error) {
+	if err != nil || s.tt == nil {
+		return
+	}
+	s.tt.sets++
+	msg := "note: the program no longer follows its recording (a variable was set): going back is possible only to checkpoints made before\n"
+	if s.tt.j.Replaying() {
+		s.tt.j.Fork("a variable was set in the past")
+		msg = "note: a variable was set in the past: the recorded future is dropped, and what runs from here is a new future, recorded as it happens\n"
+	}
+	s.emit(func(l Listener) { l.Output("console", msg) })
+}
+
 // StepBack goes back to the previous statement boundary of thread
 // threadID: StepOver, the previous statement in its function or a caller
 // (skipping the statements of callees); StepIn, the previous statement
@@ -392,7 +428,7 @@ func (s *Session) checkTravel() error {
 // function. The other threads are where they were at that moment. At the
 // start of the recording it stops at entry.
 func (s *Session) StepBack(threadID int64, kind StepKind) error {
-	if err := s.checkTravel(); err != nil {
+	if err := s.checkBack(); err != nil {
 		return err
 	}
 	t, err := s.thread(threadID)
@@ -500,7 +536,7 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 // looked at going back), or to the start of the recording if there is
 // none.
 func (s *Session) ReverseContinue(threadID int64) error {
-	if err := s.checkTravel(); err != nil {
+	if err := s.checkBack(); err != nil {
 		return err
 	}
 	now := s.present()
@@ -581,7 +617,7 @@ func (s *Session) AddCheckpoint(note string) (Checkpoint, error) {
 	}
 	now := s.present()
 	s.tt.nextCP++
-	cp := Checkpoint{ID: s.tt.nextCP, Note: note, at: now, Where: s.describeMoment(now)}
+	cp := Checkpoint{ID: s.tt.nextCP, Note: note, at: now, Where: s.describeMoment(now), sets: s.tt.sets}
 	s.tt.checkpoints = append(s.tt.checkpoints, cp)
 	return cp, nil
 }
@@ -601,14 +637,25 @@ func (s *Session) RestartAt(id int) error {
 	}
 	for _, cp := range s.tt.checkpoints {
 		if cp.ID == id {
+			if cp.sets > 0 {
+				return fmt.Errorf("checkpoint %d was made after a variable was set, which a re-execution does not do: it cannot be reached again", id)
+			}
 			if cp.at.isStart() {
-				return s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: fmt.Sprintf("Checkpoint %d", id)})
+				err := s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: fmt.Sprintf("Checkpoint %d", id)})
+				if err == nil {
+					s.tt.sets = 0
+				}
+				return err
 			}
 			reason := ReasonStep
 			if !cp.at.trap {
 				reason = ReasonPause
 			}
-			return s.travelTo(cp.at, StopInfo{Reason: reason, Description: fmt.Sprintf("Checkpoint %d", id)})
+			if err := s.travelTo(cp.at, StopInfo{Reason: reason, Description: fmt.Sprintf("Checkpoint %d", id)}); err != nil {
+				return err
+			}
+			s.tt.sets = 0
+			return nil
 		}
 	}
 	return fmt.Errorf("no checkpoint %d", id)

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -273,5 +274,56 @@ func TestDebugRecordingRefused(t *testing.T) {
 	_, err := Launch(Config{Replay: p}, newCoreListener())
 	if err == nil || !strings.Contains(err.Error(), "not an nlangdbg recording") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// TestSetVariableForks: a set in the past drops the recorded future.
+func TestSetVariableForks(t *testing.T) {
+	// quota 1: every reduction ends a quantum, so the recording holds the
+	// future of the moment the set is made in
+	s, l, path := launchSrc(t, backSrc, Config{Quota: 1})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, backSrc, "loop")}})
+	s.ConfigurationDone()
+	l.waitStop(t)
+	cp, err := s.AddCheckpoint("first hit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Continue(1, false)
+	l.waitStop(t)
+	if err := s.ReverseContinue(1); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := eval(t, s, "i"); got != "0" {
+		t.Fatalf("i = %s", got)
+	}
+	sc, err := s.Scopes(1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetVariable(sc[0].Ref, "a", "1000"); err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := s.When(); w.Forked == "" {
+		t.Fatalf("the journal did not fork: %+v", w)
+	}
+	if err := s.StepBack(1, StepOver); !errors.Is(err, ErrAfterSet) {
+		t.Fatalf("step back after a set: %v", err)
+	}
+	if err := s.RestartAt(cp.ID); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := eval(t, s, "a"); got != "22" {
+		t.Fatalf("at the checkpoint made before the set: a = %s, want 22", got)
+	}
+	s.SetBreakpoints(path, nil)
+	s.Continue(1, false)
+	if code := l.waitExit(t); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if got := l.stdout(); got != "a 22\ndone 32\n" {
+		t.Fatalf("stdout %q", got)
 	}
 }
