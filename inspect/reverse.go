@@ -532,9 +532,9 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 }
 
 // ReverseContinue goes back to the most recent breakpoint hit before the
-// present (any thread; conditions, hit counts and logpoints are not
-// looked at going back), or to the start of the recording if there is
-// none.
+// present (any thread; a conditional breakpoint counts where its
+// condition held; hit counts are not looked at going back, and logpoints
+// never stop), or to the start of the recording if there is none.
 func (s *Session) ReverseContinue(threadID int64) error {
 	if err := s.checkBack(); err != nil {
 		return err
@@ -547,14 +547,20 @@ func (s *Session) ReverseContinue(threadID int64) error {
 	var ids []int
 	watch := func(t *vm.Thread, m moment) {
 		s.mu.Lock()
-		list := s.bps.at[trapKey{m.fn, m.pc}]
+		list := append([]*bp(nil), s.bps.at[trapKey{m.fn, m.pc}]...)
+		s.mu.Unlock()
 		var hit []int
 		for _, b := range list {
-			if b.logMsg == "" {
-				hit = append(hit, b.id)
+			if b.logMsg != "" {
+				continue
 			}
+			if b.cond != "" {
+				if ok, err := s.evalCond(t, b.cond); err == nil && !ok {
+					continue
+				}
+			}
+			hit = append(hit, b.id)
 		}
-		s.mu.Unlock()
 		if len(hit) > 0 {
 			last, ids = m, hit
 		}
