@@ -50,6 +50,10 @@ type Config struct {
 	// panic in a native or the interpreter, raised in the program as an
 	// InternalError).
 	DebugLog io.Writer
+	// NoRecord turns off the session's recording (with one carrier a
+	// session records its run so that it can go back); StepBack and
+	// ReverseContinue then return ErrNoRecording.
+	NoRecord bool
 	// Replay, if set, is a recording (nlangdbg run --record) to debug
 	// instead of Program: its program, options and inputs are the
 	// recorded ones, and the session can go back and forth in it.

@@ -82,7 +82,7 @@ func (m moment) isStart() bool { return m.thread == 0 }
 // cannot record (several carriers). log, if not nil, is a recording's log
 // to replay (debug --replay).
 func newTimeTravel(cfg Config, hdr record.Header, log []byte, stdin io.Reader, stdout, stderr io.Writer) (*timeTravel, error) {
-	if cfg.Carriers > 1 {
+	if cfg.Carriers > 1 || (cfg.NoRecord && log == nil) {
 		return nil, nil
 	}
 	tt := &timeTravel{stdin: stdin, stdout: stdout, stderr: stderr}

@@ -1,9 +1,11 @@
 package inspect
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // Benchmarks of going back (issue targets: a stepBack in a program that
@@ -133,5 +135,43 @@ func BenchmarkPlain10M(b *testing.B) {
 		}
 		s.ConfigurationDone()
 		<-l.exited
+	}
+}
+
+// BenchmarkDebugRecordOverhead runs each workload in a debug session
+// (no breakpoints) with and without its recording, in turn, and reports
+// the ratio of the fastest recorded session to the fastest unrecorded one
+// (x-norecord; the target is at most 1.3).
+//
+//	go test ./inspect -run '^$' -bench DebugRecordOverhead -benchtime 5x
+func BenchmarkDebugRecordOverhead(b *testing.B) {
+	for _, w := range []struct{ name, path string }{
+		{"Fib30", "../testdata/bench/fib.n"},
+		{"Loop30M", "../testdata/bench/loop.n"},
+		{"PingPong1M", "../testdata/bench/pingpong.n"},
+	} {
+		b.Run(w.name, func(b *testing.B) {
+			run := func(noRecord bool) time.Duration {
+				t0 := time.Now()
+				l := newCoreListener()
+				s, err := Launch(Config{Program: w.path, NoRecord: noRecord, Stdout: io.Discard}, l)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.ConfigurationDone()
+				if code := <-l.exited; code != 0 {
+					b.Fatalf("exit %d", code)
+				}
+				return time.Since(t0)
+			}
+			minOff, minOn := time.Duration(1<<62), time.Duration(1<<62)
+			for b.Loop() {
+				minOff = min(minOff, run(true))
+				minOn = min(minOn, run(false))
+			}
+			b.ReportMetric(float64(minOn)/float64(minOff), "x-norecord")
+			b.ReportMetric(float64(minOff.Milliseconds()), "norecord-ms")
+			b.ReportMetric(float64(minOn.Milliseconds()), "record-ms")
+		})
 	}
 }
