@@ -125,7 +125,7 @@ func (s *Session) newMachine(stdin io.Reader, stdout, stderr io.Writer, j *recor
 // if it ends one, in a run whose journal is j.
 func quantumEnd(ev sched.Event, j *record.Journal) (moment, bool) {
 	switch ev.Kind {
-	case sched.EventPreempt, sched.EventPark, sched.EventExit, sched.EventTrap:
+	case sched.EventPreempt, sched.EventPark, sched.EventExit:
 		return moment{thread: ev.Thread.ID, red: ev.Thread.Reductions(), off: j.Offset(), kind: ev.Kind}, true
 	}
 	return moment{}, false
@@ -310,6 +310,12 @@ func (s *Session) afterRun(sch *sched.Scheduler, code int) {
 		report := "fatal: all threads are asleep - deadlock!"
 		s.stopWorld(StopInfo{Reason: ReasonDeadlock, ThreadID: 1, Description: "Deadlock: all threads are asleep", Text: report}, sch.Main())
 		s.waitResume()
+		s.mu.Lock()
+		cur = s.sch == sch
+		s.mu.Unlock()
+		if !cur {
+			return // the session went back from the deadlock
+		}
 	}
 	s.finish(code)
 }
@@ -333,6 +339,10 @@ func (s *Session) present() moment {
 // info; the old machine ends.
 func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
 	old := s.sch
+	s.tt.last = moment{} // the start, or a trap (present uses the stop)
+	if tg := p.h.target; !tg.trap {
+		s.tt.last = tg
+	}
 	s.mu.Lock()
 	s.m, s.sch = p.m, p.sch
 	s.tt.j = p.j
@@ -398,6 +408,12 @@ var ErrAfterSet = errors.New("a variable was set since the start: re-executing t
 func (s *Session) checkBack() error {
 	if err := s.checkTravel(); err != nil {
 		return err
+	}
+	s.mu.Lock()
+	reason := s.stop.Reason
+	s.mu.Unlock()
+	if reason == ReasonException {
+		return errors.New("going back from a stop at an exception is not possible (the moment is not at a statement boundary): step first, or go to a checkpoint")
 	}
 	if s.tt.sets > 0 {
 		return ErrAfterSet

@@ -327,3 +327,48 @@ func TestSetVariableForks(t *testing.T) {
 		t.Fatalf("stdout %q", got)
 	}
 }
+
+const deadlockSrc = `import io;
+int main() {
+    Channel<int> c = {};
+    io.print("waiting"); // @print
+    int v = c.recv(); // @recv
+    io.print("" + v);
+    return 0;
+}
+`
+
+// TestStepBackFromDeadlock: from the deadlock stop the session goes back
+// to the statement that parked, and forward again to the same deadlock.
+func TestStepBackFromDeadlock(t *testing.T) {
+	s, l, _ := launchSrc(t, deadlockSrc, Config{})
+	s.ConfigurationDone()
+	if st := l.waitStop(t); st.Reason != ReasonDeadlock {
+		t.Fatalf("stop %+v", st)
+	}
+	if err := s.StepBack(1, StepOver); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := line(t, s); got != markerLine(t, deadlockSrc, "recv") {
+		t.Fatalf("back at line %d, want the recv", got)
+	}
+	if err := s.StepBack(1, StepOver); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := line(t, s); got != markerLine(t, deadlockSrc, "print") {
+		t.Fatalf("back at line %d, want the print", got)
+	}
+	s.Continue(1, false)
+	if st := l.waitStop(t); st.Reason != ReasonDeadlock {
+		t.Fatalf("forward: %+v, want the deadlock again", st)
+	}
+	s.Continue(1, false)
+	if code := l.waitExit(t); code != 2 {
+		t.Fatalf("exit %d", code)
+	}
+	if got := l.stdout(); got != "waiting\n" {
+		t.Fatalf("stdout %q: printed once", got)
+	}
+}
