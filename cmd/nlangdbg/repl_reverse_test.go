@@ -15,6 +15,8 @@ func TestREPLGoingBack(t *testing.T) {
 	}
 	out := ft.Exec("print sum")
 	ft.expect(out, `^3$`)
+	out = ft.Exec("threads")
+	ft.expect(out, `\[2\] "producer"\s+runnable\s+Producer\.run \(prog\.n:`+strconv.Itoa(ft.line("send"))+`\)`)
 	out = ft.Exec("when")
 	ft.expect(out, `^thread 1, \d+ reductions into it; event byte \d+ of \d+ \(at the frontier: going forward records\)$`)
 	out = ft.Exec("checkpoint third hit")
@@ -29,6 +31,12 @@ func TestREPLGoingBack(t *testing.T) {
 	ft.expect(out, `^Breakpoint 1 at main`)
 	out = ft.Exec("print sum")
 	ft.expect(out, `^0$`)
+	// the threads and the scheduler as they were then
+	// (the producer had not run yet: in the present it was at its send)
+	out = ft.Exec("threads")
+	ft.expect(out, `\[2\] "producer"\s+runnable\s+Producer\.run \(prog\.n:`+strconv.Itoa(ft.line("send")-1)+`\)`)
+	out = ft.Exec("sched")
+	ft.expect(out, `^run queue \(2\):`, `^parked \(0\):`)
 	out = ft.Exec("rev next")
 	ft.expect(out, `Step back`)
 	out = ft.Exec("checkpoints")
