@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -45,6 +46,9 @@ type timeTravel struct {
 	last        moment
 	checkpoints []Checkpoint
 	nextCP      int
+	// core is the moment of the dump the session opened (Config.Replay
+	// of a dump), nil otherwise.
+	core *record.Core
 	// sets counts the variables set since the timeline began: a
 	// re-execution does not set them, so the session cannot go back from
 	// a moment after one (only to a checkpoint made before it).
@@ -72,6 +76,7 @@ type moment struct {
 	fn     *vm.Funcode
 	pc     int32
 	trap   bool
+	throw  bool // a throw (fn and pc: the top frame's) rather than a statement boundary
 	off    int
 	kind   sched.EventKind
 }
@@ -159,6 +164,17 @@ type travelHook struct {
 	adopted atomic.Bool
 	target  moment
 	watch   func(t *vm.Thread, m moment) // every other trap
+	// watchThrow sees every throw that is not the target.
+	watchThrow func(t *vm.Thread, m moment, exc *vm.Object, caught bool)
+	// the exception the target is a throw of, once reached
+	exc    *vm.Object
+	caught bool
+}
+
+// throwMoment names the throw of exc by t (inside OnThrow).
+func throwMoment(t *vm.Thread) moment {
+	f := t.Frame(0)
+	return moment{thread: t.ID, red: t.TrapReductions(), depth: t.Depth(), fn: f.Fn, pc: f.PC, throw: true}
 }
 
 func (h *travelHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
@@ -178,6 +194,16 @@ func (h *travelHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 func (h *travelHook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
 	if h.adopted.Load() {
 		return hook{h.s}.OnThrow(t, exc, caught)
+	}
+	if h.target.throw || h.watchThrow != nil {
+		m := throwMoment(t)
+		if h.target.throw && m == h.target {
+			h.exc, h.caught = exc, caught
+			return true
+		}
+		if h.watchThrow != nil {
+			h.watchThrow(t, m, exc, caught)
+		}
 	}
 	return false
 }
@@ -234,7 +260,7 @@ func (s *Session) startPass(target moment, watch func(*vm.Thread, moment), onEv 
 			onEv(p, ev)
 		}
 		armOn(ev)
-		if ev.Kind == sched.EventTrap && target.trap {
+		if ev.Kind == sched.EventTrap && (target.trap || target.throw) {
 			p.finish(true)
 		}
 		if !target.trap && !target.isStart() {
@@ -326,10 +352,14 @@ func (s *Session) present() moment {
 	info, t := s.stop, s.stopped
 	s.mu.Unlock()
 	switch info.Reason {
-	case ReasonStep, ReasonBreakpoint, ReasonFunction:
+	case ReasonStep, ReasonBreakpoint, ReasonFunction, ReasonException:
 		if t != nil && t.Depth() > 0 {
 			f := t.Frame(0)
-			return moment{thread: t.ID, red: t.Reductions(), depth: t.Depth(), fn: f.Fn, pc: f.PC, trap: true}
+			m := moment{thread: t.ID, red: t.Reductions(), depth: t.Depth(), fn: f.Fn, pc: f.PC, trap: true}
+			if info.Reason == ReasonException {
+				m.trap, m.throw = false, true
+			}
+			return m
 		}
 	}
 	return s.tt.last
@@ -350,6 +380,13 @@ func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
 	s.refs.reset()
 	s.pending = map[*vm.Thread]*StopInfo{}
 	s.excStops = map[int64]excStop{}
+	if h := p.h; h.exc != nil && t != nil {
+		mode := "always"
+		if !h.caught {
+			mode = "unhandled"
+		}
+		s.excStops[t.ID] = excStop{exc: h.exc, uncaught: !h.caught, breakmode: mode}
+	}
 	s.safepoints = map[*vm.Thread]bool{}
 	s.frozen, s.queued, s.step = nil, nil, nil
 	s.deadlock = false
@@ -409,12 +446,7 @@ func (s *Session) checkBack() error {
 	if err := s.checkTravel(); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	reason := s.stop.Reason
-	s.mu.Unlock()
-	if reason == ReasonException {
-		return errors.New("going back from a stop at an exception is not possible (the moment is not at a statement boundary): step first, or go to a checkpoint")
-	}
+
 	if s.tt.sets > 0 {
 		return ErrAfterSet
 	}
@@ -547,7 +579,8 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 	return last, nil
 }
 
-// ReverseContinue goes back to the most recent breakpoint hit before the
+// ReverseContinue goes back to the most recent breakpoint hit or
+// exception stop (as the exception breakpoints are set) before the
 // present (any thread; a conditional breakpoint counts where its
 // condition held; hit counts are not looked at going back, and logpoints
 // never stop), or to the start of the recording if there is none.
@@ -581,7 +614,17 @@ func (s *Session) ReverseContinue(threadID int64) error {
 			last, ids = m, hit
 		}
 	}
-	p, err := s.startPass(now, watch, nil, nil)
+	var excText string
+	s.mu.Lock()
+	excAll, excUnc := s.excAll, s.excUnc
+	s.mu.Unlock()
+	watchThrow := func(t *vm.Thread, m moment, exc *vm.Object, caught bool) {
+		if excAll || (excUnc && !caught) {
+			last, ids, excText = m, nil, vm.ExceptionString(exc)
+		}
+	}
+	prepare := func(p *pass) { p.h.watchThrow = watchThrow }
+	p, err := s.startPass(now, watch, nil, prepare)
 	if err != nil {
 		return err
 	}
@@ -589,6 +632,9 @@ func (s *Session) ReverseContinue(threadID int64) error {
 	p.discard()
 	if !reached {
 		return errors.New("the re-execution ended before the present (the recording diverged)")
+	}
+	if last.throw {
+		return s.travelTo(last, StopInfo{Reason: ReasonException, Description: "Exception (going back)", Text: excText})
 	}
 	if last.isStart() {
 		return s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: "At the start of the recording (no breakpoint hit before)"})
@@ -670,7 +716,10 @@ func (s *Session) RestartAt(id int) error {
 				return err
 			}
 			reason := ReasonStep
-			if !cp.at.trap {
+			switch {
+			case cp.at.throw:
+				reason = ReasonException
+			case !cp.at.trap:
 				reason = ReasonPause
 			}
 			if err := s.travelTo(cp.at, StopInfo{Reason: reason, Description: fmt.Sprintf("Checkpoint %d", id)}); err != nil {
@@ -693,9 +742,13 @@ func (s *Session) describeMoment(m moment) string {
 	if t != nil {
 		name = fmt.Sprintf("thread %d %q", t.ID, t.Name)
 	}
-	if m.trap {
+	if m.trap || m.throw {
 		line, _ := m.fn.Pos(m.pc)
-		return fmt.Sprintf("%s at %s (line %d), %d reductions", name, m.fn.Name, line, m.red)
+		what := "at"
+		if m.throw {
+			what = "throwing in"
+		}
+		return fmt.Sprintf("%s %s %s (line %d), %d reductions", name, what, m.fn.Name, line, m.red)
 	}
 	return fmt.Sprintf("%s after a quantum, %d reductions", name, m.red)
 }
@@ -767,4 +820,78 @@ func straightOp(op vm.Opcode) bool {
 		return true
 	}
 	return false
+}
+
+// Dump writes the present as a dump (REPL dump FILE): the recording so
+// far and the present moment. nlangdbg debug --core FILE opens it there.
+func (s *Session) Dump(path string) error {
+	if err := s.checkTravel(); err != nil {
+		return err
+	}
+	if s.tt.sets > 0 {
+		return ErrAfterSet
+	}
+	now := s.present()
+	c := &record.Core{Thread: now.thread, Reductions: now.red, Depth: now.depth, PC: now.pc, Trap: now.trap,
+		Throw: now.throw, Offset: now.off, Kind: uint8(now.kind)}
+	if now.trap || now.throw {
+		c.Func = -1
+		for i, fn := range s.prog.Funcs {
+			if fn == now.fn {
+				c.Func = i
+			}
+		}
+		if c.Func < 0 {
+			return errors.New("dump: the present's function is not in the program")
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = record.WriteDump(f, s.tt.j.Log(), c)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// startCore begins a session on a dump at ConfigurationDone: at the end
+// of the run (a crash) it runs to the crash and stops there (an uncaught
+// exception or the deadlock); at a moment, it goes there. It reports
+// false if the session is not on a dump.
+func (s *Session) startCore() bool {
+	if s.tt == nil || s.tt.core == nil {
+		return false
+	}
+	c := s.tt.core
+	if c.AtEnd {
+		s.mu.Lock()
+		s.excUnc = true
+		s.mu.Unlock()
+		s.sch.Resume()
+		return true
+	}
+	m := moment{thread: c.Thread, red: c.Reductions, depth: c.Depth, pc: c.PC, trap: c.Trap,
+		throw: c.Throw, off: c.Offset, kind: sched.EventKind(c.Kind)}
+	if c.Trap || c.Throw {
+		if c.Func < 0 || c.Func >= len(s.prog.Funcs) {
+			s.emit(func(l Listener) { l.Output("console", "the dump names no function of the program\n") })
+			s.stopWorld(StopInfo{Reason: ReasonEntry, ThreadID: 1, Description: "Paused on entry"}, s.sch.Main())
+			return true
+		}
+		m.fn = s.prog.Funcs[c.Func]
+	}
+	reason := ReasonStep
+	switch {
+	case c.Throw:
+		reason = ReasonException
+	case !c.Trap:
+		reason = ReasonPause
+	}
+	if err := s.travelTo(m, StopInfo{Reason: reason, Description: "At the moment of the dump"}); err != nil {
+		s.emit(func(l Listener) { l.Output("console", "cannot reach the moment of the dump: "+err.Error()+"\n") })
+		s.stopWorld(StopInfo{Reason: ReasonEntry, ThreadID: 1, Description: "Paused on entry"}, s.sch.Main())
+	}
+	return true
 }

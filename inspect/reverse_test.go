@@ -372,3 +372,87 @@ func TestStepBackFromDeadlock(t *testing.T) {
 		t.Fatalf("stdout %q: printed once", got)
 	}
 }
+
+const throwSrc = `import io;
+int check(int k) {
+    if (k % 2 == 1) {
+        throw new Exception("odd " + k); // @throw
+    }
+    return k;
+}
+int main() {
+    int ok = 0;
+    for (int k = 0; k < 4; k += 1) {
+        try {
+            ok = ok + check(k);
+        } catch (Exception e) {
+            io.print("caught " + e.message);
+        }
+    }
+    int[] a = new int[1];
+    ok = ok + 1; // @before
+    return a[ok]; // @crash
+}
+`
+
+// TestGoingBackFromAnException: from the stop at an uncaught exception
+// the session steps back to the statement before, and reverse-continues
+// (all exceptions) to the last caught throw, k = 3; a dump of the
+// exception stop reopens there.
+func TestGoingBackFromAnException(t *testing.T) {
+	s, l, _ := launchSrc(t, throwSrc, Config{})
+	s.SetExceptionBreakpoints(true, false)
+	s.ConfigurationDone()
+	if st := l.waitStop(t); st.Reason != ReasonException {
+		t.Fatalf("stop %+v", st)
+	}
+	dump := filepath.Join(t.TempDir(), "crash.dump")
+	if err := s.Dump(dump); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.StepBack(1, StepOver); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := line(t, s); got != markerLine(t, throwSrc, "crash") {
+		t.Fatalf("step back from the throw: line %d, want the statement that throws", got)
+	}
+	if err := s.StepBack(1, StepOver); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := line(t, s); got != markerLine(t, throwSrc, "before") {
+		t.Fatalf("second step back: line %d", got)
+	}
+	s.SetExceptionBreakpoints(true, true)
+	if err := s.ReverseContinue(1); err != nil {
+		t.Fatal(err)
+	}
+	st := l.waitStop(t)
+	if st.Reason != ReasonException || !strings.Contains(st.Text, "odd 3") {
+		t.Fatalf("reverse continue: %+v, want the throw of odd 3", st)
+	}
+	if fr, _, _ := s.Stack(1, 0, 1); fr[0].Func != "check" || fr[0].Line != markerLine(t, throwSrc, "throw") {
+		t.Fatalf("at %+v", fr[0])
+	}
+	if d, err := s.ExceptionInfo(1); err != nil || !strings.Contains(d.Description, "odd 3") {
+		t.Fatalf("exceptionInfo %+v %v", d, err)
+	}
+
+	l2 := newCoreListener()
+	s2, err := Launch(Config{Replay: dump}, l2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s2.Terminate)
+	s2.ConfigurationDone()
+	if st := l2.waitStop(t); st.Reason != ReasonException {
+		t.Fatalf("the dump opens with %+v", st)
+	}
+	if got := line(t, s2); got != markerLine(t, throwSrc, "crash") {
+		t.Fatalf("the dump opens at line %d", got)
+	}
+	if got := eval(t, s2, "ok"); got != "3" {
+		t.Fatalf("ok = %s in the dump", got)
+	}
+}

@@ -170,6 +170,9 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	if s.tt, err = newTimeTravel(cfg, hdr, replayLog, stdin, stdout, stderr); err != nil {
 		return nil, err
 	}
+	if rec != nil && s.tt != nil {
+		s.tt.core = rec.Core
+	}
 	var j *record.Journal
 	if s.tt != nil {
 		j = s.tt.j
@@ -225,6 +228,9 @@ func (s *Session) ConfigurationDone() {
 	s.state = stateRunning
 	s.mu.Unlock()
 	go s.carrier()
+	if s.startCore() {
+		return // a dump: to its moment (reverse.go)
+	}
 	if s.cfg.StopOnEntry {
 		s.stopWorld(StopInfo{Reason: ReasonEntry, ThreadID: 1, Description: "Paused on entry"}, s.sch.Main())
 		return

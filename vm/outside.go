@@ -89,8 +89,9 @@ func outsideOf(t *Thread) Outside {
 }
 
 // TrapReductions returns the thread's reductions at the trap that
-// DebugHook.OnTrap is deciding about (Reductions counts only the
-// dispatches that are over). Valid only inside OnTrap. With the thread,
+// DebugHook.OnTrap is deciding about, or at the throw ThrowHook.OnThrow
+// is (Reductions counts only the dispatches that are over). Valid only
+// inside those hooks. With the thread,
 // its depth and the trapped pc it names a moment of a deterministic run:
 // between two reductions a thread passes each pc of each frame at most
 // once (calls and loop back-edges are the reductions).

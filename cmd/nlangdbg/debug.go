@@ -20,7 +20,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "debug",
-		usage:   "[--quota N] [--seed S] PROG.n [ARGS] | --replay REC",
+		usage:   "[--quota N] [--seed S] PROG.n [ARGS] | --replay REC | --core DUMP",
 		summary: "debug a program in the terminal",
 		help: `
 Compiles PROG.n, starts it stopped at entry and opens the debugger REPL
@@ -36,7 +36,9 @@ prompt clears the line); Ctrl-D quits.
 With one carrier (the default) the session records its run, so that it
 can go back: rewind, rev next/step/stepout/continue, checkpoint, restart N
 (see docs/recording.md). --replay REC debugs a recording made with
-nlangdbg run --record: the recorded program, options and inputs.`,
+nlangdbg run --record: the recorded program, options and inputs.
+--core DUMP opens a dump (nlangdbg run --dump-on-crash, the REPL's dump)
+stopped at its moment: the crash, or where dump was typed.`,
 		run: debugCmd,
 	})
 	commands = append(commands, &command{
@@ -56,6 +58,7 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("debug", stderr)
 	opts.flags(fs)
 	replay := fs.String("replay", "", "debug this recording (run --record) instead of a program")
+	core := fs.String("core", "", "open this dump (run --dump-on-crash, the REPL's dump) at its moment")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -63,7 +66,10 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *replay != "" {
-		return debugReplay(*replay, fs.NArg(), stdin, stdout, stderr)
+		return debugReplay(*replay, fs.NArg(), false, stdin, stdout, stderr)
+	}
+	if *core != "" {
+		return debugReplay(*core, fs.NArg(), true, stdin, stdout, stderr)
 	}
 	if fs.NArg() < 1 {
 		fmt.Fprintln(stderr, "nlangdbg debug: missing program file")

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"net"
+	"path/filepath"
 	"strconv"
 	"testing"
+
+	dapserver "github.com/nlangdbg/nlangdbg/dap"
+	"github.com/nlangdbg/nlangdbg/sched/record"
 )
 
 // TestREPLGoingBack drives each going-back command: rewind, rev
@@ -59,4 +64,44 @@ func TestREPLGoingBack(t *testing.T) {
 	ft.Exec("clear all")
 	out = ft.Exec("continue")
 	ft.expect(out, `^sum 12$`, `Program exited with code 0`)
+}
+
+// TestREPLDump: dump FILE writes the present; the dump opens there (the
+// session's locals of that moment).
+func TestREPLDump(t *testing.T) {
+	ft := newFakeTerminal(t, replProg)
+	ft.Exec("break prog.n:" + strconv.Itoa(ft.line("recv")))
+	ft.Exec("continue")
+	ft.Exec("continue")
+	dump := filepath.Join(t.TempDir(), "s.dump")
+	out := ft.Exec("dump " + dump)
+	ft.expect(out, `^Dumped the present to .*s\.dump \(nlangdbg debug --core .*\)$`)
+	rec, err := record.ReadFile(dump)
+	if err != nil || rec.Core == nil || !rec.Core.Trap {
+		t.Fatalf("dump: %v %+v", err, rec)
+	}
+	ft2 := newFakeTerminalArgs(t, map[string]any{"replay": dump, "stopOnEntry": true})
+	out = ft2.Exec("print sum")
+	ft2.expect(out, `^1$`)
+}
+
+// newFakeTerminalArgs starts the REPL with launch arguments of its own (a
+// recording or a dump) and returns it after the first stop.
+func newFakeTerminalArgs(t *testing.T, launch map[string]any) *fakeTerminal {
+	t.Helper()
+	c1, c2 := net.Pipe()
+	srv := &dapserver.Server{}
+	go srv.ServeConn(c2)
+	out := &syncBuffer{}
+	r := newREPL(newDAPClient(c1, c1), out)
+	ft := &fakeTerminal{t: t, r: r, out: out}
+	t.Cleanup(func() {
+		r.Exec("quit")
+		c1.Close()
+	})
+	if err := r.start(launch, false); err != nil {
+		t.Fatal(err)
+	}
+	out.take()
+	return ft
 }

@@ -17,7 +17,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "run",
-		usage:   "[--listen ADDR] [--record FILE] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap BYTES] PROG.n [ARGS]",
+		usage:   "[--listen ADDR] [--record FILE] [--dump-on-crash FILE] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap BYTES] PROG.n [ARGS]",
 		summary: "compile and run a program",
 		help: `
 Compiles PROG.n and runs it. The program's stdout and stderr are the
@@ -41,6 +41,10 @@ Flags:
   --record FILE    record the run to FILE (one carrier only): its input,
                    clock readings and file-system results, checked by
                    nlangdbg replay FILE (see docs/recording.md)
+  --dump-on-crash FILE
+                   if the run ends with an uncaught exception or a
+                   deadlock, write a dump to FILE (one carrier only):
+                   nlangdbg debug --core FILE opens it at the crash
   --listen ADDR    run the program normally and serve DAP at ADDR
                    (host:port; a bare port means loopback, port 0 picks a
                    free one; the address is printed on stderr). A debugger
@@ -95,6 +99,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts.flags(fs)
 	listen := fs.String("listen", "", "serve DAP at this address")
 	recPath := fs.String("record", "", "record the run to this file (see replay)")
+	dumpPath := fs.String("dump-on-crash", "", "if the run crashes, write a dump to this file (see debug --core)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -125,7 +130,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out = bw
 	}
 	var code int
-	if *recPath != "" {
+	if *dumpPath != "" {
+		code = dumpOnCrash(path, src, fs.Args()[1:], opts, *recPath, *dumpPath, stdin, out, &flushWriter{w: stderr, flush: bw})
+	} else if *recPath != "" {
 		code = recordProgram(path, src, fs.Args()[1:], opts, *recPath, stdin, out, &flushWriter{w: stderr, flush: bw})
 	} else {
 		code = runProgram(path, src, opts, stdin, out, &flushWriter{w: stderr, flush: bw})
