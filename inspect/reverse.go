@@ -33,6 +33,10 @@ import (
 // does not record (several carriers).
 var ErrNoRecording = errors.New("going back needs a recording, and a session records only with one carrier")
 
+// DefaultRecordBudget is the memory a session's recording may take
+// (Config.RecordBudget): 512 MiB.
+const DefaultRecordBudget = 512 << 20
+
 // timeTravel is a session's journal and what rebuilding its machine takes.
 type timeTravel struct {
 	j              *record.Journal
@@ -46,6 +50,10 @@ type timeTravel struct {
 	last        moment
 	checkpoints []Checkpoint
 	nextCP      int
+	budget      int64
+	// stopped says why the session stopped recording ("" while it
+	// records).
+	stopped string
 	// core is the moment of the dump the session opened (Config.Replay
 	// of a dump), nil otherwise.
 	core *record.Core
@@ -90,7 +98,10 @@ func newTimeTravel(cfg Config, hdr record.Header, log []byte, stdin io.Reader, s
 	if cfg.Carriers > 1 || (cfg.NoRecord && log == nil) {
 		return nil, nil
 	}
-	tt := &timeTravel{stdin: stdin, stdout: stdout, stderr: stderr}
+	tt := &timeTravel{stdin: stdin, stdout: stdout, stderr: stderr, budget: cfg.RecordBudget}
+	if tt.budget <= 0 {
+		tt.budget = DefaultRecordBudget
+	}
 	if log != nil {
 		j, err := record.ResumeJournal(log, 0)
 		if err != nil {
@@ -149,11 +160,19 @@ func (s *Session) events(sch *sched.Scheduler) func(sched.Event) {
 	}
 }
 
-// noteEvent keeps the end of the last quantum.
-func (tt *timeTravel) noteEvent(ev sched.Event) {
-	if m, ok := quantumEnd(ev, tt.j); ok {
-		tt.last = m
+// noteEvent keeps the end of the last quantum, and stops the recording
+// once it is over budget (it reports true then).
+func (tt *timeTravel) noteEvent(ev sched.Event) bool {
+	m, ok := quantumEnd(ev, tt.j)
+	if !ok {
+		return false
 	}
+	tt.last = m
+	if tt.stopped == "" && int64(tt.j.Size()) > tt.budget && tt.j.Stop() {
+		tt.stopped = fmt.Sprintf("the recording reached its budget of %d MiB and was stopped", tt.budget>>20)
+		return true
+	}
+	return false
 }
 
 // travelHook is the debug hook of a machine that re-executes the past:
@@ -433,6 +452,9 @@ func (s *Session) checkTravel() error {
 	if s.tt == nil {
 		return ErrNoRecording
 	}
+	if s.tt.stopped != "" {
+		return errors.New("going back is no longer possible: " + s.tt.stopped)
+	}
 	return s.checkStopped()
 }
 
@@ -643,7 +665,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 }
 
 // CanGoBack reports whether the session records, so that StepBack and
-// ReverseContinue work.
+// ReverseContinue work (see also its recording budget).
 func (s *Session) CanGoBack() bool { return s.tt != nil }
 
 // Where describes the present of the session's timeline (REPL when).

@@ -456,3 +456,30 @@ func TestGoingBackFromAnException(t *testing.T) {
 		t.Fatalf("ok = %s in the dump", got)
 	}
 }
+
+// TestRecordBudget: past its budget the session stops recording, runs on,
+// and says why it cannot go back.
+func TestRecordBudget(t *testing.T) {
+	// the header (with the source) takes about 440 bytes, each quantum a few
+	s, l, path := launchSrc(t, backSrc, Config{Quota: 1, RecordBudget: 450})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, backSrc, "loop")}})
+	s.ConfigurationDone()
+	for i := 0; i < 4; i++ {
+		if i > 0 {
+			s.Continue(1, false)
+		}
+		l.waitStop(t)
+	}
+	err := s.StepBack(1, StepOver)
+	if err == nil || !strings.Contains(err.Error(), "going back is no longer possible: the recording reached its budget") {
+		t.Fatalf("step back past the budget: %v", err)
+	}
+	if got := eval(t, s, "i"); got != "3" {
+		t.Fatalf("i = %s: the run went on", got)
+	}
+	s.SetBreakpoints(path, nil)
+	s.Continue(1, false)
+	if code := l.waitExit(t); code != 0 || l.stdout() != "a 22\ndone 32\n" {
+		t.Fatalf("exit %d, stdout %q", code, l.stdout())
+	}
+}

@@ -284,8 +284,9 @@ func (s *Session) ExitCode() int {
 
 // onEvent receives the scheduler's events on the carrier goroutine.
 func (s *Session) onEvent(ev sched.Event) {
-	if s.tt != nil {
-		s.tt.noteEvent(ev)
+	if s.tt != nil && s.tt.noteEvent(ev) {
+		msg := "note: " + s.tt.stopped + "; the program goes on, but going back is no longer possible\n"
+		s.emit(func(l Listener) { l.Output("console", msg) })
 	}
 	if s.OnSched != nil {
 		s.OnSched(ev)

@@ -29,6 +29,7 @@ func runListen(addr, path string, args []string, opts runOptions, stdin io.Reade
 		Stdin:     stdin,
 		Stdout:    stdout,
 		Stderr:    stderr,
+		NoRecord:  true, // it runs normally, maybe for long: no recording in memory
 	}, nil)
 	if err != nil {
 		var ce *inspect.CompileError
