@@ -227,7 +227,7 @@ func (s *Session) ConfigurationDone() {
 	}
 	s.state = stateRunning
 	s.mu.Unlock()
-	go s.carrier()
+	go s.carrier(s.sch)
 	if s.startCore() {
 		return // a dump: to its moment (reverse.go)
 	}
@@ -239,8 +239,7 @@ func (s *Session) ConfigurationDone() {
 }
 
 // carrier runs the scheduler until the program ends.
-func (s *Session) carrier() {
-	sch := s.sch
+func (s *Session) carrier(sch *sched.Scheduler) {
 	s.afterRun(sch, sch.Run())
 }
 
