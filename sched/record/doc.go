@@ -48,11 +48,11 @@
 //
 //   - Re-execution costs, per step back, the time of a plain run up to
 //     the present: about 6–7 ns per reduction of a loop here (the 10M
-//     reduction benchmark runs in 60–75 ms), so a step back after 10
-//     million reductions answers in one or two such runs (60–200 ms), and
-//     recording costs at most a few percent (BenchmarkRecordOverhead:
-//     0.8–1.24 times a plain run on fib(30), the 30M loop and the
-//     1M-message ping-pong, within the noise of a shared machine). Memory
+//     reduction benchmark runs in 60–75 ms on a quiet machine), so a step
+//     back after 10 million reductions answers in one or two such runs
+//     (60–225 ms measured), and recording costs a few percent
+//     (BenchmarkRecordOverhead: 1.00–1.10 times the CPU time of a plain
+//     run on fib(30), the 30M loop and the 1M-message ping-pong). Memory
 //     is the journal: a few bytes per quantum, plus input and output.
 //   - Structural copies (a snapshot of threads, frames, registers, heap
 //     objects, queues and timers at intervals) would make a step back
