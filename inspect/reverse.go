@@ -842,4 +842,3 @@ func straightOp(op vm.Opcode) bool {
 	}
 	return false
 }
-
