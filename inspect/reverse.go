@@ -299,7 +299,9 @@ func (s *Session) startPass(target moment, watch func(*vm.Thread, moment), onEv 
 		}
 		p.finish(false)
 	}()
-	p.sch.Resume()
+	if !target.isStart() {
+		p.sch.Resume() // (the start: it stays paused before its first dispatch)
+	}
 	return p, nil
 }
 
@@ -437,7 +439,6 @@ func (s *Session) travelTo(target moment, info StopInfo) error {
 	}
 	var t *vm.Thread
 	if target.isStart() {
-		p.sch.Pause()
 		t = p.sch.Main()
 	} else {
 		t = p.sch.Thread(target.thread)

@@ -205,10 +205,12 @@ func (s *Scheduler) dispatchOn(c *carrier) (Event, bool) {
 	// (dispatchStep, which returns the Event to the debugger, copies).
 	s.curC, s.firing = c, true // threads woken by timers go to c
 	s.woken = c.woken[:0]
-	if s.rec != nil {
-		s.beforeDispatch()
+	if !s.trapCont() {
+		if s.rec != nil {
+			s.beforeDispatch()
+		}
+		s.fireTimers()
 	}
-	s.fireTimers()
 	woken := s.woken
 	s.woken, s.curC, s.firing = nil, nil, false
 	t := s.pickOn(c)
@@ -249,6 +251,7 @@ func (s *Scheduler) dispatchOn(c *carrier) (Event, bool) {
 		// A stop at a trap does not change the schedule: the thread goes
 		// on with the rest of its quantum (and replays stay in step).
 		ti.rest = quota - int(t.Reductions()-r0)
+		s.cut = t
 	}
 	if once && stop == vm.StopBudget {
 		// The debugger asked for t's next safepoint (SetBudgetOnce): stop
