@@ -486,7 +486,8 @@ func TestRecordBudget(t *testing.T) {
 }
 
 // TestGoingBackIsDeterministic steps into every concurrency script (quota
-// 1, so that threads switch at every safepoint), notes where main is and the stack of
+// 1, so that threads switch at every safepoint; and quota 3 with a seeded
+// pick), notes where main is and the stack of
 // every thread at each stop, goes back to the start (reverse continue
 // with no breakpoint) and steps again: each stop must be the same, and
 // stepping back from the last stop must land on the one before it.
@@ -496,74 +497,76 @@ func TestGoingBackIsDeterministic(t *testing.T) {
 		t.Fatalf("%d scripts", len(files))
 	}
 	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			t.Parallel()
-			src, _ := os.ReadFile(f)
-			s, l, _ := launchSrc(t, string(src), Config{StopOnEntry: true, Quota: 1})
-			s.ConfigurationDone()
-			l.waitStop(t)
-			snap := func() (string, bool) {
-				ths, err := s.Threads()
-				if err != nil {
-					return "", false
+		for _, cfg := range []Config{{StopOnEntry: true, Quota: 1}, {StopOnEntry: true, Quota: 3, Seed: 7}} {
+			t.Run(fmt.Sprintf("%s/quota%d/seed%d", filepath.Base(f), cfg.Quota, cfg.Seed), func(t *testing.T) {
+				t.Parallel()
+				src, _ := os.ReadFile(f)
+				s, l, _ := launchSrc(t, string(src), cfg)
+				s.ConfigurationDone()
+				l.waitStop(t)
+				snap := func() (string, bool) {
+					ths, err := s.Threads()
+					if err != nil {
+						return "", false
+					}
+					var b strings.Builder
+					for _, th := range ths {
+						fr, _, _ := s.Stack(th.ID, 0, 20)
+						fmt.Fprintf(&b, "[%d %s %s]", th.ID, th.State, th.WaitReason)
+						for _, x := range fr {
+							fmt.Fprintf(&b, " %s:%d", x.Func, x.Line)
+						}
+					}
+					return b.String(), true
 				}
-				var b strings.Builder
-				for _, th := range ths {
-					fr, _, _ := s.Stack(th.ID, 0, 20)
-					fmt.Fprintf(&b, "[%d %s %s]", th.ID, th.State, th.WaitReason)
-					for _, x := range fr {
-						fmt.Fprintf(&b, " %s:%d", x.Func, x.Line)
+				var first []string
+				const steps = 25
+				stepAll := func(record bool) []string {
+					var out []string
+					for i := 0; i < steps; i++ {
+						st, ok := snap()
+						if !ok {
+							break
+						}
+						out = append(out, st)
+						if err := s.Step(1, StepIn, false); err != nil {
+							break
+						}
+						select {
+						case <-l.stops:
+						case <-l.exited:
+							return out
+						}
+					}
+					return out
+				}
+				first = stepAll(true)
+				if len(first) < 2 {
+					t.Skipf("ended after %d steps", len(first))
+				}
+				if err := s.checkStopped(); err != nil {
+					return // the program ended inside the steps: nothing to go back in
+				}
+				if err := s.StepBack(1, StepIn); err != nil {
+					t.Fatalf("step back: %v", err)
+				}
+				l.waitStop(t)
+				if got, _ := snap(); got != first[len(first)-1] {
+					t.Fatalf("step back from the last stop:\n got %s\nwant %s", got, first[len(first)-1])
+				}
+				if err := s.ReverseContinue(1); err != nil {
+					t.Fatal(err)
+				}
+				if st := l.waitStop(t); st.Reason != ReasonEntry {
+					t.Fatalf("reverse continue without breakpoints: %+v", st)
+				}
+				again := stepAll(false)
+				for i := range again {
+					if i < len(first) && again[i] != first[i] {
+						t.Fatalf("stop %d differs after going back:\n got %s\nwant %s", i, again[i], first[i])
 					}
 				}
-				return b.String(), true
-			}
-			var first []string
-			const steps = 25
-			stepAll := func(record bool) []string {
-				var out []string
-				for i := 0; i < steps; i++ {
-					st, ok := snap()
-					if !ok {
-						break
-					}
-					out = append(out, st)
-					if err := s.Step(1, StepIn, false); err != nil {
-						break
-					}
-					select {
-					case <-l.stops:
-					case <-l.exited:
-						return out
-					}
-				}
-				return out
-			}
-			first = stepAll(true)
-			if len(first) < 2 {
-				t.Skipf("ended after %d steps", len(first))
-			}
-			if err := s.checkStopped(); err != nil {
-				return // the program ended inside the steps: nothing to go back in
-			}
-			if err := s.StepBack(1, StepIn); err != nil {
-				t.Fatalf("step back: %v", err)
-			}
-			l.waitStop(t)
-			if got, _ := snap(); got != first[len(first)-1] {
-				t.Fatalf("step back from the last stop:\n got %s\nwant %s", got, first[len(first)-1])
-			}
-			if err := s.ReverseContinue(1); err != nil {
-				t.Fatal(err)
-			}
-			if st := l.waitStop(t); st.Reason != ReasonEntry {
-				t.Fatalf("reverse continue without breakpoints: %+v", st)
-			}
-			again := stepAll(false)
-			for i := range again {
-				if i < len(first) && again[i] != first[i] {
-					t.Fatalf("stop %d differs after going back:\n got %s\nwant %s", i, again[i], first[i])
-				}
-			}
-		})
+			})
+		}
 	}
 }
