@@ -28,7 +28,7 @@ func (t *Thread) Run(budget int) (stop Stop) {
 			stop = t.contain(r)
 		}
 	}()
-	t.runBudget = budget
+	t.runBudget = int32(min(budget, math.MaxInt32))
 	stop, left := t.run(budget)
 	t.reductions += int64(budget - left)
 	return stop
@@ -690,7 +690,7 @@ reload:
 			}
 			fr.PC = pc - 1
 			t.skipTrap = false
-			t.trapLeft = budget
+			t.trapLeft = int32(min(budget, math.MaxInt32))
 			if t.M.Hook.OnTrap(t, fn, pc-1) {
 				t.skipTrap, t.skipFn, t.skipPC = true, fn, pc-1
 				return StopTrap, budget
@@ -720,7 +720,7 @@ entry: // the runtime pushed a frame (a continuation's call): a safepoint
 throwHere:
 	fr.PC = pc
 throw:
-	t.trapLeft = budget // for TrapReductions in ThrowHook.OnThrow
+	t.trapLeft = int32(min(budget, math.MaxInt32)) // for TrapReductions in ThrowHook.OnThrow
 	switch t.raise(exc) {
 	case raiseCaught:
 		exc = nil

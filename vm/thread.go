@@ -189,10 +189,10 @@ type Thread struct {
 	pendingThrow error
 	reported     *Object // exception already shown to the debugger's ThrowHook
 	skipTrap     bool    // execute the trapped instruction at (skipFn, skipPC) once
-	runBudget    int     // the budget of the Run in progress
-	trapLeft     int     // the budget left at the trap being decided (TrapReductions)
+	runBudget    int32   // the budget of the Run in progress (in skipTrap's padding)
 	skipFn       *Funcode
 	skipPC       int32
+	trapLeft     int32 // the budget left at the trap being decided (TrapReductions)
 	call         *pendingCall // the call a native asked for (CallThen)
 }
 
