@@ -192,7 +192,7 @@ type Thread struct {
 	runBudget    int32   // the budget of the Run in progress (in skipTrap's padding)
 	skipFn       *Funcode
 	skipPC       int32
-	trapLeft     int32 // the budget left at the trap being decided (TrapReductions)
+	trapLeft     int32        // the budget left at the trap being decided (TrapReductions)
 	call         *pendingCall // the call a native asked for (CallThen)
 }
 
