@@ -187,6 +187,7 @@ type travelHook struct {
 	// the exception the target is a throw of, once reached
 	exc    *vm.Object
 	caught bool
+	hits   map[*bp]int // breakpoint hits so far (countHits)
 }
 
 // throwMoment names the throw of exc by t (inside OnThrow).
@@ -200,6 +201,7 @@ func (h *travelHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		return hook{h.s}.OnTrap(t, fn, pc)
 	}
 	m := moment{thread: t.ID, red: t.TrapReductions(), depth: t.Depth(), fn: fn, pc: pc, trap: true}
+	h.countHits(t, fn, pc)
 	if h.target.trap && m == h.target {
 		return true
 	}
@@ -207,6 +209,32 @@ func (h *travelHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		h.watch(t, m)
 	}
 	return false
+}
+
+// countHits counts the hits of the breakpoints at pc of fn as the
+// session's hook does (where the condition holds), so that the machine
+// the session adopts carries on with the hit counts of that moment.
+func (h *travelHook) countHits(t *vm.Thread, fn *vm.Funcode, pc int32) {
+	s := h.s
+	s.mu.Lock()
+	list := s.bps.at[trapKey{fn, pc}]
+	if len(list) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	list = append([]*bp(nil), list...)
+	s.mu.Unlock()
+	for _, b := range list {
+		if b.cond != "" {
+			if ok, err := s.evalCond(t, b.cond); err == nil && !ok {
+				continue
+			}
+		}
+		if h.hits == nil {
+			h.hits = map[*bp]int{}
+		}
+		h.hits[b]++
+	}
 }
 
 func (h *travelHook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
@@ -410,6 +438,11 @@ func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
 	s.safepoints = map[*vm.Thread]bool{}
 	s.frozen, s.queued, s.step = nil, nil, nil
 	s.deadlock = false
+	for _, list := range s.bps.at {
+		for _, b := range list {
+			b.hits = p.h.hits[b] // the counts of that moment
+		}
+	}
 	s.state = stateStopped
 	s.stopping = false
 	if s.resumeCh == nil {
@@ -603,9 +636,9 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 
 // ReverseContinue goes back to the most recent breakpoint hit or
 // exception stop (as the exception breakpoints are set) before the
-// present (any thread; a conditional breakpoint counts where its
-// condition held; hit counts are not looked at going back, and logpoints
-// never stop), or to the start of the recording if there is none.
+// present (any thread; a breakpoint counts where its condition held and
+// its hit count, counted from the start, says stop; logpoints never
+// stop), or to the start of the recording if there is none.
 func (s *Session) ReverseContinue(threadID int64) error {
 	if err := s.checkBack(); err != nil {
 		return err
@@ -616,19 +649,21 @@ func (s *Session) ReverseContinue(threadID int64) error {
 	}
 	var last moment
 	var ids []int
+	hits := map[*bp]int{} // counted as the run counted them: from the start
 	watch := func(t *vm.Thread, m moment) {
 		s.mu.Lock()
 		list := append([]*bp(nil), s.bps.at[trapKey{m.fn, m.pc}]...)
 		s.mu.Unlock()
 		var hit []int
 		for _, b := range list {
-			if b.logMsg != "" {
-				continue
-			}
 			if b.cond != "" {
 				if ok, err := s.evalCond(t, b.cond); err == nil && !ok {
 					continue
 				}
+			}
+			hits[b]++
+			if b.logMsg != "" || (b.hitTest != nil && !b.hitTest(hits[b])) {
+				continue
 			}
 			hit = append(hit, b.id)
 		}

@@ -570,3 +570,52 @@ func TestGoingBackIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestReverseContinueHitCount: a hit count is counted from the start, as
+// the run counted it: with "%2" (every second hit) reverse continue from
+// the fourth hit goes to the second.
+func TestReverseContinueHitCount(t *testing.T) {
+	s, l, path := launchSrc(t, backSrc, Config{})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, backSrc, "loop"), HitCondition: "%2"}})
+	s.ConfigurationDone()
+	l.waitStop(t)
+	if got := eval(t, s, "i"); got != "1" {
+		t.Fatalf("second hit: i = %s", got)
+	}
+	s.Continue(1, false)
+	l.waitStop(t)
+	if got := eval(t, s, "i"); got != "3" {
+		t.Fatalf("fourth hit: i = %s", got)
+	}
+	if err := s.ReverseContinue(1); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := eval(t, s, "i"); got != "1" {
+		t.Fatalf("reverse continue: i = %s, want 1 (the second hit)", got)
+	}
+}
+
+// TestHitCountsAfterGoingBack: going forward again from the past, a hit
+// count goes on from the count of that moment: with ">=3", back to the
+// start and forward again stops at the third hit again, not the first.
+func TestHitCountsAfterGoingBack(t *testing.T) {
+	s, l, path := launchSrc(t, backSrc, Config{})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, backSrc, "loop"), HitCondition: ">=3"}})
+	s.ConfigurationDone()
+	l.waitStop(t)
+	if got := eval(t, s, "i"); got != "2" {
+		t.Fatalf("third hit: i = %s", got)
+	}
+	if err := s.ReverseContinue(1); err != nil {
+		t.Fatal(err)
+	}
+	if st := l.waitStop(t); st.Reason != ReasonEntry {
+		t.Fatalf("no earlier stop: %+v, want the start", st)
+	}
+	s.Continue(1, false)
+	l.waitStop(t)
+	if got := eval(t, s, "i"); got != "2" {
+		t.Fatalf("forward again: i = %s, want 2 (the third hit, counted from the start)", got)
+	}
+}
