@@ -141,7 +141,8 @@ func BenchmarkPlain10M(b *testing.B) {
 // BenchmarkDebugRecordOverhead runs each workload in a debug session
 // (no breakpoints) with and without its recording, in turn, and reports
 // the ratio of the fastest recorded session to the fastest unrecorded one
-// (x-norecord; the target is at most 1.3).
+// (x-norecord; the target is at most 1.3), and the ratio of the process
+// CPU time spent on each (x-norecord-cpu).
 //
 //	go test ./inspect -run '^$' -bench DebugRecordOverhead -benchtime 5x
 func BenchmarkDebugRecordOverhead(b *testing.B) {
@@ -151,8 +152,16 @@ func BenchmarkDebugRecordOverhead(b *testing.B) {
 		{"PingPong1M", "../testdata/bench/pingpong.n"},
 	} {
 		b.Run(w.name, func(b *testing.B) {
+			var cpu [2]time.Duration
 			run := func(noRecord bool) time.Duration {
-				t0 := time.Now()
+				t0, c0 := time.Now(), cpuTime()
+				defer func() {
+					if noRecord {
+						cpu[0] += cpuTime() - c0
+					} else {
+						cpu[1] += cpuTime() - c0
+					}
+				}()
 				l := newCoreListener()
 				s, err := Launch(Config{Program: w.path, NoRecord: noRecord, Stdout: io.Discard}, l)
 				if err != nil {
@@ -170,6 +179,9 @@ func BenchmarkDebugRecordOverhead(b *testing.B) {
 				minOn = min(minOn, run(false))
 			}
 			b.ReportMetric(float64(minOn)/float64(minOff), "x-norecord")
+			if cpu[0] > 0 {
+				b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "x-norecord-cpu")
+			}
 			b.ReportMetric(float64(minOff.Milliseconds()), "norecord-ms")
 			b.ReportMetric(float64(minOn.Milliseconds()), "record-ms")
 		})
