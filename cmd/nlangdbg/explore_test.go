@@ -195,3 +195,24 @@ func TestExploreDenyFS(t *testing.T) {
 		t.Errorf("--deny-fs with --allow-read: exit %d, %q", code, errs)
 	}
 }
+
+// TestDebugReplayExplored: the REPL opens a failure saved by explore
+// (debug --replay); continue runs to the explored deadlock, and a worker
+// steps back from its second lock to its first.
+func TestDebugReplayExplored(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errs := cli("explore", "--schedules", "50", "--out", dir, "../../testdata/explore/lock_order.n"); code != 3 {
+		t.Fatalf("explore: exit %d, %s", code, errs)
+	}
+	ft := newFakeTerminalArgs(t, map[string]any{"replay": filepath.Join(dir, "failure-1.replay"), "stopOnEntry": true})
+	for _, step := range []struct{ cmd, want string }{
+		{"continue", `Deadlock: fatal: all threads are asleep - deadlock! at main (lock_order.n:31)`},
+		{"thread 2", `Thread 2 "thread-2" at transfer (lock_order.n:19)`},
+		{"rev next", `Step back at transfer (lock_order.n:19) [thread 2 "thread-2"]`},
+		{"rev next", `Step back at transfer (lock_order.n:18) [thread 2 "thread-2"]`},
+	} {
+		if out := ft.Exec(step.cmd); !strings.Contains(out, step.want) {
+			t.Fatalf("%s: %q, want %q", step.cmd, out, step.want)
+		}
+	}
+}

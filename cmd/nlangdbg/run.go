@@ -18,7 +18,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "run",
-		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient]] [--record FILE] [--race] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] [--allow-read DIR] [--allow-write DIR] [--deny-fs] PROG.n [ARGS]",
+		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient]] [--record FILE] [--dump-on-crash FILE] [--race] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] [--allow-read DIR] [--allow-write DIR] [--deny-fs] PROG.n [ARGS]",
 		summary: "compile and run a program",
 		help: `
 Compiles PROG.n and runs it. The program's stdout and stderr are the
@@ -50,6 +50,10 @@ Flags:
   --record FILE    record the run to FILE (one carrier only): its input,
                    clock readings and file-system results, checked by
                    nlangdbg replay FILE (see docs/recording.md)
+  --dump-on-crash FILE
+                   if the run ends with an uncaught exception or a
+                   deadlock, write a dump to FILE (one carrier only):
+                   nlangdbg debug --core FILE opens it at the crash
   --race           detect data races (one carrier): each is reported on
                    stderr as it happens, with both threads and stacks, and
                    a run that would exit 0 exits 66 (see docs/explore.md)
@@ -187,6 +191,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	raceOn := fs.Bool("race", false, "detect data races (one carrier; see docs/explore.md)")
 	var sf serverFlags
 	sf.flags(fs)
+	dumpPath := fs.String("dump-on-crash", "", "if the run crashes, write a dump to this file (see debug --core)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -205,8 +210,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "nlangdbg run: --allow-remote, --token-file and --accept-multiclient need --listen")
 		return 2
 	}
-	if *raceOn && (opts.Carriers > 1 || *listen != "" || *recPath != "") {
-		fmt.Fprintln(stderr, "nlangdbg run: --race runs on one carrier, without --listen or --record")
+	if *raceOn && (opts.Carriers > 1 || *listen != "" || *recPath != "" || *dumpPath != "") {
+		fmt.Fprintln(stderr, "nlangdbg run: --race runs on one carrier, without --listen, --record or --dump-on-crash")
 		return 2
 	}
 	if *listen != "" {
@@ -225,7 +230,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out = bw
 	}
 	var code int
-	if *raceOn {
+	if *dumpPath != "" {
+		code = dumpOnCrash(path, src, fs.Args()[1:], opts, *recPath, *dumpPath, stdin, out, &flushWriter{w: stderr, flush: bw})
+	} else if *raceOn {
 		code = raceProgram(path, src, opts, stdin, out, &flushWriter{w: stderr, flush: bw})
 	} else if *recPath != "" {
 		code = recordProgram(path, src, fs.Args()[1:], opts, *recPath, stdin, out, &flushWriter{w: stderr, flush: bw})
