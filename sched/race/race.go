@@ -28,6 +28,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -76,6 +77,8 @@ type access struct {
 
 // cell is the shadow state of one location.
 type cell struct {
+	obj   any // the container, for the report
+	i     int64
 	w     epoch
 	wAt   access
 	r     epoch  // the last read, if reads are ordered
@@ -84,10 +87,28 @@ type cell struct {
 	rAtOf map[int32]access
 }
 
-// loc names a location: an object, array, List or Dict and an index.
+// loc names a location: an object, array, List or Dict (by address: a
+// map key that hashes fast) and an index.
 type loc struct {
-	obj any
-	i   int64
+	p unsafe.Pointer
+	i int64
+}
+
+// locOf returns the location of element i of obj, and false if obj is not
+// a shared container.
+func locOf(obj any, i int64) (loc, bool) {
+	var p unsafe.Pointer
+	switch o := obj.(type) {
+	case *vm.Object:
+		p = unsafe.Pointer(o)
+	case *vm.Array:
+		p = unsafe.Pointer(o)
+	case *vm.List:
+		p = unsafe.Pointer(o)
+	case *vm.Dict:
+		p = unsafe.Pointer(o)
+	}
+	return loc{p, i}, p != nil
 }
 
 type threadState struct {
@@ -104,6 +125,17 @@ type Detector struct {
 	shadow  map[loc]*cell
 	seen    map[string]bool
 	races   []*Race
+	// the thread of the last access and its state (most accesses follow
+	// one of the same thread)
+	lastT  *vm.Thread
+	lastTS *threadState
+	// the last location (a read and a write of it often follow each
+	// other) and the instructions of the last function, as compiled
+	lastL    loc
+	lastC    *cell
+	code     map[*vm.Funcode][]vm.Instr
+	lastFn   *vm.Funcode
+	lastCode []vm.Instr
 }
 
 // A Race is one data race found.
@@ -134,6 +166,9 @@ func (d *Detector) Install(m *vm.Machine, s *sched.Scheduler) error {
 func (d *Detector) Races() []*Race { return d.races }
 
 func (d *Detector) state(t *vm.Thread) *threadState {
+	if t == d.lastT {
+		return d.lastTS
+	}
 	ts := d.threads[t]
 	if ts == nil {
 		ts = &threadState{slot: int32(len(d.threads))}
@@ -141,6 +176,7 @@ func (d *Detector) state(t *vm.Thread) *threadState {
 		ts.vc[ts.slot] = 1
 		d.threads[t] = ts
 	}
+	d.lastT, d.lastTS = t, ts
 	return ts
 }
 
@@ -197,34 +233,52 @@ func (d *Detector) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		return false
 	}
 	fr := t.Frame(0)
-	ins := fn.Instr(pc)
+	ins := d.instr(fn, pc)
 	reg := func(r int32) vm.Value { return *t.Reg(fr, r) }
+	var obj any
+	var i int64
+	write := false
 	switch ins.Op {
 	case vm.GETF:
-		if o, ok := reg(ins.B).R.(*vm.Object); ok && o != nil {
-			d.access(t, loc{o, int64(ins.C)}, false)
-		}
+		obj, i = reg(ins.B).R, int64(ins.C)
 	case vm.SETF:
-		if o, ok := reg(ins.A).R.(*vm.Object); ok && o != nil {
-			d.access(t, loc{o, int64(ins.B)}, true)
-		}
+		obj, i, write = reg(ins.A).R, int64(ins.B), true
 	case vm.AGET, vm.LGET:
-		if obj := reg(ins.B).R; obj != nil {
-			d.access(t, loc{obj, int64(reg(ins.C).N)}, false)
-		}
+		obj, i = reg(ins.B).R, int64(reg(ins.C).N)
 	case vm.ASET, vm.LSET:
-		if obj := reg(ins.A).R; obj != nil {
-			d.access(t, loc{obj, int64(reg(ins.B).N)}, true)
-		}
+		obj, i, write = reg(ins.A).R, int64(reg(ins.B).N), true
 	case vm.CALLN:
-		nc := &fn.NCalls[ins.B]
-		if w, ok := collectionNative(nc.Native.Name); ok {
-			if obj := reg(ins.A).R; obj != nil {
-				d.access(t, loc{obj, -1}, w)
-			}
+		w, ok := collectionNative(fn.NCalls[ins.B].Native.Name)
+		if !ok {
+			return false
 		}
+		obj, i, write = reg(ins.A).R, -1, w
+	default:
+		return false
+	}
+	if l, ok := locOf(obj, i); ok {
+		d.access(t, l, obj, write)
 	}
 	return false
+}
+
+// instr returns the instruction of fn at pc as compiled (under the trap).
+func (d *Detector) instr(fn *vm.Funcode, pc int32) vm.Instr {
+	if fn != d.lastFn {
+		code := d.code[fn]
+		if code == nil {
+			code = make([]vm.Instr, len(fn.Code))
+			for i := range code {
+				code[i] = fn.Instr(int32(i))
+			}
+			if d.code == nil {
+				d.code = map[*vm.Funcode][]vm.Instr{}
+			}
+			d.code[fn] = code
+		}
+		d.lastFn, d.lastCode = fn, code
+	}
+	return d.lastCode[pc]
 }
 
 // collectionNative says whether the native is a method of a List or a
@@ -241,41 +295,47 @@ func collectionNative(name string) (write, ok bool) {
 	return false, true
 }
 
-// access checks an access of t to l and records it.
-func (d *Detector) access(t *vm.Thread, l loc, write bool) {
+// access checks an access of t to l (element i of obj) and records it.
+func (d *Detector) access(t *vm.Thread, l loc, obj any, write bool) {
 	ts := d.state(t)
 	e := ts.epoch()
-	c := d.shadow[l]
-	if c == nil {
-		c = &cell{}
-		d.shadow[l] = c
+	c := d.lastC
+	if c == nil || l != d.lastL {
+		c = d.shadow[l]
+		if c == nil {
+			c = &cell{obj: obj, i: l.i}
+			d.shadow[l] = c
+		}
+		d.lastL, d.lastC = l, c
 	}
 	if write {
 		if c.w == e {
 			return
 		}
 		if c.w.clock != 0 && c.w.clock > ts.vc.get(c.w.slot) {
-			d.report(t, l, write, c.wAt)
+			d.report(t, c, write, c.wAt)
 		}
 		if c.rs != nil {
 			for slot, clk := range c.rs {
 				if clk != 0 && int32(slot) != ts.slot && clk > ts.vc.get(int32(slot)) {
-					d.report(t, l, write, c.rAtOf[int32(slot)])
+					d.report(t, c, write, c.rAtOf[int32(slot)])
 					break
 				}
 			}
 		} else if c.r.clock != 0 && c.r.slot != ts.slot && c.r.clock > ts.vc.get(c.r.slot) {
-			d.report(t, l, write, c.rAt)
+			d.report(t, c, write, c.rAt)
 		}
 		c.w, c.wAt = e, d.at(t, true)
-		c.r, c.rs, c.rAtOf = epoch{}, nil, nil
+		if c.rs != nil { // FastTrack: shared reads go; an exclusive read stays
+			c.r, c.rs, c.rAtOf = epoch{}, nil, nil
+		}
 		return
 	}
 	if c.r == e && c.rs == nil {
 		return
 	}
 	if c.w.clock != 0 && c.w.slot != ts.slot && c.w.clock > ts.vc.get(c.w.slot) {
-		d.report(t, l, write, c.wAt)
+		d.report(t, c, write, c.wAt)
 	}
 	at := d.at(t, false)
 	switch {
@@ -311,9 +371,9 @@ func (d *Detector) at(t *vm.Thread, write bool) access {
 
 // report writes a race between the access of t now and prev, once per
 // location name and pair of places.
-func (d *Detector) report(t *vm.Thread, l loc, write bool, prev access) {
+func (d *Detector) report(t *vm.Thread, c *cell, write bool, prev access) {
 	cur := d.at(t, write)
-	where := locName(l)
+	where := locName(c.obj, c.i)
 	places := []string{place(cur), place(prev)}
 	slices.Sort(places)
 	key := where + "\x00" + strings.Join(places, "\x00")
@@ -370,24 +430,24 @@ func baseName(p string) string {
 }
 
 // locName names a location for the report.
-func locName(l loc) string {
-	switch o := l.obj.(type) {
+func locName(obj any, i int64) string {
+	switch o := obj.(type) {
 	case *vm.Object:
 		if o.Class != nil {
 			for _, f := range o.Class.Fields {
-				if int64(f.Index) == l.i {
+				if int64(f.Index) == i {
 					return o.Class.Name + "." + f.Name
 				}
 			}
 			return o.Class.Name + " field"
 		}
 	case *vm.Array:
-		return fmt.Sprintf("array element [%d]", l.i)
+		return fmt.Sprintf("array element [%d]", i)
 	case *vm.List:
-		if l.i < 0 {
+		if i < 0 {
 			return "List"
 		}
-		return fmt.Sprintf("List element [%d]", l.i)
+		return fmt.Sprintf("List element [%d]", i)
 	case *vm.Dict:
 		return "Dict"
 	}
