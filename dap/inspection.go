@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	dap "github.com/google/go-dap"
@@ -207,8 +206,8 @@ func (c *session) onStackTraceRequest(req *dap.StackTraceRequest) {
 			Source: c.source(f.File),
 			Line:   f.Line,
 			Column: f.Col,
-			// the bytecode pc (no disassemble request is offered)
-			InstructionPointerReference: strconv.Itoa(f.PC),
+			// the instruction's address (see onDisassembleRequest)
+			InstructionPointerReference: f.Address,
 		}
 		if f.Native {
 			// the runtime's continuation frame (a List being converted to

@@ -31,6 +31,9 @@ func capabilities() dap.Capabilities {
 		SupportsSingleThreadExecutionRequests: true,
 		SupportsDelayedStackTraceLoading:      true,
 		SupportsLoadedSourcesRequest:          true,
+		SupportsDisassembleRequest:            true,
+		SupportsSteppingGranularity:           true,
+		SupportsInstructionBreakpoints:        true,
 		ExceptionBreakpointFilters: []dap.ExceptionBreakpointsFilter{
 			{Filter: filterUncaught, Label: "Uncaught Exceptions", Default: true,
 				Description: "Stop where an exception is thrown that no catch will handle"},

@@ -39,6 +39,9 @@ func TestInitializeCapabilitiesAndSeq(t *testing.T) {
 		"supportsSingleThreadExecutionRequests": caps.SupportsSingleThreadExecutionRequests,
 		"supportsDelayedStackTraceLoading":      caps.SupportsDelayedStackTraceLoading,
 		"supportsLoadedSourcesRequest":          caps.SupportsLoadedSourcesRequest,
+		"supportsDisassembleRequest":            caps.SupportsDisassembleRequest,
+		"supportsSteppingGranularity":           caps.SupportsSteppingGranularity,
+		"supportsInstructionBreakpoints":        caps.SupportsInstructionBreakpoints,
 	} {
 		if !ok {
 			t.Errorf("capability %s not advertised", name)
@@ -51,7 +54,6 @@ func TestInitializeCapabilitiesAndSeq(t *testing.T) {
 		"supportsCompletionsRequest": caps.SupportsCompletionsRequest,
 		"supportsDataBreakpoints":    caps.SupportsDataBreakpoints,
 		"supportsReadMemoryRequest":  caps.SupportsReadMemoryRequest,
-		"supportsDisassemble":        caps.SupportsDisassembleRequest,
 		"supportsCancelRequest":      caps.SupportsCancelRequest,
 		"supportsModulesRequest":     caps.SupportsModulesRequest,
 	} {

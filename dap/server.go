@@ -344,11 +344,15 @@ func (c *session) dispatch(req dap.RequestMessage) {
 		c.onSourceRequest(req)
 	case *dap.LoadedSourcesRequest: // Optional (capability 'supportsLoadedSourcesRequest')
 		c.onLoadedSourcesRequest(req)
+	case *dap.DisassembleRequest: // Optional (capability 'supportsDisassembleRequest')
+		c.onDisassembleRequest(req)
+	case *dap.SetInstructionBreakpointsRequest: // Optional (capability 'supportsInstructionBreakpoints')
+		c.onSetInstructionBreakpointsRequest(req)
 	default:
 		// Not advertised: stepBack, reverseContinue, restartFrame, goto,
 		// gotoTargets, stepInTargets, completions, modules, setExpression,
-		// data and instruction breakpoints, memory, disassemble, cancel,
-		// breakpointLocations, terminateThreads.
+		// data breakpoints, memory, cancel, breakpointLocations,
+		// terminateThreads.
 		c.sendError(req, errUnsupported, fmt.Sprintf("unsupported command %q", req.GetRequest().Command))
 	}
 }

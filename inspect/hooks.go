@@ -47,12 +47,14 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	list := append([]*bp(nil), s.bps.at[k]...)
 	s.mu.Unlock()
 	var hit []int
+	var fired []*bp
 	isFunc := false
 	for _, b := range list {
 		if !s.breakpointFires(t, b, k) {
 			continue
 		}
 		hit = append(hit, b.id)
+		fired = append(fired, b)
 		isFunc = isFunc || b.isFunc
 	}
 	if len(hit) == 0 {
@@ -65,6 +67,10 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	if isFunc {
 		info.Reason = ReasonFunction
 		info.Description = "Function breakpoint"
+	}
+	if isInstrStop(fired) {
+		info.Reason = ReasonInstruction
+		info.Description = "Instruction breakpoint"
 	}
 	s.mu.Lock()
 	s.pending[t] = info

@@ -73,6 +73,9 @@ type Session struct {
 	safepoints  map[*vm.Thread]bool      // BreakSafepoint requests
 	schedBreaks map[sched.EventKind]bool // BreakSched kinds
 
+	fnIdxOnce sync.Once
+	fnIdx     map[*vm.Funcode]int // index in prog.Funcs (funcIndex)
+
 	// OnSched, if set, receives every scheduler event (the REPL's
 	// scheduler view). Called on the carrier goroutine.
 	OnSched func(sched.Event)
@@ -433,6 +436,9 @@ func (s *Session) dropStaleQueuedLocked() {
 		}
 	}
 	for _, b := range s.bps.funcs {
+		live[b.id] = b.verified
+	}
+	for _, b := range s.bps.instrs {
 		live[b.id] = b.verified
 	}
 	kept := s.queued[:0]

@@ -90,7 +90,8 @@ func (s *Session) Stack(threadID int64, start, levels int) ([]FrameInfo, int, er
 			pc-- // the call in progress
 		}
 		line, col := f.Fn.Pos(pc)
-		out = append(out, FrameInfo{Depth: d, Func: f.Fn.Name, File: f.Fn.File, Line: int(line), Col: int(col), PC: int(pc), Native: f.Fn.Cont})
+		out = append(out, FrameInfo{Depth: d, Func: f.Fn.Name, File: f.Fn.File, Line: int(line), Col: int(col), PC: int(pc), Native: f.Fn.Cont,
+			Address: s.Address(f.Fn, pc)})
 	}
 	return out, total, nil
 }

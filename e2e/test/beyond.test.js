@@ -1,0 +1,80 @@
+// End-to-end: the requests beyond the common set (instructions, the
+// scheduler view, thread control, data breakpoints, console editing).
+'use strict';
+
+const assert = require('node:assert/strict');
+const { Session, fixture } = require('../lib/harness');
+
+// addr moves an instruction address by n instructions.
+const addr = (a, n) => '0x' + (BigInt(a) + BigInt(n)).toString(16);
+
+describe('instructions', function () {
+  const f = fixture('disasm.n');
+  let s;
+  let frame;
+  before(async function () {
+    s = new Session();
+    await s.start();
+  });
+  after(async function () {
+    if (s) await s.stop();
+  });
+
+  it('advertises disassembly, instruction stepping and instruction breakpoints', async function () {
+    const stopped = s.dc.waitForEvent('stopped');
+    const init = await s.launch({ program: f.path }, async (dc) => {
+      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('calls') }] });
+    });
+    for (const c of ['supportsDisassembleRequest', 'supportsSteppingGranularity', 'supportsInstructionBreakpoints']) {
+      assert.equal(init.body[c], true, c);
+    }
+    await stopped;
+    [frame] = await s.stack(1);
+    assert.match(frame.instructionPointerReference, /^0x[0-9a-f]+$/);
+  });
+
+  it('disassembles around the frame as the Disassembly view asks', async function () {
+    const r = await s.dc.customRequest('disassemble', {
+      memoryReference: frame.instructionPointerReference, offset: 0, instructionOffset: -1, instructionCount: 4,
+      resolveSymbols: true,
+    });
+    const list = r.body.instructions;
+    assert.equal(list.length, 4);
+    assert.equal(list[0].symbol, 'main');
+    assert.equal(list[0].line, f.line('first'));
+    assert.equal(list[0].location.path, f.path);
+    assert.equal(list[1].address, frame.instructionPointerReference);
+    assert.match(list[2].instruction, /^call .*; twice$/);
+  });
+
+  it('steps one instruction, over a call and into one', async function () {
+    const step = async (command) => {
+      const stop = await s.resume(() => s.dc.customRequest(command, { threadId: 1, granularity: 'instruction' }));
+      assert.equal(stop.body.reason, 'step');
+      return (await s.stack(1))[0];
+    };
+    assert.equal((await step('next')).instructionPointerReference, addr(frame.instructionPointerReference, 1));
+    assert.equal((await step('next')).instructionPointerReference, addr(frame.instructionPointerReference, 2));
+    await step('stepIn');
+    const inside = await step('stepIn');
+    assert.equal(inside.name, 'twice');
+    const back = await step('stepOut');
+    assert.equal(back.name, 'main');
+    assert.equal(back.instructionPointerReference, addr(frame.instructionPointerReference, 4));
+  });
+
+  it('stops at an instruction breakpoint', async function () {
+    const r = await s.dc.customRequest('setInstructionBreakpoints', {
+      breakpoints: [{ instructionReference: frame.instructionPointerReference, offset: 5 }],
+    });
+    assert.equal(r.body.breakpoints[0].verified, true);
+    const stop = await s.resume(() => s.dc.continueRequest({ threadId: 1 }));
+    assert.equal(stop.body.reason, 'instruction breakpoint');
+    const [top] = await s.stack(1);
+    assert.equal(top.instructionPointerReference, addr(frame.instructionPointerReference, 5));
+    await s.dc.customRequest('setInstructionBreakpoints', { breakpoints: [] });
+    const exited = await s.resumeToExit(() => s.dc.continueRequest({ threadId: 1 }));
+    assert.equal(exited.body.exitCode, 0);
+    assert.equal(s.output('stdout'), '14\n');
+  });
+});
