@@ -223,6 +223,9 @@ func (c *session) readLoop() error {
 			return err
 		}
 		c.srv.logf("<- %s", content)
+		if c.customRequest(content) { // nlang/… (scheduler.go)
+			continue
+		}
 		msg, err := dap.DecodeProtocolMessage(content)
 		if err != nil {
 			c.badMessage(content, err)

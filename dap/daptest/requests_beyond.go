@@ -1,6 +1,11 @@
 package daptest
 
 import (
+	"bufio"
+	"encoding/json"
+	"strings"
+	"testing"
+
 	dap "github.com/google/go-dap"
 )
 
@@ -31,4 +36,70 @@ func (c *Client) SetInstructionBreakpointsRequest(bps ...dap.InstructionBreakpoi
 	}
 	return c.Send(&dap.SetInstructionBreakpointsRequest{Request: req("setInstructionBreakpoints"),
 		Arguments: dap.SetInstructionBreakpointsArguments{Breakpoints: bps}})
+}
+
+// CustomResponse is the response to a custom request ("nlang/…"), which
+// go-dap does not know: the header, and the body as JSON.
+type CustomResponse struct {
+	dap.Response
+	Body json.RawMessage `json:"body"`
+}
+
+// readMessage reads one message as dap.ReadProtocolMessage does, and
+// also the responses to custom requests.
+func readMessage(r *bufio.Reader) (dap.Message, error) {
+	content, err := dap.ReadBaseMessage(r)
+	if err != nil {
+		return nil, err
+	}
+	m, err := dap.DecodeProtocolMessage(content)
+	if err == nil {
+		return m, nil
+	}
+	var head struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(content, &head) == nil && head.Type == "response" && strings.HasPrefix(head.Command, "nlang/") {
+		var cr CustomResponse
+		if err := json.Unmarshal(content, &cr); err != nil {
+			return nil, err
+		}
+		return &cr, nil
+	}
+	return nil, err
+}
+
+// CustomRequest sends a custom request (command "nlang/…") with
+// arguments and returns its seq.
+func (c *Client) CustomRequest(command string, args any) int {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.seq++
+	msg := map[string]any{"seq": c.seq, "type": "request", "command": command}
+	if args != nil {
+		msg["arguments"] = args
+	}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		panic(err)
+	}
+	dap.WriteBaseMessage(c.rw, b)
+	return c.seq
+}
+
+// ExpectCustomResponse waits for the response to a custom request and
+// decodes its body into body (which may be nil).
+func (c *Client) ExpectCustomResponse(t testing.TB, command string, body any) *CustomResponse {
+	t.Helper()
+	r := ExpectResponse[*CustomResponse](t, c)
+	if r.Command != command {
+		t.Fatalf("response to %s, want %s", r.Command, command)
+	}
+	if body != nil {
+		if err := json.Unmarshal(r.Body, body); err != nil {
+			t.Fatalf("%s body: %v", command, err)
+		}
+	}
+	return r
 }

@@ -78,3 +78,33 @@ describe('instructions', function () {
     assert.equal(s.output('stdout'), '14\n');
   });
 });
+
+describe('the scheduler view (nlang/scheduler)', function () {
+  const f = fixture('locks.n');
+  let s;
+  before(async function () {
+    s = new Session();
+    await s.start();
+  });
+  after(async function () {
+    if (s) await s.stop();
+  });
+
+  it('shows two threads waiting for each other as a cycle', async function () {
+    const stopped = s.dc.waitForEvent('stopped');
+    await s.launch({ program: f.path }, async (dc) => {
+      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('join') }] });
+    });
+    await stopped;
+    const r = await s.dc.customRequest('nlang/scheduler');
+    const v = r.body;
+    assert.deepEqual(v.parked.map((t) => [t.id, t.waitReason]).sort(), [[2, 'mutex lock'], [3, 'mutex lock'], [4, 'sleep']]);
+    assert.deepEqual(v.timers.map((t) => t.threadId), [4]);
+    assert.deepEqual(v.waitGraph.cycles, [[2, 3]]);
+    const from = (n) => v.waitGraph.edges.find((e) => e.from === n);
+    const wait = from('t2');
+    assert.equal(wait.cycle, true);
+    assert.equal(from(wait.to).to, 't3');
+    assert.equal(v.deadlock, false);
+  });
+});
