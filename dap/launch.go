@@ -34,6 +34,9 @@ func capabilities() dap.Capabilities {
 		SupportsDisassembleRequest:            true,
 		SupportsSteppingGranularity:           true,
 		SupportsInstructionBreakpoints:        true,
+		SupportsTerminateThreadsRequest:       true,
+		SupportsRestartFrame:                  true,
+		SupportsGotoTargetsRequest:            true,
 		ExceptionBreakpointFilters: []dap.ExceptionBreakpointsFilter{
 			{Filter: filterUncaught, Label: "Uncaught Exceptions", Default: true,
 				Description: "Stop where an exception is thrown that no catch will handle"},

@@ -42,6 +42,9 @@ func TestInitializeCapabilitiesAndSeq(t *testing.T) {
 		"supportsDisassembleRequest":            caps.SupportsDisassembleRequest,
 		"supportsSteppingGranularity":           caps.SupportsSteppingGranularity,
 		"supportsInstructionBreakpoints":        caps.SupportsInstructionBreakpoints,
+		"supportsTerminateThreadsRequest":       caps.SupportsTerminateThreadsRequest,
+		"supportsRestartFrame":                  caps.SupportsRestartFrame,
+		"supportsGotoTargetsRequest":            caps.SupportsGotoTargetsRequest,
 	} {
 		if !ok {
 			t.Errorf("capability %s not advertised", name)
@@ -49,8 +52,6 @@ func TestInitializeCapabilitiesAndSeq(t *testing.T) {
 	}
 	for name, ok := range map[string]bool{
 		"supportsStepBack":           caps.SupportsStepBack,
-		"supportsRestartFrame":       caps.SupportsRestartFrame,
-		"supportsGotoTargetsRequest": caps.SupportsGotoTargetsRequest,
 		"supportsCompletionsRequest": caps.SupportsCompletionsRequest,
 		"supportsDataBreakpoints":    caps.SupportsDataBreakpoints,
 		"supportsReadMemoryRequest":  caps.SupportsReadMemoryRequest,

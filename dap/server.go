@@ -351,11 +351,18 @@ func (c *session) dispatch(req dap.RequestMessage) {
 		c.onDisassembleRequest(req)
 	case *dap.SetInstructionBreakpointsRequest: // Optional (capability 'supportsInstructionBreakpoints')
 		c.onSetInstructionBreakpointsRequest(req)
+	case *dap.TerminateThreadsRequest: // Optional (capability 'supportsTerminateThreadsRequest')
+		c.onTerminateThreadsRequest(req)
+	case *dap.RestartFrameRequest: // Optional (capability 'supportsRestartFrame')
+		c.onRestartFrameRequest(req)
+	case *dap.GotoTargetsRequest: // Optional (capability 'supportsGotoTargetsRequest')
+		c.onGotoTargetsRequest(req)
+	case *dap.GotoRequest: // Optional (capability 'supportsGotoTargetsRequest')
+		c.onGotoRequest(req)
 	default:
-		// Not advertised: stepBack, reverseContinue, restartFrame, goto,
-		// gotoTargets, stepInTargets, completions, modules, setExpression,
-		// data breakpoints, memory, cancel, breakpointLocations,
-		// terminateThreads.
+		// Not advertised: stepBack, reverseContinue, stepInTargets,
+		// completions, modules, setExpression, data breakpoints, memory,
+		// cancel, breakpointLocations.
 		c.sendError(req, errUnsupported, fmt.Sprintf("unsupported command %q", req.GetRequest().Command))
 	}
 }

@@ -116,6 +116,9 @@ func (s *Session) breakpointFires(t *vm.Thread, b *bp, k trapKey) bool {
 
 // OnThrow stops a thread at a throw when the exception filters say so.
 func (h hook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
+	if vm.IsTermination(exc) {
+		return false // the debugger ended the thread (TerminateThreads)
+	}
 	s := h.s
 	s.mu.Lock()
 	defer s.mu.Unlock()

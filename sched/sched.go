@@ -384,16 +384,19 @@ func (s *Scheduler) exit(t *vm.Thread) {
 			break
 		}
 	}
+	term := vm.IsTermination(t.Uncaught) // the debugger ended it (terminate.go)
 	switch {
 	case ti.future != nil:
 		ti.future.complete(s, t)
-	case t.Uncaught != nil && t != s.main:
+	case t.Uncaught != nil && t != s.main && !term:
 		s.report(vm.ThreadExceptionText(t))
 	}
 	s.emit(Event{Kind: EventExit, Thread: t})
 	if t == s.main {
 		code := int(t.Result.I())
-		if t.Uncaught != nil {
+		if term {
+			code = TerminatedExitCode
+		} else if t.Uncaught != nil {
 			s.report("Runtime error: " + vm.FormatUncaught(t.Uncaught))
 			code = 1
 		}

@@ -122,6 +122,9 @@ type Machine struct {
 
 	in *input // standard input
 
+	termOnce  sync.Once
+	termClass *Class // the class of terminations (terminate.go)
+
 	strings sync.Map
 }
 

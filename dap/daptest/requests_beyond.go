@@ -103,3 +103,23 @@ func (c *Client) ExpectCustomResponse(t testing.TB, command string, body any) *C
 	}
 	return r
 }
+
+// TerminateThreadsRequest sends terminateThreads.
+func (c *Client) TerminateThreadsRequest(ids ...int) int {
+	return c.Send(&dap.TerminateThreadsRequest{Request: req("terminateThreads"), Arguments: dap.TerminateThreadsArguments{ThreadIds: ids}})
+}
+
+// RestartFrameRequest sends restartFrame.
+func (c *Client) RestartFrameRequest(frameID int) int {
+	return c.Send(&dap.RestartFrameRequest{Request: req("restartFrame"), Arguments: dap.RestartFrameArguments{FrameId: frameID}})
+}
+
+// GotoTargetsRequest sends gotoTargets.
+func (c *Client) GotoTargetsRequest(path string, line int) int {
+	return c.Send(&dap.GotoTargetsRequest{Request: req("gotoTargets"), Arguments: dap.GotoTargetsArguments{Source: dap.Source{Path: path}, Line: line}})
+}
+
+// GotoRequest sends goto.
+func (c *Client) GotoRequest(threadID, targetID int) int {
+	return c.Send(&dap.GotoRequest{Request: req("goto"), Arguments: dap.GotoArguments{ThreadId: threadID, TargetId: targetID}})
+}

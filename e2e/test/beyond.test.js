@@ -108,3 +108,56 @@ describe('the scheduler view (nlang/scheduler)', function () {
     assert.equal(v.deadlock, false);
   });
 });
+
+describe('thread control: restartFrame, goto, terminateThreads', function () {
+  const f = fixture('threadctl.n');
+  let s;
+  before(async function () {
+    s = new Session();
+    await s.start();
+  });
+  after(async function () {
+    if (s) await s.stop();
+  });
+
+  it('restarts a frame with its arguments', async function () {
+    const stopped = s.dc.waitForEvent('stopped');
+    const init = await s.launch({ program: f.path }, async (dc) => {
+      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('countr') }] });
+    });
+    for (const c of ['supportsRestartFrame', 'supportsGotoTargetsRequest', 'supportsTerminateThreadsRequest']) {
+      assert.equal(init.body[c], true, c);
+    }
+    await stopped;
+    const [top] = await s.stack(1);
+    const stop = await s.resume(() => s.dc.customRequest('restartFrame', { frameId: top.id }));
+    assert.equal(stop.body.reason, 'restart');
+    const [again] = await s.stack(1);
+    assert.deepEqual([again.name, again.line], ['count', f.line('count')]);
+    assert.equal((await s.evaluate('k', again.id)).result, '4');
+  });
+
+  it('moves the thread over a line with goto', async function () {
+    await s.dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('y2') }] });
+    await s.resume(() => s.dc.continueRequest({ threadId: 1 }));
+    const r = await s.dc.customRequest('gotoTargets', { source: { path: f.path }, line: f.line('printy') });
+    const stop = await s.resume(() => s.dc.customRequest('goto', { threadId: 1, targetId: r.body.targets[0].id }));
+    assert.equal(stop.body.reason, 'goto');
+    const [top] = await s.stack(1);
+    assert.equal(top.line, f.line('printy'));
+  });
+
+  it('terminates threads: finally blocks run, the future throws', async function () {
+    await s.dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('parked') }] });
+    await s.resume(() => s.dc.continueRequest({ threadId: 1 }));
+    await s.dc.customRequest('terminateThreads', { threadIds: [2, 3] });
+    await s.dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [] });
+    const exited = await s.resumeToExit(() => s.dc.continueRequest({ threadId: 1 }));
+    assert.equal(exited.body.exitCode, 0);
+    const out = s.output('stdout');
+    assert.match(out, /^y 1$/m);
+    assert.match(out, /^worker finally$/m);
+    assert.match(out, /^future: thread 3 "thread-3" was terminated before it computed the future$/m);
+    assert.match(out, /^joined$/m);
+  });
+});
