@@ -37,6 +37,7 @@ func capabilities() dap.Capabilities {
 		SupportsTerminateThreadsRequest:       true,
 		SupportsRestartFrame:                  true,
 		SupportsGotoTargetsRequest:            true,
+		SupportsDataBreakpoints:               true,
 		ExceptionBreakpointFilters: []dap.ExceptionBreakpointsFilter{
 			{Filter: filterUncaught, Label: "Uncaught Exceptions", Default: true,
 				Description: "Stop where an exception is thrown that no catch will handle"},

@@ -45,6 +45,7 @@ func TestInitializeCapabilitiesAndSeq(t *testing.T) {
 		"supportsTerminateThreadsRequest":       caps.SupportsTerminateThreadsRequest,
 		"supportsRestartFrame":                  caps.SupportsRestartFrame,
 		"supportsGotoTargetsRequest":            caps.SupportsGotoTargetsRequest,
+		"supportsDataBreakpoints":               caps.SupportsDataBreakpoints,
 	} {
 		if !ok {
 			t.Errorf("capability %s not advertised", name)
@@ -53,7 +54,6 @@ func TestInitializeCapabilitiesAndSeq(t *testing.T) {
 	for name, ok := range map[string]bool{
 		"supportsStepBack":           caps.SupportsStepBack,
 		"supportsCompletionsRequest": caps.SupportsCompletionsRequest,
-		"supportsDataBreakpoints":    caps.SupportsDataBreakpoints,
 		"supportsReadMemoryRequest":  caps.SupportsReadMemoryRequest,
 		"supportsCancelRequest":      caps.SupportsCancelRequest,
 		"supportsModulesRequest":     caps.SupportsModulesRequest,

@@ -359,10 +359,14 @@ func (c *session) dispatch(req dap.RequestMessage) {
 		c.onGotoTargetsRequest(req)
 	case *dap.GotoRequest: // Optional (capability 'supportsGotoTargetsRequest')
 		c.onGotoRequest(req)
+	case *dap.DataBreakpointInfoRequest: // Optional (capability 'supportsDataBreakpoints')
+		c.onDataBreakpointInfoRequest(req)
+	case *dap.SetDataBreakpointsRequest: // Optional (capability 'supportsDataBreakpoints')
+		c.onSetDataBreakpointsRequest(req)
 	default:
 		// Not advertised: stepBack, reverseContinue, stepInTargets,
-		// completions, modules, setExpression, data breakpoints, memory,
-		// cancel, breakpointLocations.
+		// completions, modules, setExpression, memory, cancel,
+		// breakpointLocations.
 		c.sendError(req, errUnsupported, fmt.Sprintf("unsupported command %q", req.GetRequest().Command))
 	}
 }

@@ -19,6 +19,12 @@ type hook struct{ s *Session }
 // and goes on).
 func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	s := h.s
+	if info := s.checkData(t, fn, pc); info != nil {
+		s.mu.Lock()
+		s.pending[t] = info
+		s.mu.Unlock()
+		return true
+	}
 	s.mu.Lock()
 	k := trapKey{fn, pc}
 	var ret *retValue

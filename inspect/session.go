@@ -73,6 +73,7 @@ type Session struct {
 	safepoints  map[*vm.Thread]bool      // BreakSafepoint requests
 	schedBreaks map[sched.EventKind]bool // BreakSched kinds
 
+	data      *dataState // data breakpoints (databp.go)
 	fnIdxOnce sync.Once
 	fnIdx     map[*vm.Funcode]int // index in prog.Funcs (funcIndex)
 

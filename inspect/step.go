@@ -63,6 +63,11 @@ func (st *stepReq) matches(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	if st.instr {
 		return st.matchesInstr(t, fn, pc)
 	}
+	if !isStmt(fn, pc) && !st.isReturn(t, fn, pc) {
+		// a trap of something else (an instruction or data breakpoint)
+		// inside a statement
+		return false
+	}
 	d := t.Depth()
 	line, _ := fn.Pos(pc)
 	switch st.kind {

@@ -123,3 +123,19 @@ func (c *Client) GotoTargetsRequest(path string, line int) int {
 func (c *Client) GotoRequest(threadID, targetID int) int {
 	return c.Send(&dap.GotoRequest{Request: req("goto"), Arguments: dap.GotoArguments{ThreadId: threadID, TargetId: targetID}})
 }
+
+// DataBreakpointInfoRequest sends dataBreakpointInfo for a child of a
+// variables reference (or, with ref 0, a local of frameID).
+func (c *Client) DataBreakpointInfoRequest(ref int, name string, frameID int) int {
+	return c.Send(&dap.DataBreakpointInfoRequest{Request: req("dataBreakpointInfo"),
+		Arguments: dap.DataBreakpointInfoArguments{VariablesReference: ref, Name: name, FrameId: frameID}})
+}
+
+// SetDataBreakpointsRequest sends setDataBreakpoints.
+func (c *Client) SetDataBreakpointsRequest(bps ...dap.DataBreakpoint) int {
+	if bps == nil {
+		bps = []dap.DataBreakpoint{}
+	}
+	return c.Send(&dap.SetDataBreakpointsRequest{Request: req("setDataBreakpoints"),
+		Arguments: dap.SetDataBreakpointsArguments{Breakpoints: bps}})
+}
