@@ -161,3 +161,39 @@ describe('thread control: restartFrame, goto, terminateThreads', function () {
     assert.match(out, /^joined$/m);
   });
 });
+
+describe('data breakpoints', function () {
+  const f = fixture('watch.n');
+  let s;
+  before(async function () {
+    s = new Session();
+    await s.start();
+  });
+  after(async function () {
+    if (s) await s.stop();
+  });
+
+  it('stops after a write that changes a field, on the thread that writes', async function () {
+    const stopped = s.dc.waitForEvent('stopped');
+    const init = await s.launch({ program: f.path }, async (dc) => {
+      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('start') }] });
+    });
+    assert.equal(init.body.supportsDataBreakpoints, true);
+    await stopped;
+    const [top] = await s.stack(1);
+    const locals = await s.vars((await s.scopes(top.id)).Locals.variablesReference);
+    const info = await s.dc.customRequest('dataBreakpointInfo', { variablesReference: locals.p.variablesReference, name: 'x' });
+    assert.deepEqual(info.body.accessTypes, ['write', 'readWrite']);
+    const set = await s.dc.customRequest('setDataBreakpoints', { breakpoints: [{ dataId: info.body.dataId }] });
+    assert.equal(set.body.breakpoints[0].verified, true);
+    await s.dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [] });
+    let stop = await s.resume(() => s.dc.continueRequest({ threadId: 1 }));
+    assert.equal(stop.body.reason, 'data breakpoint');
+    assert.equal(stop.body.text, 'p.x: 0 -> 1');
+    stop = await s.resume(() => s.dc.continueRequest({ threadId: 1 }));
+    assert.equal(stop.body.threadId, 2);
+    assert.equal(stop.body.text, 'p.x: 1 -> 5');
+    const exited = await s.resumeToExit(() => s.dc.continueRequest({ threadId: 1 }));
+    assert.equal(exited.body.exitCode, 0);
+  });
+});
