@@ -72,6 +72,10 @@ func (c *session) onNextRequest(req *dap.NextRequest) {
 
 func (c *session) onStepInRequest(req *dap.StepInRequest) {
 	a := req.Arguments
+	if a.TargetId != 0 {
+		c.stepInto(req) // one call of the line (stepInTargets)
+		return
+	}
 	if c.step(req, a.ThreadId, inspect.StepIn, a.SingleThread, a.Granularity) {
 		c.respond(&dap.StepInResponse{Response: newResponse(req)})
 	}

@@ -298,7 +298,7 @@ func (c *session) onVariablesRequest(req *dap.VariablesRequest) {
 		}
 		for _, v := range vars {
 			c.noteShape(v.Ref, v.Named, v.Indexed)
-			out = append(out, dap.Variable{Name: v.Name, Value: v.Value, Type: v.Type, EvaluateName: v.EvaluateName,
+			out = append(out, dap.Variable{Name: v.Name, Value: formatValue(v.Value, v.Type, a.Format), Type: v.Type, EvaluateName: v.EvaluateName,
 				VariablesReference: v.Ref, NamedVariables: v.Named, IndexedVariables: v.Indexed})
 		}
 	}
@@ -361,7 +361,7 @@ func (c *session) onEvaluateRequest(req *dap.EvaluateRequest) {
 	}
 	c.noteShape(v.Ref, v.Named, v.Indexed)
 	c.respond(&dap.EvaluateResponse{Response: newResponse(req), Body: dap.EvaluateResponseBody{
-		Result: v.Value, Type: v.Type, VariablesReference: v.Ref,
+		Result: formatValue(v.Value, v.Type, a.Format), Type: v.Type, VariablesReference: v.Ref,
 		NamedVariables: v.Named, IndexedVariables: v.Indexed}})
 }
 

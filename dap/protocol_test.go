@@ -46,17 +46,23 @@ func TestInitializeCapabilitiesAndSeq(t *testing.T) {
 		"supportsRestartFrame":                  caps.SupportsRestartFrame,
 		"supportsGotoTargetsRequest":            caps.SupportsGotoTargetsRequest,
 		"supportsDataBreakpoints":               caps.SupportsDataBreakpoints,
+		"supportsCompletionsRequest":            caps.SupportsCompletionsRequest,
+		"supportsSetExpression":                 caps.SupportsSetExpression,
+		"supportsBreakpointLocationsRequest":    caps.SupportsBreakpointLocationsRequest,
+		"supportsStepInTargetsRequest":          caps.SupportsStepInTargetsRequest,
+		"supportsValueFormattingOptions":        caps.SupportsValueFormattingOptions,
+		"supportsExceptionFilterOptions":        caps.SupportsExceptionFilterOptions,
+		"supportsExceptionOptions":              caps.SupportsExceptionOptions,
 	} {
 		if !ok {
 			t.Errorf("capability %s not advertised", name)
 		}
 	}
 	for name, ok := range map[string]bool{
-		"supportsStepBack":           caps.SupportsStepBack,
-		"supportsCompletionsRequest": caps.SupportsCompletionsRequest,
-		"supportsReadMemoryRequest":  caps.SupportsReadMemoryRequest,
-		"supportsCancelRequest":      caps.SupportsCancelRequest,
-		"supportsModulesRequest":     caps.SupportsModulesRequest,
+		"supportsStepBack":          caps.SupportsStepBack,
+		"supportsReadMemoryRequest": caps.SupportsReadMemoryRequest,
+		"supportsCancelRequest":     caps.SupportsCancelRequest,
+		"supportsModulesRequest":    caps.SupportsModulesRequest,
 	} {
 		if ok {
 			t.Errorf("capability %s advertised but not implemented", name)

@@ -363,10 +363,17 @@ func (c *session) dispatch(req dap.RequestMessage) {
 		c.onDataBreakpointInfoRequest(req)
 	case *dap.SetDataBreakpointsRequest: // Optional (capability 'supportsDataBreakpoints')
 		c.onSetDataBreakpointsRequest(req)
+	case *dap.CompletionsRequest: // Optional (capability 'supportsCompletionsRequest')
+		c.onCompletionsRequest(req)
+	case *dap.SetExpressionRequest: // Optional (capability 'supportsSetExpression')
+		c.onSetExpressionRequest(req)
+	case *dap.BreakpointLocationsRequest: // Optional (capability 'supportsBreakpointLocationsRequest')
+		c.onBreakpointLocationsRequest(req)
+	case *dap.StepInTargetsRequest: // Optional (capability 'supportsStepInTargetsRequest')
+		c.onStepInTargetsRequest(req)
 	default:
-		// Not advertised: stepBack, reverseContinue, stepInTargets,
-		// completions, modules, setExpression, memory, cancel,
-		// breakpointLocations.
+		// Not advertised: stepBack, reverseContinue, modules, memory,
+		// cancel.
 		c.sendError(req, errUnsupported, fmt.Sprintf("unsupported command %q", req.GetRequest().Command))
 	}
 }
@@ -411,7 +418,8 @@ type session struct {
 	bpIDs      map[int]int
 	pendingIDs map[string][]int
 	nextBPID   int
-	excFilters []string
+	excFilters []inspect.ExceptionFilter
+	excOptions []inspect.ExceptionOption
 	focused    []int64 // threads asked for stackTrace, most recent first
 
 	// mu guards what the listener shares with the read loop.

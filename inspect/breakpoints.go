@@ -331,7 +331,7 @@ func (s *Session) SetFunctionBreakpoints(specs []FunctionBreakpointSpec) []Break
 // exceptions.
 func (s *Session) SetExceptionBreakpoints(uncaught, all bool) {
 	s.mu.Lock()
-	s.excUnc, s.excAll = uncaught, all
+	s.excUnc, s.excAll, s.excRules = uncaught, all, nil
 	s.mu.Unlock()
 }
 

@@ -130,6 +130,10 @@ func (h hook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
 	defer s.mu.Unlock()
 	mode := ""
 	switch {
+	case s.excRules != nil:
+		if mode = s.excRules.mode(exc.Class, caught); mode == "" {
+			return false
+		}
 	case s.excAll:
 		mode = "always"
 	case s.excUnc && !caught:

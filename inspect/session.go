@@ -60,6 +60,7 @@ type Session struct {
 	stoppedAt time.Duration
 	excAll    bool
 	excUnc    bool
+	excRules  *excRules // filters with classes and exception options (excfilter.go)
 	excStops  map[int64]excStop // threads stopped on an exception
 	frozen    []*vm.Thread      // threads frozen for a single-thread resume
 	deadlock  bool
@@ -74,6 +75,7 @@ type Session struct {
 	schedBreaks map[sched.EventKind]bool // BreakSched kinds
 
 	data      *dataState // data breakpoints (databp.go)
+	nextInto  int32      // the target of the next step in (StepInto)
 	fnIdxOnce sync.Once
 	fnIdx     map[*vm.Funcode]int // index in prog.Funcs (funcIndex)
 

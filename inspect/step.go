@@ -21,7 +21,8 @@ type stepReq struct {
 	retSlot int32
 	callee  *vm.Funcode
 
-	instr bool // by instructions, not statements (see istep.go)
+	instr bool  // by instructions, not statements (see istep.go)
+	into  int32 // a step in to the callee of the call at pc into-1 (0: any; stepin.go)
 }
 
 // retValue is what a step out brought back: the function it left and the
@@ -77,7 +78,7 @@ func (st *stepReq) matches(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		return st.isReturn(t, fn, pc) || d < st.depth && !(fn == st.retFn && pc == st.retPC)
 	case StepIn:
 		if d > st.depth {
-			return true
+			return st.into == 0 || st.entersTarget(t)
 		}
 	}
 	if d < st.depth {
@@ -122,7 +123,8 @@ func (s *Session) startStep(threadID int64, kind StepKind, singleThread, instr b
 		s.endStepLocked()
 	}
 	f := t.Frame(0)
-	st := &stepReq{thread: t, kind: kind, depth: t.Depth(), fn: f.Fn, pc: f.PC, retSlot: -1, instr: instr}
+	st := &stepReq{thread: t, kind: kind, depth: t.Depth(), fn: f.Fn, pc: f.PC, retSlot: -1, instr: instr, into: s.nextInto}
+	s.nextInto = 0
 	st.line, _ = f.Fn.Pos(f.PC)
 	if kind == StepOut && t.Depth() > 1 {
 		caller := t.Frame(1)

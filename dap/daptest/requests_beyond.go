@@ -139,3 +139,38 @@ func (c *Client) SetDataBreakpointsRequest(bps ...dap.DataBreakpoint) int {
 	return c.Send(&dap.SetDataBreakpointsRequest{Request: req("setDataBreakpoints"),
 		Arguments: dap.SetDataBreakpointsArguments{Breakpoints: bps}})
 }
+
+// CompletionsRequest sends completions (column 1-based).
+func (c *Client) CompletionsRequest(text string, column, frameID int) int {
+	return c.Send(&dap.CompletionsRequest{Request: req("completions"), Arguments: dap.CompletionsArguments{Text: text, Column: column, FrameId: frameID}})
+}
+
+// SetExpressionRequest sends setExpression.
+func (c *Client) SetExpressionRequest(expr, value string, frameID int) int {
+	return c.Send(&dap.SetExpressionRequest{Request: req("setExpression"), Arguments: dap.SetExpressionArguments{Expression: expr, Value: value, FrameId: frameID}})
+}
+
+// BreakpointLocationsRequest sends breakpointLocations for lines line to
+// endLine.
+func (c *Client) BreakpointLocationsRequest(path string, line, endLine int) int {
+	return c.Send(&dap.BreakpointLocationsRequest{Request: req("breakpointLocations"), Arguments: &dap.BreakpointLocationsArguments{Source: dap.Source{Path: path}, Line: line, EndLine: endLine}})
+}
+
+// StepInTargetsRequest sends stepInTargets.
+func (c *Client) StepInTargetsRequest(frameID int) int {
+	return c.Send(&dap.StepInTargetsRequest{Request: req("stepInTargets"), Arguments: dap.StepInTargetsArguments{FrameId: frameID}})
+}
+
+// StepInTargetRequest sends stepIn into one target.
+func (c *Client) StepInTargetRequest(threadID, targetID int) int {
+	return c.Send(&dap.StepInRequest{Request: req("stepIn"), Arguments: dap.StepInArguments{ThreadId: threadID, TargetId: targetID}})
+}
+
+// SetExceptionBreakpointsArgsRequest sends setExceptionBreakpoints with
+// any arguments.
+func (c *Client) SetExceptionBreakpointsArgsRequest(args dap.SetExceptionBreakpointsArguments) int {
+	if args.Filters == nil {
+		args.Filters = []string{}
+	}
+	return c.Send(&dap.SetExceptionBreakpointsRequest{Request: req("setExceptionBreakpoints"), Arguments: args})
+}
