@@ -51,10 +51,10 @@ func capabilities() dap.Capabilities {
 		SupportsExceptionOptions:              true,
 		ExceptionBreakpointFilters: []dap.ExceptionBreakpointsFilter{
 			{Filter: filterUncaught, Label: "Uncaught Exceptions", Default: true,
-				Description: "Stop where an exception is thrown that no catch will handle",
+				Description:       "Stop where an exception is thrown that no catch will handle",
 				SupportsCondition: true, ConditionDescription: classesCondition},
 			{Filter: filterAll, Label: "All Exceptions",
-				Description: "Stop wherever an exception is thrown, caught or not",
+				Description:       "Stop wherever an exception is thrown, caught or not",
 				SupportsCondition: true, ConditionDescription: classesCondition},
 		},
 	}

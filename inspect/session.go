@@ -60,7 +60,7 @@ type Session struct {
 	stoppedAt time.Duration
 	excAll    bool
 	excUnc    bool
-	excRules  *excRules // filters with classes and exception options (excfilter.go)
+	excRules  *excRules         // filters with classes and exception options (excfilter.go)
 	excStops  map[int64]excStop // threads stopped on an exception
 	frozen    []*vm.Thread      // threads frozen for a single-thread resume
 	deadlock  bool
