@@ -191,6 +191,10 @@ func (c *session) onStackTraceRequest(req *dap.StackTraceRequest) {
 	}
 	frames, total, err := c.prog.Stack(tid, a.StartFrame, levels)
 	if err != nil {
+		if errors.Is(err, inspect.ErrCancelled) {
+			c.sendCancelled(req)
+			return
+		}
 		if errors.Is(err, inspect.ErrNoThread) {
 			err = fmt.Errorf("no thread %d", tid)
 		}
@@ -293,6 +297,10 @@ func (c *session) onVariablesRequest(req *dap.VariablesRequest) {
 	if !skip {
 		vars, err := c.prog.Variables(a.VariablesReference, a.Start, a.Count)
 		if err != nil {
+			if errors.Is(err, inspect.ErrCancelled) {
+				c.sendCancelled(req)
+				return
+			}
 			c.sendError(req, errID(err, errVariables), fmt.Sprintf("variables: %v", err))
 			return
 		}
@@ -356,6 +364,10 @@ func (c *session) onEvaluateRequest(req *dap.EvaluateRequest) {
 	}
 	v, err := c.prog.Evaluate(tid, depth, a.Expression, inspect.EvalContext(ctx))
 	if err != nil {
+		if errors.Is(err, inspect.ErrCancelled) {
+			c.sendCancelled(req)
+			return
+		}
 		c.sendError(req, errID(err, errEvaluate), err.Error())
 		return
 	}

@@ -49,6 +49,7 @@ func capabilities() dap.Capabilities {
 		SupportsValueFormattingOptions:        true,
 		SupportsExceptionFilterOptions:        true,
 		SupportsExceptionOptions:              true,
+		SupportsCancelRequest:                 true,
 		ExceptionBreakpointFilters: []dap.ExceptionBreakpointsFilter{
 			{Filter: filterUncaught, Label: "Uncaught Exceptions", Default: true,
 				Description:       "Stop where an exception is thrown that no catch will handle",

@@ -53,6 +53,7 @@ func TestInitializeCapabilitiesAndSeq(t *testing.T) {
 		"supportsValueFormattingOptions":        caps.SupportsValueFormattingOptions,
 		"supportsExceptionFilterOptions":        caps.SupportsExceptionFilterOptions,
 		"supportsExceptionOptions":              caps.SupportsExceptionOptions,
+		"supportsCancelRequest":                 caps.SupportsCancelRequest,
 	} {
 		if !ok {
 			t.Errorf("capability %s not advertised", name)
@@ -61,7 +62,6 @@ func TestInitializeCapabilitiesAndSeq(t *testing.T) {
 	for name, ok := range map[string]bool{
 		"supportsStepBack":          caps.SupportsStepBack,
 		"supportsReadMemoryRequest": caps.SupportsReadMemoryRequest,
-		"supportsCancelRequest":     caps.SupportsCancelRequest,
 		"supportsModulesRequest":    caps.SupportsModulesRequest,
 	} {
 		if ok {

@@ -207,8 +207,12 @@ func (s *Server) logf(format string, args ...any) {
 // readLoop reads and handles requests until the connection ends or the
 // client disconnects.
 func (c *session) readLoop() error {
+	done := make(chan struct{})
+	defer close(done)
+	msgs := c.readAhead(done) // (cancel.go)
 	for !c.disconnected {
-		content, err := dap.ReadBaseMessage(c.r)
+		m := <-msgs
+		content, err := m.content, m.err
 		if err != nil {
 			var bpe *dap.BaseProtocolError
 			if errors.As(err, &bpe) {
@@ -334,13 +338,13 @@ func (c *session) dispatch(req dap.RequestMessage) {
 	case *dap.ThreadsRequest: // Required
 		c.onThreadsRequest(req)
 	case *dap.StackTraceRequest: // Required
-		c.onStackTraceRequest(req)
+		c.cancellable(req, func() { c.onStackTraceRequest(req) })
 	case *dap.ScopesRequest: // Required
 		c.onScopesRequest(req)
 	case *dap.VariablesRequest: // Required
-		c.onVariablesRequest(req)
+		c.cancellable(req, func() { c.onVariablesRequest(req) })
 	case *dap.EvaluateRequest: // Required
-		c.onEvaluateRequest(req)
+		c.cancellable(req, func() { c.onEvaluateRequest(req) })
 	case *dap.SetVariableRequest: // Optional (capability 'supportsSetVariable')
 		c.onSetVariableRequest(req)
 	case *dap.SourceRequest: // Required
@@ -371,9 +375,10 @@ func (c *session) dispatch(req dap.RequestMessage) {
 		c.onBreakpointLocationsRequest(req)
 	case *dap.StepInTargetsRequest: // Optional (capability 'supportsStepInTargetsRequest')
 		c.onStepInTargetsRequest(req)
+	case *dap.CancelRequest: // Optional (capability 'supportsCancelRequest')
+		c.onCancelRequest(req)
 	default:
-		// Not advertised: stepBack, reverseContinue, modules, memory,
-		// cancel.
+		// Not advertised: stepBack, reverseContinue, modules, memory.
 		c.sendError(req, errUnsupported, fmt.Sprintf("unsupported command %q", req.GetRequest().Command))
 	}
 }
@@ -389,8 +394,9 @@ type session struct {
 	seq        int
 	holding    bool
 	held       []dap.Message
-	broken     bool // rw failed or was closed
-	closeAfter bool // close rw once the held events are out
+	broken     bool    // rw failed or was closed
+	closeAfter bool    // close rw once the held events are out
+	cancelled  cancels // requests cancelled (cancel.go)
 	// console is debugger output (log points) not sent yet: console
 	// lines that come in a burst go out as one output event, at most
 	// consoleDelay after the first (a log point on a hot loop would

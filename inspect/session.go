@@ -74,8 +74,9 @@ type Session struct {
 	safepoints  map[*vm.Thread]bool      // BreakSafepoint requests
 	schedBreaks map[sched.EventKind]bool // BreakSched kinds
 
-	data      *dataState // data breakpoints (databp.go)
-	nextInto  int32      // the target of the next step in (StepInto)
+	data      *dataState  // data breakpoints (databp.go)
+	nextInto  int32       // the target of the next step in (StepInto)
+	cancel    cancelCheck // the request's cancel test (cancel.go)
 	fnIdxOnce sync.Once
 	fnIdx     map[*vm.Funcode]int // index in prog.Funcs (funcIndex)
 

@@ -84,6 +84,9 @@ func (s *Session) Stack(threadID int64, start, levels int) ([]FrameInfo, int, er
 	}
 	var out []FrameInfo
 	for d := start; d < end; d++ {
+		if (d-start)%cancelEvery == cancelEvery-1 && s.cancelled() {
+			return nil, 0, ErrCancelled
+		}
 		f := t.Frame(d)
 		pc := s.shownPC(t, f)
 		if (d > 0 || t.InNative()) && pc > 0 {

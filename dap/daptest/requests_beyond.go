@@ -174,3 +174,8 @@ func (c *Client) SetExceptionBreakpointsArgsRequest(args dap.SetExceptionBreakpo
 	}
 	return c.Send(&dap.SetExceptionBreakpointsRequest{Request: req("setExceptionBreakpoints"), Arguments: args})
 }
+
+// CancelRequest sends cancel for the request with seq requestID.
+func (c *Client) CancelRequest(requestID int) int {
+	return c.Send(&dap.CancelRequest{Request: req("cancel"), Arguments: &dap.CancelArguments{RequestId: requestID}})
+}
