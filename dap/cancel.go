@@ -15,7 +15,8 @@ import (
 // while they work (through inspect.Session.SetCancelCheck) and answer
 // "cancelled"; a request cancelled before its turn is answered so
 // without running. The cancel request itself is answered in order, like
-// any other.
+// any other. A disconnect (or the connection's end) cancels everything
+// still running.
 
 // readResult is one message read, or the error that ended reading.
 type readResult struct {
@@ -27,6 +28,7 @@ type readResult struct {
 type cancels struct {
 	mu  sync.Mutex
 	set map[int]bool
+	all bool // the client disconnected or went away: everything is
 }
 
 func (x *cancels) add(seq int) {
@@ -41,7 +43,14 @@ func (x *cancels) add(seq int) {
 func (x *cancels) has(seq int) bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return x.set[seq]
+	return x.all || x.set[seq]
+}
+
+// cancelAll cancels every request still running or waiting.
+func (x *cancels) cancelAll() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.all = true
 }
 
 func (x *cancels) remove(seq int) {
@@ -57,7 +66,10 @@ func (c *session) readAhead(done <-chan struct{}) <-chan readResult {
 	go func() {
 		for {
 			content, err := dap.ReadBaseMessage(c.r)
-			if err == nil && bytes.Contains(content, []byte(`"cancel"`)) {
+			switch {
+			case err != nil:
+				c.cancelled.cancelAll() // nobody waits for the answers
+			case bytes.Contains(content, []byte(`"cancel"`)), bytes.Contains(content, []byte(`"disconnect"`)):
 				c.noteCancel(content)
 			}
 			select {
@@ -82,8 +94,15 @@ func (c *session) noteCancel(content []byte) {
 			RequestID *int `json:"requestId"`
 		} `json:"arguments"`
 	}
-	if json.Unmarshal(content, &m) == nil && m.Type == "request" && m.Command == "cancel" && m.Arguments.RequestID != nil {
+	if json.Unmarshal(content, &m) != nil || m.Type != "request" {
+		return
+	}
+	switch {
+	case m.Command == "cancel" && m.Arguments.RequestID != nil:
 		c.cancelled.add(*m.Arguments.RequestID)
+	case m.Command == "disconnect":
+		// what runs before the disconnect is cut short
+		c.cancelled.cancelAll()
 	}
 }
 

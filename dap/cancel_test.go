@@ -38,6 +38,12 @@ func TestCancel(t *testing.T) {
 		}
 		c.CancelRequest(eval)
 		daptest.ExpectResponse[*dap.CancelResponse](t, c)
-		continueToExit(t, c, 1, 0)
+		// a disconnect cuts a long evaluation short
+		c.EvaluateRequest("slow(20)", top.Id, "repl")
+		c.DisconnectRequest(true)
+		if e := c.ExpectErrorResponse(t, "evaluate"); e.Message != "cancelled" {
+			t.Errorf("the evaluation before a disconnect: %q", e.Message)
+		}
+		daptest.ExpectResponse[*dap.DisconnectResponse](t, c)
 	}, withBreakpoints("start"))
 }

@@ -197,3 +197,98 @@ describe('data breakpoints', function () {
     assert.equal(exited.body.exitCode, 0);
   });
 });
+
+describe('console and editing', function () {
+  const f = fixture('editing.n');
+  let s;
+  let frame;
+  before(async function () {
+    s = new Session();
+    await s.start();
+  });
+  after(async function () {
+    if (s) await s.stop();
+  });
+
+  it('advertises the console and editing requests', async function () {
+    const stopped = s.dc.waitForEvent('stopped');
+    const init = await s.launch({ program: f.path }, async (dc) => {
+      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('calls') }] });
+    });
+    for (const c of ['supportsCompletionsRequest', 'supportsSetExpression', 'supportsBreakpointLocationsRequest',
+      'supportsStepInTargetsRequest', 'supportsValueFormattingOptions', 'supportsExceptionFilterOptions',
+      'supportsExceptionOptions', 'supportsCancelRequest']) {
+      assert.equal(init.body[c], true, c);
+    }
+    await stopped;
+    [frame] = await s.stack(1);
+  });
+
+  it('completes fields and methods after a dot, and debugger commands', async function () {
+    let r = await s.dc.customRequest('completions', { frameId: frame.id, text: 'p.', column: 3 });
+    const labels = r.body.targets.map((t) => t.label);
+    for (const l of ['x', 'y', 'sum']) assert.ok(labels.includes(l), l);
+    r = await s.dc.customRequest('completions', { frameId: frame.id, text: ':sch', column: 5 });
+    assert.deepEqual(r.body.targets.map((t) => t.label), ['sched']);
+  });
+
+  it('sets p.x, arr[1] and d["k"] with setExpression, and shows hex', async function () {
+    for (const [expression, value, want] of [['p.x', '5', '5'], ['arr[1]', '41', '41'], ['d["k"]', '7', '7']]) {
+      const r = await s.dc.customRequest('setExpression', { expression, value, frameId: frame.id });
+      assert.equal(r.body.value, want);
+    }
+    const r = await s.dc.evaluateRequest({ expression: 'big', frameId: frame.id, context: 'watch', format: { hex: true } });
+    assert.equal(r.body.result, '0xff');
+  });
+
+  it('lists breakpoint locations and step-in targets, and steps into one', async function () {
+    const loop = f.line('fail') - 2;
+    const locs = await s.dc.customRequest('breakpointLocations', { source: { path: f.path }, line: loop });
+    assert.equal(locs.body.breakpoints.length, 3);
+    const r = await s.dc.customRequest('stepInTargets', { frameId: frame.id });
+    assert.deepEqual(r.body.targets.map((t) => t.label), ['twice', 'inc']);
+    const stop = await s.resume(() => s.dc.stepInRequest({ threadId: 1, targetId: r.body.targets[1].id }));
+    assert.equal(stop.body.reason, 'step');
+    const [top] = await s.stack(1);
+    assert.equal(top.name, 'inc');
+  });
+
+  it('stops only on the exception classes a filter names', async function () {
+    await s.dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [] });
+    await s.dc.setExceptionBreakpointsRequest({ filters: [], filterOptions: [{ filterId: 'all', condition: 'MyError' }] });
+    const stop = await s.resume(() => s.dc.continueRequest({ threadId: 1 }));
+    assert.equal(stop.body.reason, 'exception');
+    const info = await s.dc.exceptionInfoRequest({ threadId: 1 });
+    assert.equal(info.body.exceptionId, 'BadInput');
+    await s.dc.setExceptionBreakpointsRequest({ filters: [] });
+    const exited = await s.resumeToExit(() => s.dc.continueRequest({ threadId: 1 }));
+    assert.equal(exited.body.exitCode, 0);
+  });
+});
+
+describe('cancel', function () {
+  const f = fixture('slow.n');
+  let s;
+  before(async function () {
+    s = new Session();
+    await s.start();
+  });
+  after(async function () {
+    if (s) await s.stop();
+  });
+
+  it('cancels a long evaluation', async function () {
+    const stopped = s.dc.waitForEvent('stopped');
+    await s.launch({ program: f.path }, async (dc) => {
+      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('start') }] });
+    });
+    await stopped;
+    const [top] = await s.stack(1);
+    const evaluation = s.dc.evaluateRequest({ expression: 'slow(20)', frameId: top.id, context: 'repl' });
+    // the evaluate request went out first (DebugClient numbers requests
+    // in order): its seq is the one before cancel's
+    const cancel = s.dc.customRequest('cancel', { requestId: s.dc.sequence - 1 });
+    await assert.rejects(evaluation, /cancelled/);
+    await cancel;
+  });
+});
