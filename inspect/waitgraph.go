@@ -19,8 +19,8 @@ type WaitGraph struct {
 	Objects []WaitObject
 	Edges   []WaitEdge
 	// Cycles are the deadlock cycles, each a list of thread ids in the
-	// order they wait for each other (the first waits for the second,
-	// through an object, …, the last for the first).
+	// order they wait for each other (the first, the smallest id, waits
+	// for the second through an object, …, the last for the first).
 	Cycles [][]int64
 	// Names are the names of the threads in the graph.
 	Names map[int64]string
@@ -121,6 +121,15 @@ func (s *Session) WaitGraph() (WaitGraph, error) {
 				i++
 			}
 			cyc := append([]int64(nil), walk[i:]...)
+			// start it at its smallest id, so that it reads the same
+			// whichever thread the walk came from
+			low := 0
+			for j, id := range cyc {
+				if id < cyc[low] {
+					low = j
+				}
+			}
+			cyc = append(cyc[low:], cyc[:low]...)
 			g.Cycles = append(g.Cycles, cyc)
 			for _, c := range cyc {
 				e := edgeOf[c]
