@@ -145,8 +145,23 @@ func TestDataBreakpointOnALocal(t *testing.T) {
 		expectDataStop(t, c, 1, "sum", header, "s changed from 3 to 6")
 		// the frame returns: no more stops
 		continueToExit(t, c, 1, 0)
-		if out := c.Output("stdout"); !strings.HasSuffix(out, "6\n") {
+		if out := c.Output("stdout"); !strings.Contains(out, "\n6\n") {
 			t.Errorf("stdout %q", out)
 		}
 	}, withBreakpoints("loop"))
+}
+
+func TestDataBreakpointSetWhereTheWriteIsNext(t *testing.T) {
+	runSession(t, "testdata/dap/watch.n", func(c *daptest.Client, f *fixture) {
+		// stopped at q.x = seven: one SETF, the very instruction the
+		// thread is at (it will run it without trapping again)
+		_, top := checkStop(t, c, 1, "main", f.Line("setq"))
+		q := variables(t, c, scopes(t, c, top.Id)["Locals"].VariablesReference)["q"]
+		id, _ := dataID(t, c, q.VariablesReference, "x", 0)
+		setWatches(t, c, dap.DataBreakpoint{DataId: id})
+		c.SetBreakpointsRequest(f.Path)
+		daptest.ExpectResponse[*dap.SetBreakpointsResponse](t, c)
+		expectDataStop(t, c, 1, "main", f.Line("printq"), "q.x changed from 0 to 7")
+		continueToExit(t, c, 1, 0)
+	}, withBreakpoints("setq"))
 }

@@ -292,6 +292,7 @@ func (s *Session) SetDataBreakpoints(specs []DataBreakpointSpec) []Breakpoint {
 				w.loc, w.read, w.hitTest, w.traps = loc, sp.AccessType == AccessReadWrite, hit, nil
 				s.patchWatchLocked(w)
 				d.watches = append(d.watches, w)
+				s.precheckStoppedLocked(w)
 				b.Verified = true
 				b.Message = loc.name
 				b.Hits = w.hits
@@ -374,17 +375,46 @@ func (s *Session) checkData(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 	}
 	clear(d.pending[len(kept):])
 	d.pending = kept
+	s.precheckLocked(t, fn, pc, d.watches)
+	return stop
+}
+
+// precheckLocked notes the watched locations the instruction at pc of
+// fn, about to run in t's top frame, touches. Must hold s.mu.
+func (s *Session) precheckLocked(t *vm.Thread, fn *vm.Funcode, pc int32, watches []*watch) {
+	d := s.data
 	in := fn.Instr(pc)
-	for _, w := range d.watches {
+	for _, w := range watches {
 		touches, read := w.touches(t, fn, in)
 		if !touches {
 			continue
 		}
 		old, _ := w.loc.read()
 		next := trapKey{fn, pc + 1} // patched with the instruction
-		d.pending = append(d.pending, &pendingCheck{w: w, t: t, depth: depth, at: next, old: old, read: read})
+		dup := false
+		for _, p := range d.pending {
+			dup = dup || p.w == w && p.t == t && p.at == next && p.depth == t.Depth()
+		}
+		if !dup {
+			d.pending = append(d.pending, &pendingCheck{w: w, t: t, depth: t.Depth(), at: next, old: old, read: read})
+		}
 	}
-	return stop
+}
+
+// precheckStoppedLocked runs the pre-check for the threads stopped right
+// at an instruction a new watch patched: they will run it without
+// trapping (it is where they stopped), so the check is made now. Must
+// hold s.mu with the world stopped.
+func (s *Session) precheckStoppedLocked(w *watch) {
+	for _, t := range s.sch.Threads() {
+		if t.Depth() == 0 || t.InNative() || t.State == vm.Dead {
+			continue
+		}
+		f := t.Frame(0)
+		if int(f.PC) < len(f.Fn.Code) {
+			s.precheckLocked(t, f.Fn, f.PC, []*watch{w})
+		}
+	}
 }
 
 // touches reports whether in, about to run in t's top frame, writes (or,

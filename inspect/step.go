@@ -1,6 +1,8 @@
 package inspect
 
 import (
+	"sort"
+
 	"github.com/nlangdbg/nlangdbg/vm"
 )
 
@@ -207,10 +209,12 @@ func (s *Session) stepFromCall(threadID int64, t *vm.Thread) bool {
 	return true
 }
 
-// isStmt reports whether pc of fn starts a statement.
+// isStmt reports whether pc of fn starts a statement. (The line table
+// is sorted by pc.)
 func isStmt(fn *vm.Funcode, pc int32) bool {
-	for _, e := range fn.Lines {
-		if e.PC == pc && e.Stmt {
+	i := sort.Search(len(fn.Lines), func(i int) bool { return fn.Lines[i].PC >= pc })
+	for ; i < len(fn.Lines) && fn.Lines[i].PC == pc; i++ {
+		if fn.Lines[i].Stmt {
 			return true
 		}
 	}
