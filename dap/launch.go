@@ -1,6 +1,7 @@
 package dap
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -50,6 +51,7 @@ func capabilities() dap.Capabilities {
 		SupportsExceptionFilterOptions:        true,
 		SupportsExceptionOptions:              true,
 		SupportsCancelRequest:                 true,
+		SupportsStepBack:                      true, // one carrier (the default): sessions record
 		ExceptionBreakpointFilters: []dap.ExceptionBreakpointsFilter{
 			{Filter: filterUncaught, Label: "Uncaught Exceptions", Default: true,
 				Description:       "Stop where an exception is thrown that no catch will handle",
@@ -67,10 +69,59 @@ type launchArgs struct {
 	Args        []string `json:"args"`        // program arguments
 	Cwd         string   `json:"cwd"`         // directory the program path is relative to
 	StopOnEntry bool     `json:"stopOnEntry"` // stop before main's first statement
-	Quota       int      `json:"quota"`       // reductions per dispatch (0: default)
+	Quota       *int     `json:"quota"`       // reductions per dispatch (absent: default)
 	Seed        int64    `json:"seed"`        // scheduler seed (0: FIFO)
-	Carriers    int      `json:"carriers"`    // carriers running threads in parallel (0: one)
+	Carriers    *int     `json:"carriers"`    // carriers running threads in parallel (absent: one)
+	MaxFrames   *int     `json:"maxFrames"`   // call depth limit (absent: default)
+	MaxHeap     *heapArg `json:"maxHeap"`     // heap limit (absent: default)
 	NoDebug     bool     `json:"noDebug"`     // run without breakpoints or stops
+	Replay      string   `json:"replay"`      // a recording (run --record) to debug instead of program
+	AllowRead   []string `json:"allowRead"`   // directories the program may read (see docs/security.md)
+	AllowWrite  []string `json:"allowWrite"`  // directories the program may write
+	DenyFS      bool     `json:"denyFs"`      // no file access at all
+	Token       string   `json:"token"`       // the server's token, if it has one
+}
+
+// limits returns the run limits of the arguments, with the defaults for
+// those absent. Explicit values are checked as the command line's are
+// (quota 0 is refused, as --quota 0 is).
+func (a *launchArgs) limits() inspect.Limits {
+	l := inspect.DefaultLimits()
+	if a.Quota != nil {
+		l.Quota = *a.Quota
+	}
+	if a.Carriers != nil {
+		l.Carriers = *a.Carriers
+	}
+	if a.MaxFrames != nil {
+		l.MaxFrames = *a.MaxFrames
+	}
+	if a.MaxHeap != nil {
+		l.MaxHeap = int64(*a.MaxHeap)
+	}
+	return l
+}
+
+// heapArg is a byte count given as a number or as a string with a unit
+// ("100MB", see inspect.ParseSize).
+type heapArg int64
+
+func (h *heapArg) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		n, err := inspect.ParseSize(s)
+		if err != nil {
+			return err
+		}
+		*h = heapArg(n)
+		return nil
+	}
+	var n int64
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("maxHeap must be a number of bytes or a size such as \"100MB\"")
+	}
+	*h = heapArg(n)
+	return nil
 }
 
 func (c *session) onInitializeRequest(req *dap.InitializeRequest) {
@@ -98,7 +149,17 @@ func (c *session) onLaunchRequest(req *dap.LaunchRequest) {
 	}
 	var args launchArgs
 	if err := decodeArgs(req.Arguments, &args); err != nil {
+		var tok struct {
+			Token string `json:"token"`
+		}
+		decodeArgs(req.Arguments, &tok)
+		if !c.checkToken(req, tok.Token) {
+			return
+		}
 		c.sendError(req, errBadArguments, fmt.Sprintf("launch: bad arguments: %v", err))
+		return
+	}
+	if !c.checkToken(req, args.Token) {
 		return
 	}
 	if err := c.launch(args); err != nil {
@@ -109,6 +170,7 @@ func (c *session) onLaunchRequest(req *dap.LaunchRequest) {
 		}
 		return
 	}
+	c.handshakeDone()
 	c.respond(&dap.LaunchResponse{Response: newResponse(req)})
 }
 
@@ -116,14 +178,15 @@ func (c *session) onLaunchRequest(req *dap.LaunchRequest) {
 // breakpoints asked for so far. A compile error is an
 // *inspect.CompileError whose text is the file:line:col report.
 func (c *session) launch(args launchArgs) error {
-	if args.Program == "" {
-		return errors.New(`launch: missing "program" (the .n file to debug)`)
+	if args.Program == "" && args.Replay == "" {
+		return errors.New(`launch: missing "program" (the .n file to debug) or "replay" (a recording)`)
 	}
-	if args.Quota < 0 {
-		return fmt.Errorf("launch: quota must be positive, got %d", args.Quota)
+	lim := args.limits()
+	if err := lim.Check(); err != nil {
+		return fmt.Errorf("launch: %v", err)
 	}
-	if args.Carriers < 0 {
-		return fmt.Errorf("launch: carriers must be positive, got %d", args.Carriers)
+	if err := inspect.CheckPermissions(args.AllowRead, args.AllowWrite, args.DenyFS, args.Cwd); err != nil {
+		return fmt.Errorf("launch: %v", err)
 	}
 	path := args.Program
 	if !filepath.IsAbs(path) && args.Cwd != "" {
@@ -136,11 +199,20 @@ func (c *session) launch(args launchArgs) error {
 		Program:     path,
 		Args:        args.Args,
 		Cwd:         args.Cwd,
-		Quota:       args.Quota,
+		Quota:       lim.Quota,
 		Seed:        args.Seed,
-		Carriers:    args.Carriers,
+		Carriers:    lim.Carriers,
+		MaxFrames:   lim.MaxFrames,
+		MaxHeap:     lim.MaxHeap,
+		AllowRead:   args.AllowRead,
+		AllowWrite:  args.AllowWrite,
+		DenyFS:      args.DenyFS,
 		StopOnEntry: args.StopOnEntry && !args.NoDebug,
 		DebugLog:    c.srv.DebugLog,
+		Replay:      args.Replay,
+	}
+	if args.Replay != "" {
+		cfg.Program = ""
 	}
 	lis := &listener{c: c}
 	prog, err := inspect.Launch(cfg, lis)
@@ -161,6 +233,13 @@ func (c *session) launch(args launchArgs) error {
 }
 
 func (c *session) onAttachRequest(req *dap.AttachRequest) {
+	var args struct {
+		Token string `json:"token"`
+	}
+	decodeArgs(req.Arguments, &args) // a token of the wrong type is no token
+	if !c.checkToken(req, args.Token) {
+		return
+	}
 	p := c.srv.Attach
 	switch {
 	case p == nil:
@@ -185,6 +264,7 @@ func (c *session) onAttachRequest(req *dap.AttachRequest) {
 		c.sendError(req, errAttach, fmt.Sprintf("attach: %v", err))
 		return
 	}
+	c.handshakeDone()
 	c.respond(&dap.AttachResponse{Response: newResponse(req)})
 }
 

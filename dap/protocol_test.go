@@ -54,13 +54,13 @@ func TestInitializeCapabilitiesAndSeq(t *testing.T) {
 		"supportsExceptionFilterOptions":        caps.SupportsExceptionFilterOptions,
 		"supportsExceptionOptions":              caps.SupportsExceptionOptions,
 		"supportsCancelRequest":                 caps.SupportsCancelRequest,
+		"supportsStepBack":                      caps.SupportsStepBack,
 	} {
 		if !ok {
 			t.Errorf("capability %s not advertised", name)
 		}
 	}
 	for name, ok := range map[string]bool{
-		"supportsStepBack":          caps.SupportsStepBack,
 		"supportsReadMemoryRequest": caps.SupportsReadMemoryRequest,
 		"supportsModulesRequest":    caps.SupportsModulesRequest,
 	} {
@@ -246,7 +246,7 @@ func TestEveryRequestIsAnswered(t *testing.T) {
 		"threads", "stackTrace", "scopes", "variables", "evaluate", "setVariable", "source",
 		"loadedSources", "exceptionInfo", "setBreakpoints", "setFunctionBreakpoints",
 		"setExceptionBreakpoints", "breakpointLocations", "setDataBreakpoints",
-		"dataBreakpointInfo", "setInstructionBreakpoints", "stepBack", "reverseContinue",
+		"dataBreakpointInfo", "setInstructionBreakpoints",
 		"restartFrame", "goto", "gotoTargets", "stepInTargets", "completions", "modules",
 		"setExpression", "readMemory", "writeMemory", "disassemble", "cancel",
 		"terminateThreads", "runInTerminal", "startDebugging",

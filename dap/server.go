@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	dap "github.com/google/go-dap"
@@ -25,6 +26,8 @@ const (
 	errMalformed     = 1001 // a message that is not valid JSON or not DAP
 	errBadArguments  = 1002 // arguments of the wrong shape or value
 	errInternal      = 1003 // a panic while handling a request
+	errRefused       = 1004 // the server does not serve this client
+	errToken         = 1005 // launch or attach without the server's token
 	errNotLaunched   = 1010 // a request that needs a program before launch/attach
 	errLaunch        = 1011 // launch failed (compile error, missing file, …)
 	errAttach        = 1012 // attach failed
@@ -57,6 +60,20 @@ type Server struct {
 	// Log, if set, receives one line per message in ("<-") and out ("->").
 	Log io.Writer
 
+	// Token, if set, must be the "token" argument of launch and attach; a
+	// client that gives another is answered an error and disconnected.
+	Token string
+
+	// AcceptMulticlient lets Serve queue a client that connects while
+	// another is being served (it is served next); without it such a
+	// client is refused with a message.
+	AcceptMulticlient bool
+
+	// HandshakeTimeout bounds, in Serve, the time from a connection to
+	// its successful launch or attach; a client that takes longer (or
+	// sends nothing) is dropped. 0 means DefaultHandshakeTimeout.
+	HandshakeTimeout time.Duration
+
 	// DebugLog, if set, receives the Go stacks of the internal errors of
 	// launched programs (see inspect.Config.DebugLog).
 	DebugLog io.Writer
@@ -82,8 +99,18 @@ func NewAttachServer(prog *inspect.Session) *Server {
 // rw fails, then closes rw. A launched program still running at that
 // point is terminated; an attached one is detached and left running.
 func (s *Server) ServeConn(rw io.ReadWriteCloser) error {
+	return s.serveConn(rw, 0)
+}
+
+// serveConn is ServeConn; a handshake above 0 is the time the client has
+// to launch or attach (rw must then be a net.Conn).
+func (s *Server) serveConn(rw io.ReadWriteCloser, handshake time.Duration) error {
 	s.setup()
 	c := newSession(s, rw)
+	if conn, ok := rw.(net.Conn); ok && handshake > 0 {
+		conn.SetReadDeadline(time.Now().Add(handshake))
+		c.handshake = conn
+	}
 	s.setActive(c)
 	defer s.setActive(nil)
 	defer c.cleanup()
@@ -98,20 +125,45 @@ func (s *Server) ServeConn(rw io.ReadWriteCloser) error {
 }
 
 // Serve accepts clients on ln one after another, serving each with
-// ServeConn. Without Attach it returns when ln fails (e.g. is closed).
-// With Attach it returns, closing ln, once the attached program has ended
-// and its client (if any) has been told and disconnected.
+// ServeConn. A client from another user (see docs/security.md) is
+// refused, and so is a client that connects while another is served,
+// unless AcceptMulticlient is set; every client must launch or attach
+// within HandshakeTimeout. Without Attach Serve returns when ln fails
+// (e.g. is closed). With Attach it returns, closing ln, once the attached
+// program has ended and its client (if any) has been told and
+// disconnected.
 func (s *Server) Serve(ln net.Listener) error {
 	s.setup()
 	conns := make(chan net.Conn)
 	acceptErr := make(chan error, 1)
 	stop := make(chan struct{})
+	var busy atomic.Bool
+	handshake := s.HandshakeTimeout
+	if handshake <= 0 {
+		handshake = DefaultHandshakeTimeout
+	}
 	go func() {
 		for {
 			conn, err := ln.Accept()
 			if err != nil {
 				acceptErr <- err
 				return
+			}
+			if err := s.checkPeer(conn); err != nil {
+				s.logf("refused %s: %v", conn.RemoteAddr(), err)
+				go refuse(conn, err.Error())
+				continue
+			}
+			if !s.AcceptMulticlient {
+				if !busy.CompareAndSwap(false, true) {
+					why := "the server is busy with another client: one at a time is served"
+					if s.Attach != nil {
+						why = "another debugger is attached to this program (it must detach first)"
+					}
+					go refuse(conn, why+"; start the server with --accept-multiclient to queue clients")
+					continue
+				}
+				conn = &oneClient{Conn: conn, busy: &busy}
 			}
 			select {
 			case conns <- conn:
@@ -135,28 +187,17 @@ func (s *Server) Serve(ln net.Listener) error {
 		case conn := <-conns:
 			done := make(chan struct{})
 			go func() {
-				s.ServeConn(conn)
+				s.serveConn(conn, handshake)
 				close(done)
 			}()
-		serving:
-			for {
-				select {
-				case <-done:
-					break serving
-				case other := <-conns:
-					// one debugger at a time
-					why := "the server is busy with another client (one at a time)"
-					if s.Attach != nil {
-						why = "another debugger is attached to this program (it must detach first)"
-					}
-					go refuse(other, why)
-				case <-exited:
-					// The program is over: the session ends once what it
-					// holds back has gone out.
-					s.closeActive()
-					<-done
-					return end()
-				}
+			select {
+			case <-done:
+			case <-exited:
+				// The program is over: the session ends once what it
+				// holds back has gone out.
+				s.closeActive()
+				<-done
+				return end()
 			}
 		case err := <-acceptErr:
 			return err
@@ -214,6 +255,15 @@ func (c *session) readLoop() error {
 		m := <-msgs
 		content, err := m.content, m.err
 		if err != nil {
+			var ne net.Error
+			if c.handshake != nil && errors.As(err, &ne) && ne.Timeout() {
+				c.sendOutput("stderr", "nlangdbg dap: no launch or attach in time; closing the connection\n")
+				return err
+			}
+			if errors.Is(err, errHeaderTooLong) {
+				c.sendOutput("stderr", fmt.Sprintf("nlangdbg dap: %v; closing the connection\n", err))
+				return err
+			}
 			var bpe *dap.BaseProtocolError
 			if errors.As(err, &bpe) {
 				// The framing is lost: there is no telling where the next
@@ -333,6 +383,10 @@ func (c *session) dispatch(req dap.RequestMessage) {
 		c.onStepInRequest(req)
 	case *dap.StepOutRequest: // Required
 		c.onStepOutRequest(req)
+	case *dap.StepBackRequest: // Optional (capability 'supportsStepBack')
+		c.onStepBackRequest(req)
+	case *dap.ReverseContinueRequest: // Optional (capability 'supportsStepBack')
+		c.onReverseContinueRequest(req)
 	case *dap.PauseRequest: // Required
 		c.onPauseRequest(req)
 	case *dap.ThreadsRequest: // Required
@@ -405,7 +459,8 @@ type session struct {
 	consoleTimer *time.Timer
 
 	// The fields below belong to the read loop.
-	disconnected bool // disconnect answered: stop reading
+	disconnected bool     // disconnect answered: stop reading
+	handshake    net.Conn // until launch or attach: its read deadline is set
 	initialized  bool
 	prog         *inspect.Session
 	lis          *listener
@@ -445,7 +500,7 @@ type frameRef struct {
 }
 
 func newSession(srv *Server, rw io.ReadWriteCloser) *session {
-	return &session{srv: srv, rw: rw, r: bufio.NewReader(rw),
+	return &session{srv: srv, rw: rw, r: bufio.NewReader(&headerLimitReader{r: rw}),
 		srcBps: map[string][]dap.SourceBreakpoint{}, bpIDs: map[int]int{}, pendingIDs: map[string][]int{},
 		live: map[int64]bool{}, names: map[int64]string{}, notedStop: -1}
 }
@@ -629,24 +684,4 @@ func decodeArgs(raw json.RawMessage, v any) error {
 		return nil
 	}
 	return json.Unmarshal(raw, v)
-}
-
-// refuse answers the first request of a client that cannot be served
-// with an error response saying why, and closes the connection.
-func refuse(conn net.Conn, why string) {
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(10 * time.Second))
-	msg, err := dap.ReadProtocolMessage(bufio.NewReader(conn))
-	if err != nil {
-		return
-	}
-	req, ok := msg.(dap.RequestMessage)
-	if !ok {
-		return
-	}
-	r := req.GetRequest()
-	dap.WriteProtocolMessage(conn, &dap.ErrorResponse{
-		Response: dap.Response{ProtocolMessage: dap.ProtocolMessage{Seq: 1, Type: "response"},
-			RequestSeq: r.Seq, Command: r.Command, Message: why},
-		Body: dap.ErrorResponseBody{Error: &dap.ErrorMessage{Id: errAttach, Format: why}}})
 }

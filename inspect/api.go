@@ -31,15 +31,20 @@ var (
 
 // Config describes a program to debug.
 type Config struct {
-	Program     string // path of the main .n file
-	Args        []string
-	Cwd         string
-	Quota       int   // reductions per dispatch (0: default 4000)
-	Seed        int64 // scheduler seed (0: FIFO)
-	Carriers    int   // carriers running threads in parallel (0, 1: one, deterministic)
-	MaxFrames   int   // 0: default
-	StopOnEntry bool
-	Stdin       io.Reader // nil: empty input
+	Program   string // path of the main .n file
+	Args      []string
+	Cwd       string
+	Quota     int   // reductions per dispatch (0: default 4000)
+	Seed      int64 // scheduler seed (0: FIFO)
+	Carriers  int   // carriers running threads in parallel (0, 1: one, deterministic)
+	MaxFrames int   // 0: default
+	MaxHeap   int64 // bytes the program may hold (0: default)
+	// AllowRead, AllowWrite and DenyFS restrict the program's file access
+	// (vm.NewFSPolicy); none set: no restriction.
+	AllowRead, AllowWrite []string
+	DenyFS                bool
+	StopOnEntry           bool
+	Stdin                 io.Reader // nil: empty input
 	// Stdout and Stderr, if set, receive the program's output; otherwise
 	// it goes to the Listener as Output events.
 	Stdout, Stderr io.Writer
@@ -50,6 +55,10 @@ type Config struct {
 	// panic in a native or the interpreter, raised in the program as an
 	// InternalError).
 	DebugLog io.Writer
+	// Replay, if set, is a recording (nlangdbg run --record) to debug
+	// instead of Program: its program, options and inputs are the
+	// recorded ones, and the session can go back and forth in it.
+	Replay string
 }
 
 // StopReason says why the program stopped (the DAP `stopped` reasons).

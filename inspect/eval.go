@@ -13,6 +13,10 @@ import (
 // back-edges) an evaluation may spend before it is abandoned.
 const EvalStepLimit = 100_000
 
+// EvalHeapBudget is the number of bytes one evaluation may allocate: the
+// step limit alone does not bound memory (a loop of large allocations).
+const EvalHeapBudget = 64 << 20
+
 // ErrStepLimit is returned by an evaluation that exceeded EvalStepLimit.
 var ErrStepLimit = errors.New("evaluation exceeded the step limit")
 
@@ -101,6 +105,8 @@ func (s *Session) runEval(fn *vm.Funcode, args []vm.Value) (v vm.Value, err erro
 	}()
 	th := s.m.NewCallThread(fn, args)
 	th.NoDebug = true
+	th.SetHeapBudget(EvalHeapBudget)
+	defer th.SetHeapBudget(0)
 	th.Name = "eval"
 	for {
 		left := EvalStepLimit - int(th.Reductions())

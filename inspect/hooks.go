@@ -165,6 +165,6 @@ func (s *Session) ExceptionInfo(threadID int64) (ExceptionDetails, error) {
 		ID:          es.exc.Class.Name,
 		Description: vm.ExceptionMessage(es.exc),
 		Breakmode:   es.breakmode,
-		StackTrace:  vm.ExceptionString(es.exc) + "\n" + vm.FormatBacktrace(vm.ExceptionTrace(es.exc)),
+		StackTrace:  vm.ExceptionString(es.exc) + "\n" + vm.FormatTrace(es.exc),
 	}, nil
 }

@@ -32,7 +32,11 @@ const MetaHelp = `debugger commands (type them with a leading ':' in a debug con
   funcs                 the program's functions
   locate FUNC           where FUNC is declared (file:line)
   breakpoints           hit counts of the breakpoints
-  ignore ID COUNT       let breakpoint ID go on through its next COUNT hits`
+  ignore ID COUNT       let breakpoint ID go on through its next COUNT hits
+  rev next|step|stepout|continue    go back (one carrier: the session records)
+  checkpoint [NOTE]     name the present; checkpoints lists them
+  restart CHECKPOINT    go to a checkpoint
+  when                  where the session is in its recording`
 
 // MetaCommand runs a debugger command that DAP has no request for and
 // returns its output. threadID and depth are the thread and frame the
@@ -52,6 +56,9 @@ func (s *Session) MetaCommand(threadID int64, depth int, line string) (string, e
 			return threadID, nil
 		}
 		return parseThreadID(f[i])
+	}
+	if out, ok, err := s.reverseCommand(threadID, f); ok {
+		return out, err
 	}
 	switch f[0] {
 	case "sched":

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/sched/record"
 	"github.com/nlangdbg/nlangdbg/vm"
 	"github.com/nlangdbg/nlangdbg/vm/compile"
 	"github.com/nlangdbg/nlangdbg/vm/syntax"
@@ -33,6 +34,7 @@ type Session struct {
 	prog *vm.Program
 	m    *vm.Machine
 	sch  *sched.Scheduler
+	fs   *vm.FSPolicy // the file-system permissions of the program (nil: all)
 	lib  *vm.Library
 
 	// worldMu orders a stop (stopWorld) and a look at the running
@@ -83,6 +85,8 @@ type Session struct {
 	// OnSched, if set, receives every scheduler event (the REPL's
 	// scheduler view). Called on the carrier goroutine.
 	OnSched func(sched.Event)
+
+	tt *timeTravel // the journal and going back (reverse.go); nil: no recording
 }
 
 type queuedStop struct {
@@ -138,21 +142,40 @@ func FormatCompileError(path string, src []byte, err error) string {
 // Launch compiles the program of cfg and prepares it to run; it starts
 // running at ConfigurationDone. A compile error is a *CompileError.
 func Launch(cfg Config, l Listener) (*Session, error) {
-	path := cfg.Program
-	if cfg.Cwd != "" && !filepath.IsAbs(path) {
-		path = filepath.Join(cfg.Cwd, path)
+	if err := cfg.limits().Check(); err != nil {
+		return nil, err
 	}
-	src, err := os.ReadFile(path)
+	fsPolicy, err := vm.NewFSPolicy(cfg.AllowRead, cfg.AllowWrite, cfg.DenyFS, cfg.Cwd)
 	if err != nil {
 		return nil, err
+	}
+	var path string
+	var src, replayLog []byte
+	var rec *record.Recording
+	if cfg.Replay != "" {
+		if rec, err = openReplay(&cfg); err != nil {
+			return nil, err
+		}
+		path, src, replayLog = rec.Header.Path, rec.Header.Source, rec.Log()
+	} else {
+		path = cfg.Program
+		if cfg.Cwd != "" && !filepath.IsAbs(path) {
+			path = filepath.Join(cfg.Cwd, path)
+		}
+		if src, err = ReadSource(path); err != nil {
+			return nil, err
+		}
 	}
 	lib := Library()
 	if cfg.Lib != nil {
 		lib.Merge(cfg.Lib)
 	}
-	prog, err := compile.CompileFile(path, src, compile.Options{Lib: lib})
+	prog, err := compile.CompileFile(path, src, compile.Options{Lib: lib, ReadFile: ReadSource})
 	if err != nil {
 		return nil, &CompileError{Report: FormatCompileError(path, src, err), Err: err}
+	}
+	if rec != nil && record.ProgramHash(prog) != rec.Header.Hash {
+		return nil, fmt.Errorf("%s was recorded by another build of nlangdbg, which compiles %s differently; refusing to replay it", cfg.Replay, path)
 	}
 	s := &Session{cfg: cfg, l: l, prog: prog, lib: lib, done: make(chan struct{}),
 		excStops: map[int64]excStop{}, traps: map[trapKey]int{}, pending: map[*vm.Thread]*StopInfo{},
@@ -167,16 +190,18 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	if cfg.Stderr != nil {
 		stderr = cfg.Stderr
 	}
-	s.m = vm.NewMachine(prog, stdin, stdout, stderr)
-	if cfg.MaxFrames > 0 {
-		s.m.MaxFrames = cfg.MaxFrames
+	hdr := record.Header{Path: path, Source: src, Hash: record.ProgramHash(prog), Quota: cfg.Quota,
+		Seed: cfg.Seed, MaxFrames: cfg.MaxFrames, Args: cfg.Args}
+	if s.tt, err = newTimeTravel(cfg, hdr, replayLog, stdin, stdout, stderr); err != nil {
+		return nil, err
 	}
-	s.m.DebugLog = cfg.DebugLog
-	s.m.Hook = hook{s}
-	s.sch = sched.New(s.m, sched.Options{Quota: cfg.Quota, Seed: cfg.Seed, Carriers: cfg.Carriers})
-	s.sch.OnEvent = s.onEvent
-	s.sch.Pause()
-	s.sch.Start(s.m.NewCallThread(prog.Main, nil))
+	var j *record.Journal
+	if s.tt != nil {
+		j = s.tt.j
+	}
+	s.fs = fsPolicy
+	s.m, s.sch = s.newMachine(stdin, stdout, stderr, j, hook{s})
+	s.sch.OnEvent = s.events(s.sch)
 	return s, nil
 }
 
@@ -235,18 +260,8 @@ func (s *Session) ConfigurationDone() {
 
 // carrier runs the scheduler until the program ends.
 func (s *Session) carrier() {
-	code := s.sch.Run()
-	s.mu.Lock()
-	dead := s.deadlock
-	s.mu.Unlock()
-	if dead {
-		// Keep the threads for inspection until the user resumes.
-		s.sch.Pause()
-		report := "fatal: all threads are asleep - deadlock!"
-		s.stopWorld(StopInfo{Reason: ReasonDeadlock, ThreadID: 1, Description: "Deadlock: all threads are asleep", Text: report}, s.sch.Main())
-		s.waitResume()
-	}
-	s.finish(code)
+	sch := s.sch
+	s.afterRun(sch, sch.Run())
 }
 
 // waitResume blocks until the session leaves the stopped state.
@@ -289,6 +304,9 @@ func (s *Session) ExitCode() int {
 
 // onEvent receives the scheduler's events on the carrier goroutine.
 func (s *Session) onEvent(ev sched.Event) {
+	if s.tt != nil {
+		s.tt.noteEvent(ev)
+	}
 	if s.OnSched != nil {
 		s.OnSched(ev)
 	}
@@ -379,10 +397,16 @@ func (s *Session) resumeLocked() {
 	}
 }
 
-// Continue resumes the program (only threadID with singleThread).
+// Continue resumes the program (only threadID with singleThread). A
+// threadID other than 0 must name a live thread.
 func (s *Session) Continue(threadID int64, singleThread bool) error {
 	if err := s.checkStopped(); err != nil {
 		return err
+	}
+	if threadID != 0 {
+		if _, err := s.thread(threadID); err != nil {
+			return err // as Step: an unknown thread is an error, not "all"
+		}
 	}
 	if s.reportQueued(threadID, singleThread) {
 		return nil

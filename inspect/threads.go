@@ -1,7 +1,9 @@
 package inspect
 
 import (
+	"cmp"
 	"path/filepath"
+	"slices"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -165,31 +167,32 @@ func (s *Session) LiveThreadsPage(limit int, include []int64) (page []ThreadInfo
 
 // threadsPage lists a page of threads; the world must be stopped.
 func (s *Session) threadsPage(limit int, include []int64) (page []ThreadInfo, total int) {
-	all := s.sch.Threads()
-	want := map[int64]bool{}
-	for _, id := range include {
-		want[id] = true
-	}
+	// the wanted threads first, then the lowest ids, up to limit: looked
+	// up one by one, and the first ones taken, so that a page of 1,000
+	// out of a million threads costs what 1,000 do
 	if st := s.StoppedThread(); st != 0 {
-		want[st] = true
+		include = append(include[:len(include):len(include)], st)
 	}
-	// the wanted threads first, then the lowest ids, up to limit
 	keep := map[*vm.Thread]bool{}
-	for _, t := range all {
-		if want[t.ID] && len(keep) < limit {
+	for _, id := range include {
+		if t := s.sch.Thread(id); t != nil && len(keep) < limit {
 			keep[t] = true
 		}
 	}
-	for _, t := range all {
+	first, total := s.sch.FirstThreads(limit)
+	for _, t := range first {
 		if len(keep) >= limit {
 			break
 		}
 		keep[t] = true
 	}
-	for _, t := range all { // in id order
-		if keep[t] {
-			page = append(page, s.threadInfo(t))
-		}
+	sel := make([]*vm.Thread, 0, len(keep))
+	for t := range keep {
+		sel = append(sel, t)
 	}
-	return page, len(all)
+	slices.SortFunc(sel, func(a, b *vm.Thread) int { return cmp.Compare(a.ID, b.ID) })
+	for _, t := range sel { // in id order
+		page = append(page, s.threadInfo(t))
+	}
+	return page, total
 }

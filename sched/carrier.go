@@ -208,6 +208,9 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	// (dispatchStep, which returns the Event to the debugger, copies).
 	c.woken, c.spawned = c.woken[:0], c.spawned[:0]
 	s.curC, s.firing = c, true // threads woken by timers go to c
+	if s.rec != nil {
+		s.beforeDispatch()
+	}
 	s.fireTimers()
 	s.curC, s.firing = nil, false
 	t := s.pickOn(c)
@@ -226,6 +229,8 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	quota, once := s.quota, false
 	if ti.budgetOnce > 0 {
 		quota, ti.budgetOnce, once = int(ti.budgetOnce), 0, true
+	} else if ti.x != nil && ti.x.rest > 0 {
+		quota, ti.x.rest = ti.x.rest, 0 // the rest of the quantum a trap cut
 	}
 	s.running++
 	s.mu.Unlock()
@@ -242,6 +247,11 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	ti.on, c.cur = nil, nil
 	s.cur, s.curC = t, c
 	s.act(t, stop)
+	if stop == vm.StopTrap && !once {
+		// A stop at a trap does not change the schedule: the thread goes
+		// on with the rest of its quantum (and replays stay in step).
+		ti.extra().rest = quota - int(t.Reductions()-r0)
+	}
 	if once && stop == vm.StopBudget {
 		// The debugger asked for t's next safepoint (SetBudgetOnce): stop
 		// the world there, as at a trap.
@@ -252,6 +262,9 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 			Woken: c.woken, Spawned: c.spawned}
 	}
 	s.cur, s.curC = nil, nil
+	if s.rec != nil {
+		s.afterDispatch(t, stop, int(t.Reductions()-r0))
+	}
 	if vc, ok := s.clock.(*VirtualClock); ok {
 		vc.Advance(vc.Step)
 	}
@@ -315,6 +328,8 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 			s.mu.Unlock()
 			s.deliverShared()
 			s.mu.Lock()
+		case s.stalled():
+			// A replay waits for input its log does not hold: over.
 		case s.running > 0 || len(s.timers) > 0 || s.ioWaiting > 0 || s.holdsFrozen():
 			// Another carrier may wake someone; or a sleeper waits for a
 			// timer, or a reader for input; or the debugger holds the
@@ -466,10 +481,10 @@ func (s *Scheduler) EnterPinned(t *vm.Thread, n *vm.Native) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ti := info(t)
-	if ti == nil || ti.on == nil || ti.pinned != nil {
+	if ti == nil || ti.on == nil || ti.pinned() != nil {
 		return
 	}
-	ti.pinned = n
+	ti.extra().pinned = n
 	s.pinnedN++
 	s.broadcast()
 }
@@ -480,13 +495,13 @@ func (s *Scheduler) ExitPinned(t *vm.Thread) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ti := info(t)
-	if ti == nil || ti.pinned == nil {
+	if ti == nil || ti.pinned() == nil {
 		return
 	}
 	for s.paused && !s.ended {
 		s.wait()
 	}
-	ti.pinned = nil
+	ti.x.pinned = nil
 	s.pinnedN--
 }
 

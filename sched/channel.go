@@ -53,7 +53,7 @@ func (c *Channel) Snapshot() ChannelInfo {
 	for i := 0; i < c.sendq.len(); i++ {
 		if w := c.sendq.at(i); live(w) {
 			ci.Senders = append(ci.Senders, w)
-			ci.Offered = append(ci.Offered, info(w).offer)
+			ci.Offered = append(ci.Offered, w.NativeArg(1))
 		}
 	}
 	return ci
@@ -90,9 +90,7 @@ func (c *Channel) send(t *vm.Thread, v vm.Value) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
-	w := s.park(t, "chan send", c)
-	info(w).offer = v
-	c.sendq.push(w)
+	c.sendq.push(s.park(t, "chan send", c)) // v stays in its argument register
 	return vm.Value{}, vm.ErrPark
 }
 
@@ -217,10 +215,6 @@ func channelMethods() []*vm.Native {
 	}
 }
 
-// takeOffer returns the value the parked sender w offered and forgets it.
-func takeOffer(w waiter) vm.Value {
-	ti := info(w)
-	v := ti.offer
-	ti.offer = vm.Value{}
-	return v
-}
+// takeOffer returns the value the parked sender w offers: the argument
+// of its Channel.send, still in its register.
+func takeOffer(w waiter) vm.Value { return w.NativeArg(1) }

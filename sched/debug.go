@@ -27,6 +27,23 @@ func (s *Scheduler) Threads() []*vm.Thread {
 	return out
 }
 
+// FirstThreads returns the live threads of the n lowest ids, by id, and
+// the number of live threads: a page of a long list without copying it.
+func (s *Scheduler) FirstThreads(n int) (first []*vm.Thread, total int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	first = make([]*vm.Thread, 0, min(n, s.live))
+	for _, t := range s.threads {
+		if len(first) >= n {
+			break
+		}
+		if t.State != vm.Dead {
+			first = append(first, t)
+		}
+	}
+	return first, s.live
+}
+
 // Thread returns the live thread with the given id, or nil.
 func (s *Scheduler) Thread(id int64) *vm.Thread {
 	s.mu.Lock()
@@ -73,14 +90,19 @@ func (s *Scheduler) Timers() []Timer {
 
 // Now returns the time on the scheduler's clock, comparable with
 // Timer.Deadline.
-func (s *Scheduler) Now() time.Duration { return s.clock.Now() }
+func (s *Scheduler) Now() time.Duration {
+	if p, ok := s.clock.(interface{ Peek() time.Duration }); ok {
+		return p.Peek() // a recording clock: the debugger's reads are not the program's
+	}
+	return s.clock.Now()
+}
 
 // Joiners returns the threads parked in a join of t, first come first.
 func (s *Scheduler) Joiners(t *vm.Thread) []*vm.Thread {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ti := info(t); ti != nil && ti.joiners != nil {
-		return liveThreads(ti.joiners)
+	if ti := info(t); ti != nil && ti.x != nil {
+		return liveThreads(&ti.x.joiners)
 	}
 	return nil
 }
@@ -91,7 +113,7 @@ func (s *Scheduler) FutureOf(t *vm.Thread) *Future {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ti := info(t); ti != nil {
-		return ti.future
+		return ti.future()
 	}
 	return nil
 }
@@ -227,8 +249,8 @@ func waitText(t *vm.Thread) string {
 	if t.State == vm.Waiting && t.WaitReason != "" {
 		return t.WaitReason
 	}
-	if ti := info(t); ti != nil && ti.pinned != nil {
-		return "pinned in " + ti.pinned.Name
+	if ti := info(t); ti != nil && ti.pinned() != nil {
+		return "pinned in " + ti.pinned().Name
 	}
 	if ti := info(t); ti != nil && ti.frozen {
 		return "frozen"
@@ -247,8 +269,8 @@ func backtrace(t *vm.Thread) []vm.CallFrame {
 func (s *Scheduler) Pinned(t *vm.Thread) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ti := info(t); ti != nil && ti.pinned != nil {
-		return ti.pinned.Name
+	if ti := info(t); ti != nil && ti.pinned() != nil {
+		return ti.pinned().Name
 	}
 	return ""
 }
@@ -272,6 +294,10 @@ func (s *Scheduler) SetYieldOn(kind EventKind, on bool) {
 	defer s.mu.Unlock()
 	if int(kind) < len(s.yieldOn) {
 		s.yieldOn[kind] = on
+	}
+	s.yieldAny = false
+	for _, y := range s.yieldOn {
+		s.yieldAny = s.yieldAny || y
 	}
 }
 

@@ -169,6 +169,9 @@ func spawn(t *vm.Thread, args []vm.Value) (vm.Value, error) {
 	if fv == nil {
 		return vm.Value{}, vm.Throwf("NullPointerException", "thread.spawn of a null function")
 	}
+	if err := t.ChargeHeap(vm.ThreadCharge, "thread.spawn"); err != nil {
+		return vm.Value{}, err
+	}
 	nt, err := t.M.NewThread(fv, args[1:])
 	if err != nil {
 		return vm.Value{}, vm.Throwf("Exception", "thread.spawn: %v", err)
@@ -206,10 +209,7 @@ func join(t, th *vm.Thread) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
-	if ti.joiners == nil {
-		ti.joiners = new(waitq)
-	}
-	ti.joiners.push(s.park(t, "join "+th.Name, th))
+	ti.extra().joiners.push(s.park(t, "join "+th.Name, th))
 	return vm.Value{}, vm.ErrPark
 }
 

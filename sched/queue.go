@@ -73,8 +73,8 @@ func (q *queue[T]) compact() {
 }
 
 // A waiter is one parked thread in an object's wait queue: a pointer,
-// so a wake copies one word. A parked sender's value is in its
-// threadInfo (offer).
+// so a wake copies one word. A parked sender's value is the argument of
+// its call (vm.Thread.NativeArg).
 type waiter = *vm.Thread
 
 // waitq is a FIFO of parked threads.

@@ -52,18 +52,18 @@ type Scheduler struct {
 	clock Clock
 	kick  chan struct{} // wakes an idle or paused Run
 
-	mu       sync.Mutex // guards everything below; held for a whole dispatch
-	quota    int
-	rng      *rand.Rand // nil: FIFO
-	nextID   int64
-	main     *vm.Thread
+	mu     sync.Mutex // guards everything below; held for a whole dispatch
+	quota  int
+	rng    *rand.Rand // nil: FIFO
+	nextID int64
+	main   *vm.Thread
 	// threads lists the threads by id: the live ones and, until the
 	// next compaction, some that ended (State Dead), so that an exit is
 	// O(1) and a lookup a binary search. live counts the live ones.
 	threads  []*vm.Thread
 	live     int
-	nfrozen  int // frozen threads (Freeze)
-	next     *vm.Thread   // SetNext
+	nfrozen  int        // frozen threads (Freeze)
+	next     *vm.Thread // SetNext
 	timers   timerHeap
 	timerSeq uint64
 	paused   bool
@@ -96,24 +96,60 @@ type Scheduler struct {
 	ioWaiting  int      // threads parked on outside events (ParkIO) not yet woken
 	waiters    int      // goroutines waiting on cond
 	irq        bool     // the machine's interrupt as updateInterrupt last set it
+	yieldAny   bool     // some SetYieldOn kind is on
 	hookMu     sync.Mutex
+	rec        Recorder // recording or replaying (SetRecorder); nil otherwise
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
+//
+// It is 48 bytes (a million parked threads: 48 MB): what few threads
+// need lives in threadExtra, made on first use.
 type threadInfo struct {
-	seq     uint64     // park number: incremented at every park
-	offer   vm.Value   // the value a thread parked in a send offers
-	joiners *waitq     // the threads parked in a join of this one (made on the first)
-	future  *Future    // the future this thread completes, if spawned for one
-	pinned  *vm.Native // the pinned native the thread is blocked in, if any
+	seq uint64 // park number: incremented at every park
 	// The carrier running the thread (nil when not running), the one
 	// that ran it last, and the one whose run queue holds it.
 	on, last, qc *carrier
+	x            *threadExtra
 	// budgetOnce, if > 0, is the budget of the thread's next dispatch
 	// (SetBudgetOnce).
 	budgetOnce int32
 	queued     bool // in the run queue
 	frozen     bool // kept off the run queue by the debugger
+}
+
+// threadExtra is the scheduler data of the threads that need it.
+type threadExtra struct {
+	joiners waitq      // the threads parked in a join of this one
+	future  *Future    // the future this thread completes, if spawned for one
+	pinned  *vm.Native // the pinned native the thread is blocked in, if any
+	// rest, if > 0, is the budget of the thread's next dispatch: what a
+	// stop at a trap left of its quantum.
+	rest int
+}
+
+// extra returns ti's threadExtra, made on first use.
+func (ti *threadInfo) extra() *threadExtra {
+	if ti.x == nil {
+		ti.x = &threadExtra{}
+	}
+	return ti.x
+}
+
+// future returns the future the thread completes, or nil.
+func (ti *threadInfo) future() *Future {
+	if ti.x == nil {
+		return nil
+	}
+	return ti.x.future
+}
+
+// pinned returns the pinned native the thread is blocked in, or nil.
+func (ti *threadInfo) pinned() *vm.Native {
+	if ti.x == nil {
+		return nil
+	}
+	return ti.x.pinned
 }
 
 func info(t *vm.Thread) *threadInfo {
@@ -166,7 +202,11 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	}
 	t.Name = name
 	t.State = vm.Runnable
-	t.Sched = &threadInfo{future: fut}
+	ti := &threadInfo{}
+	if fut != nil {
+		ti.extra().future = fut
+	}
+	t.Sched = ti
 	s.threads = append(s.threads, t)
 	s.live++
 	s.enqueue(t)
@@ -175,7 +215,9 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 			c.spawned = append(c.spawned, t)
 		}
 	}
-	s.emit(Event{Kind: EventSpawn, Thread: t, By: s.cur})
+	if s.watched() {
+		s.emit(Event{Kind: EventSpawn, Thread: t, By: s.cur})
+	}
 }
 
 // stateNames spell states as in the transition panic.
@@ -287,7 +329,9 @@ func (s *Scheduler) wake(t *vm.Thread, v vm.Value, err error) {
 	if c := s.curC; c != nil {
 		c.woken = append(c.woken, t)
 	}
-	s.emit(Event{Kind: EventWake, Thread: t, By: s.cur})
+	if s.watched() {
+		s.emit(Event{Kind: EventWake, Thread: t, By: s.cur})
+	}
 }
 
 // wakeFirst wakes the first live waiter of q with v or err and returns
@@ -325,7 +369,9 @@ func (s *Scheduler) act(t *vm.Thread, stop vm.Stop) {
 	case vm.StopBudget, vm.StopYield:
 		s.setState(t, vm.Running, vm.Runnable)
 		s.enqueue(t)
-		s.emit(Event{Kind: EventPreempt, Thread: t, Stop: stop})
+		if s.watched() {
+			s.emit(Event{Kind: EventPreempt, Thread: t, Stop: stop})
+		}
 	case vm.StopTrap:
 		// A breakpoint is not a preemption: the thread goes on first.
 		s.setState(t, vm.Running, vm.Runnable)
@@ -337,7 +383,9 @@ func (s *Scheduler) act(t *vm.Thread, stop vm.Stop) {
 		s.emit(Event{Kind: EventTrap, Thread: t, Stop: stop})
 	case vm.StopPark:
 		s.setState(t, vm.Running, vm.Waiting)
-		s.emit(Event{Kind: EventPark, Thread: t, Reason: t.WaitReason})
+		if s.watched() {
+			s.emit(Event{Kind: EventPark, Thread: t, Reason: t.WaitReason})
+		}
 	default: // vm.StopDone
 		s.exit(t)
 	}
@@ -379,19 +427,21 @@ func (s *Scheduler) exit(t *vm.Thread) {
 		ti.frozen = false
 		s.nfrozen--
 	}
-	for ti.joiners != nil {
-		if _, ok := s.wakeFirst(ti.joiners, vm.Value{}, nil); !ok {
+	for ti.x != nil {
+		if _, ok := s.wakeFirst(&ti.x.joiners, vm.Value{}, nil); !ok {
 			break
 		}
 	}
 	term := vm.IsTermination(t.Uncaught) // the debugger ended it (terminate.go)
-	switch {
-	case ti.future != nil:
-		ti.future.complete(s, t)
+	switch fut := ti.future(); {
+	case fut != nil:
+		fut.complete(s, t)
 	case t.Uncaught != nil && t != s.main && !term:
 		s.report(vm.ThreadExceptionText(t))
 	}
-	s.emit(Event{Kind: EventExit, Thread: t})
+	if s.watched() {
+		s.emit(Event{Kind: EventExit, Thread: t})
+	}
 	if t == s.main {
 		code := int(t.Result.I())
 		if term {
@@ -436,6 +486,10 @@ func (s *Scheduler) report(text string) {
 	io.WriteString(s.m.Stderr, text)
 	s.m.OutMu.Unlock()
 }
+
+// watched reports whether an event would be seen: by OnEvent, or by a
+// SetYieldOn. The hot paths build their Event only then. Must hold s.mu.
+func (s *Scheduler) watched() bool { return s.OnEvent != nil || s.yieldAny }
 
 // emit records an event for OnEvent. Must hold s.mu.
 func (s *Scheduler) emit(ev Event) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -489,4 +490,12 @@ func TestPinnedNativeReleasesViews(t *testing.T) {
 		t.Fatal(code)
 	}
 	e.wantLog("main:42", "thread-2:0", "thread-2:1", "thread-2:2")
+}
+
+// TestThreadInfoSize guards the scheduler's per-thread data: 48 bytes,
+// one allocation of Go's 48-byte size class per thread.
+func TestThreadInfoSize(t *testing.T) {
+	if n := unsafe.Sizeof(threadInfo{}); n > 48 {
+		t.Errorf("threadInfo is %d bytes, want at most 48 (rare fields go in threadExtra)", n)
+	}
 }

@@ -22,8 +22,8 @@ func (s *Scheduler) Terminate(t *vm.Thread, exc *vm.Object) error {
 	switch {
 	case t.State == vm.Dead || ti == nil:
 		return fmt.Errorf("thread %d has ended", t.ID)
-	case ti.pinned != nil:
-		return fmt.Errorf("thread %d is pinned in %s (a native blocking its carrier): it cannot be terminated until that returns", t.ID, ti.pinned.Name)
+	case ti.pinned() != nil:
+		return fmt.Errorf("thread %d is pinned in %s (a native blocking its carrier): it cannot be terminated until that returns", t.ID, ti.pinned().Name)
 	case t.State == vm.Waiting:
 		if !s.unwait(t) {
 			return fmt.Errorf("thread %d waits for %s, which cannot be interrupted", t.ID, t.WaitReason)
@@ -46,8 +46,8 @@ func (s *Scheduler) unwait(t *vm.Thread) bool {
 	case *Future:
 		return removeWaiter(&o.waiters, t)
 	case *vm.Thread:
-		if ji := info(o); ji != nil && ji.joiners != nil {
-			return removeWaiter(ji.joiners, t)
+		if ji := info(o); ji != nil && ji.x != nil {
+			return removeWaiter(&ji.x.joiners, t)
 		}
 	case *Mutex:
 		return removeWaiter(&o.l.waiters, t)

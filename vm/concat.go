@@ -22,16 +22,37 @@ func (t *Thread) concat(a, b string) string {
 	if len(a) < concatMin {
 		return a + b
 	}
-	cb := t.concatBuf
+	if t.concatBuf == nil { // (a pointer: the Thread stays small)
+		t.concatBuf = new([]byte)
+	}
+	cb := *t.concatBuf
 	if len(cb) == len(a) && unsafe.SliceData(cb) == unsafe.StringData(a) && cap(cb)-len(cb) >= len(b) {
 		cb = append(cb, b...) // in place: no reallocation
-		t.concatBuf = cb
+		*t.concatBuf = cb
 		return unsafe.String(unsafe.SliceData(cb), len(cb))
 	}
 	n := len(a) + len(b)
 	cb = make([]byte, n, 2*n)
 	copy(cb, a)
 	copy(cb[len(a):], b)
-	t.concatBuf = cb
+	*t.concatBuf = cb
 	return unsafe.String(unsafe.SliceData(cb), n)
+}
+
+// concatCost returns the bytes concat(a, b) allocates.
+func (t *Thread) concatCost(a, b string) int64 {
+	switch {
+	case b == "" || a == "":
+		return 0
+	case len(a) < concatMin:
+		return int64(len(a) + len(b))
+	}
+	var cb []byte
+	if t.concatBuf != nil {
+		cb = *t.concatBuf
+	}
+	if len(cb) == len(a) && unsafe.SliceData(cb) == unsafe.StringData(a) && cap(cb)-len(cb) >= len(b) {
+		return 0
+	}
+	return 2 * int64(len(a)+len(b))
 }

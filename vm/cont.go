@@ -104,7 +104,7 @@ func (t *Thread) continueCall() bool {
 	t.call = nil
 	base := cf.Base + contRegs
 	if need := int(base) + len(c.args) + c.fn.NumRegs; need > len(t.stack) {
-		t.growStack(need)
+		t.growStack(need, false)
 	}
 	copy(t.stack[base:], c.args)
 	return t.push(c.fn, base, cf.Base+1)

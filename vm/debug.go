@@ -52,5 +52,5 @@ func (fn *Funcode) original(pc int32) Instr {
 // it executes (a debugger starting a step there, so that the step does
 // not end where it begins). Call it only while the thread is stopped.
 func (t *Thread) SkipTrapOnce(fn *Funcode, pc int32) {
-	t.skipTrap, t.skipFn, t.skipPC = true, fn, pc
+	t.skipFn, t.skipPC = fn, pc
 }

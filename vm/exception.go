@@ -64,8 +64,29 @@ func ExceptionTrace(o *Object) []CallFrame {
 
 // FormatUncaught renders an uncaught exception: its text and backtrace.
 func FormatUncaught(o *Object) string {
-	return ExceptionString(o) + "\n" + FormatBacktrace(ExceptionTrace(o))
+	return ExceptionString(o) + "\n" + FormatTrace(o)
 }
+
+// FormatTrace renders where an exception was thrown (FormatBacktrace)
+// and then where other threads threw it again: an exception rethrown by
+// Future.get() shows the worker's frames and where get() was called.
+func FormatTrace(o *Object) string {
+	tr, _ := o.Native.(*Trace)
+	if tr == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(FormatBacktrace(tr.Frames))
+	for _, r := range tr.Rethrown {
+		fmt.Fprintf(&b, "rethrown in thread %q:\n", r.Thread)
+		b.WriteString(FormatBacktrace(r.Frames))
+	}
+	return b.String()
+}
+
+// maxRethrows bounds the rethrow sites an exception keeps (a loop may
+// get() a failed future over and over).
+const maxRethrows = 4
 
 // Error is a runtime failure reported to the host: an uncaught NLang
 // exception with the stack where it was thrown.
@@ -104,11 +125,19 @@ func (t *Thread) errToException(err error) *Object {
 // recordTrace stores the current stack in exc if it has no trace yet, and
 // fills its backtrace list with "file:line" strings.
 func (t *Thread) recordTrace(exc *Object) {
-	if _, ok := exc.Native.(*Trace); ok {
+	if tr, ok := exc.Native.(*Trace); ok {
+		if tr.Thread != t.ID && t.ID != 0 && len(tr.Rethrown) < maxRethrows {
+			for _, r := range tr.Rethrown {
+				if r.Thread == t.Name {
+					return
+				}
+			}
+			tr.Rethrown = append(tr.Rethrown, Rethrow{Thread: t.Name, Frames: t.callStack(true)})
+		}
 		return
 	}
 	frames := t.callStack(true) // the top frame's PC is past the faulting instruction
-	exc.Native = &Trace{Frames: frames}
+	exc.Native = &Trace{Frames: frames, Thread: t.ID}
 	if len(exc.Fields) > excBacktrace && exc.Class.Fields[excBacktrace].Type.Kind == KList {
 		l := &List{Type: exc.Class.Fields[excBacktrace].Type, Data: make([]Value, len(frames))}
 		for i, f := range frames {
@@ -192,6 +221,6 @@ func (t *Thread) findHandler(exc *Object) *Handler {
 func ThreadExceptionText(t *Thread) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Exception in thread %q: %s\n", t.Name, ExceptionString(t.Uncaught))
-	b.WriteString(FormatBacktrace(ExceptionTrace(t.Uncaught)))
+	b.WriteString(FormatTrace(t.Uncaught))
 	return b.String()
 }

@@ -31,6 +31,7 @@ type input struct {
 	started bool          // the reader goroutine runs
 	want    chan struct{} // asks the reader goroutine for one more Read
 	waiters []inputWaiter // parked readers, first come first served
+	out     Outside       // recording or replaying (see SetOutside); nil otherwise
 }
 
 // An inputParse reads one value from the front of buf; eof says no more
@@ -87,7 +88,7 @@ func (in *input) read(t *Thread, parse inputParse) (Value, error) {
 		}
 	}
 	in.waiters = append(in.waiters, inputWaiter{t: t, parse: parse})
-	if !in.started {
+	if !in.started && (in.out == nil || !in.out.Replaying()) { // replayed input comes from the log
 		in.started = true
 		go in.reader(t.M.Sched)
 	}
@@ -105,9 +106,14 @@ func (in *input) fill() {
 	if in.eof {
 		return
 	}
-	chunk := make([]byte, inputChunk)
-	n, err := in.src.Read(chunk)
-	in.buf = append(in.buf, chunk[:n]...)
+	var data []byte
+	var err error
+	if in.out != nil {
+		data, err = in.out.Fill(in.readChunk)
+	} else {
+		data, err = in.readChunk()
+	}
+	in.buf = append(in.buf, data...)
 	if err != nil {
 		in.eof = true
 		if err != io.EOF {
@@ -116,51 +122,68 @@ func (in *input) fill() {
 	}
 }
 
-// reader is the input's goroutine: it reads whenever a parked thread
-// wants more, and completes the waiters the input then answers.
-func (in *input) reader(s Scheduler) {
+// readChunk does one Read of the source.
+func (in *input) readChunk() ([]byte, error) {
 	chunk := make([]byte, inputChunk)
+	n, err := in.src.Read(chunk)
+	return chunk[:n], err
+}
+
+// reader is the input's goroutine: it reads whenever a parked thread
+// wants more, and completes the waiters the input then answers. With an
+// Outside it only hands each chunk over (Outside.PostInput); the chunk
+// arrives when the Outside's owner calls arrive.
+func (in *input) reader(s Scheduler) {
 	for range in.want {
-		n, err := in.src.Read(chunk)
-		in.mu.Lock()
-		in.buf = append(in.buf, chunk[:n]...)
-		if err != nil {
-			in.eof = true
-			if err != io.EOF {
-				in.err = err
+		data, err := in.readChunk()
+		if in.out != nil {
+			in.out.PostInput(data, err)
+			if err != nil {
+				return
 			}
+			continue
 		}
-		type done struct {
-			t   *Thread
-			v   Value
-			err error
-		}
-		var ready []done
-		for len(in.waiters) > 0 {
-			w := in.waiters[0]
-			v, n, err, ok := w.parse(in.buf, in.eof)
-			if !ok {
-				break
-			}
-			in.buf = in.buf[n:]
-			in.waiters = in.waiters[1:]
-			ready = append(ready, done{w.t, v, err})
-		}
-		if len(in.waiters) > 0 {
-			select { // read on: somebody still waits
-			case in.want <- struct{}{}:
-			default:
-			}
-		}
-		eof := in.eof
-		in.mu.Unlock()
+		ready := in.arrive(data, err)
 		for _, d := range ready {
-			s.WakeIO(d.t, d.v, d.err)
+			s.WakeIO(d.T, d.V, d.Err)
 		}
-		if eof {
+		if err != nil {
 			return // every waiter was answered: at EOF every parse decides
 		}
 	}
+}
+
+// arrive appends data to the input (err, if not nil, ends it) and returns
+// the waiters it answers, first come first served; if some still wait,
+// it asks the reader goroutine for more.
+func (in *input) arrive(data []byte, err error) []InputWake {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.buf = append(in.buf, data...)
+	if err != nil && !in.eof {
+		in.eof = true
+		if err != io.EOF {
+			in.err = err
+		}
+	}
+	var ready []InputWake
+	for len(in.waiters) > 0 {
+		w := in.waiters[0]
+		v, n, err, ok := w.parse(in.buf, in.eof)
+		if !ok {
+			break
+		}
+		in.buf = in.buf[n:]
+		in.waiters = in.waiters[1:]
+		ready = append(ready, InputWake{w.t, v, err})
+	}
+	if len(in.waiters) > 0 && !in.eof {
+		select { // read on: somebody still waits
+		case in.want <- struct{}{}:
+		default:
+		}
+	}
+	return ready
 }
 
 // Waiting returns the threads parked on the input, first come first.

@@ -28,6 +28,7 @@ func (t *Thread) Run(budget int) (stop Stop) {
 			stop = t.contain(r)
 		}
 	}()
+	t.runBudget = budget
 	stop, left := t.run(budget)
 	t.reductions += int64(budget - left)
 	return stop
@@ -376,6 +377,9 @@ reload:
 				exc = t.M.NewException("OutOfMemoryException", fmt.Sprintf("string of %d bytes exceeds the heap limit", len(a)+len(b)))
 				goto throwHere
 			}
+			if exc = t.chargeHeap(t.concatCost(a, b), "string concatenation"); exc != nil {
+				goto throwHere
+			}
 			regs[ins.A] = StrV(t.concat(a, b))
 		case BOX:
 			regs[ins.A] = Value{N: regs[ins.B].N, R: fn.Types[ins.C]}
@@ -397,6 +401,9 @@ reload:
 			regs[ins.A] = v
 
 		case NEW:
+			if exc = t.chargeHeap(objectSize+int64(len(fn.Classes[ins.B].Fields))*valueSize, "new object"); exc != nil {
+				goto throwHere
+			}
 			regs[ins.A] = RefV(t.M.NewObject(fn.Classes[ins.B]))
 		case GETF:
 			o, ok := regs[ins.B].R.(*Object)
@@ -427,6 +434,9 @@ reload:
 			}
 			if n > t.M.MaxHeap/24 {
 				exc = t.M.NewException("OutOfMemoryException", fmt.Sprintf("cannot allocate an array of %d elements", n))
+				goto throwHere
+			}
+			if exc = t.chargeHeap(objectSize+n*valueSize, "new array"); exc != nil {
 				goto throwHere
 			}
 			regs[ins.A] = RefV(t.M.NewArray(at, int(n)))
@@ -507,10 +517,16 @@ reload:
 		case NEWLIST:
 			lt := fn.Types[ins.B]
 			n := fn.original(pc).A // length in the following NOP (which may be trapped)
+			if exc = t.chargeHeap(objectSize+int64(n)*valueSize, "list literal"); exc != nil {
+				goto throwHere
+			}
 			l := &List{Type: lt, Data: make([]Value, n)}
 			copy(l.Data, regs[ins.C:ins.C+n])
 			regs[ins.A] = RefV(l)
 		case NEWDICT:
+			if exc = t.chargeHeap(2*objectSize, "new Dict"); exc != nil {
+				goto throwHere
+			}
 			regs[ins.A] = RefV(NewDict(fn.Types[ins.B]))
 
 		case CALL:
@@ -686,15 +702,16 @@ reload:
 
 		case TRAP:
 			orig := fn.original(pc - 1)
-			if (t.skipTrap && t.skipFn == fn && t.skipPC == pc-1) || t.M.Hook == nil || t.NoDebug {
-				t.skipTrap = false
+			if (t.skipFn == fn && t.skipPC == pc-1) || t.M.Hook == nil || t.NoDebug {
+				t.skipFn = nil
 				ins = orig
 				goto dispatch
 			}
 			fr.PC = pc - 1
-			t.skipTrap = false
+			t.skipFn = nil
+			t.trapLeft = budget
 			if t.M.Hook.OnTrap(t, fn, pc-1) {
-				t.skipTrap, t.skipFn, t.skipPC = true, fn, pc-1
+				t.skipFn, t.skipPC = fn, pc-1
 				return StopTrap, budget
 			}
 			ins = orig
@@ -734,30 +751,41 @@ throw:
 
 // push enters callee with its registers starting at stack index base; its
 // result goes to stack index ret. It reports false if the frame limit is
-// reached. Must be called with the caller's PC saved.
+// reached, or if the registers cannot grow within the heap limit. Must
+// be called with the caller's PC saved.
 func (t *Thread) push(callee *Funcode, base, ret int32) bool {
 	if len(t.frames) >= t.M.MaxFrames {
 		return false
 	}
 	if need := int(base) + callee.NumRegs; need > len(t.stack) {
-		t.growStack(need)
+		if !t.growStack(need, true) {
+			return false
+		}
 	}
 	t.frames = append(t.frames, Frame{Fn: callee, Base: base, Ret: ret})
 	return true
 }
 
-func (t *Thread) growStack(need int) {
+// growStack makes room for need registers. With mayFail it reports
+// false, growing nothing, when the new registers (and as many frames)
+// would cross the heap limit; otherwise it grows anyway (the heap is
+// measured again at the next allocation).
+func (t *Thread) growStack(need int, mayFail bool) bool {
 	if need <= cap(t.stack) {
 		t.stack = t.stack[:need]
-		return
+		return true
 	}
 	n := 2 * cap(t.stack)
 	if n < need {
 		n = need
 	}
+	if t.chargeHeap(int64(n)*valueSize+int64(cap(t.frames))*frameSize, "call") != nil && mayFail {
+		return false
+	}
 	s := make([]Value, need, n)
 	copy(s, t.stack)
 	t.stack = s
+	return true
 }
 
 // action is what a slow-path operation, kept out of the loop so that
@@ -842,10 +870,10 @@ const stopCall Stop = 255
 // call was pushed, or the Stop to return. The caller's PC must be saved.
 func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 	if need := int(argBase) + nc.NArgs; need > len(t.stack) {
-		t.growStack(need)
+		t.growStack(need, false)
 	}
 	args := t.stack[argBase : int(argBase)+nc.NArgs]
-	t.nativeDest = dest
+	t.nativeDest, t.nativeArgs = dest, argBase
 	t.nativeType = nc.Type
 	var v Value
 	var err error

@@ -219,7 +219,7 @@ func TestDeepRecursion(t *testing.T) {
 
 // TestStackOverflow checks that a call past MaxFrames throws
 // StackOverflowException with a backtrace of every frame, innermost
-// first, and that NLang code can catch it.
+// first (its text elides the middle), and that NLang code can catch it.
 func TestStackOverflow(t *testing.T) {
 	prog := compileSrc(t, recursionSrc)
 	var out bytes.Buffer
@@ -238,8 +238,12 @@ func TestStackOverflow(t *testing.T) {
 	}
 	bt := strings.Split(strings.TrimSuffix(e.Backtrace(), "\n"), "\n")
 	call, main := markerLine(t, recursionSrc, "call"), markerLine(t, recursionSrc, "main")
-	if want := fmt.Sprintf("  at down (t.n:%d)", call); bt[0] != want || bt[998] != want {
-		t.Errorf("innermost lines %q, %q; want %q", bt[0], bt[998], want)
+	// The text shows both ends, 50 frames each, and elides the middle.
+	if len(bt) != 101 || bt[50] != "  ... 900 frames elided ..." {
+		t.Fatalf("backtrace of %d lines, line 51 %q; want 101 and the elision", len(bt), bt[50])
+	}
+	if want := fmt.Sprintf("  at down (t.n:%d)", call); bt[0] != want || bt[49] != want || bt[99] != want {
+		t.Errorf("innermost lines %q, %q, %q; want %q", bt[0], bt[49], bt[99], want)
 	}
 	if want := fmt.Sprintf("  at main (t.n:%d)", main); bt[len(bt)-1] != want {
 		t.Errorf("outermost line %q, want %q", bt[len(bt)-1], want)

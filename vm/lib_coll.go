@@ -19,6 +19,11 @@ func listMethods() []*Native {
 			if t.M != nil && t.M.MaxHeap > 0 && int64(len(l.Data)+1)*24 > t.M.MaxHeap {
 				return Value{}, Throwf("OutOfMemoryException", "a List of %d elements exceeds the heap limit", len(l.Data)+1)
 			}
+			if len(l.Data) == cap(l.Data) {
+				if exc := t.chargeGrowth(0, grownCap(cap(l.Data)), "List.add"); exc != nil {
+					return Value{}, &Throw{Obj: exc}
+				}
+			}
 			l.Data = append(l.Data, a[1])
 			return Value{}, nil
 		}),
@@ -124,6 +129,16 @@ func dictMethods() []*Native {
 	return []*Native{
 		m("set", "void set(K k, V v)", func(t *Thread, d *Dict, a []Value) (Value, error) {
 			defer lockDict(t, d)()
+			// A full Dict grows its key and value slices and its index at
+			// once (the old ones stay until the next collection): charge
+			// the new capacity when it comes, and a share per entry.
+			n := int64(dictEntry)
+			if len(d.Keys) == cap(d.Keys) {
+				n += int64(grownCap(cap(d.Keys))) * dictEntry
+			}
+			if err := t.ChargeHeap(n, "Dict.set"); err != nil {
+				return Value{}, err
+			}
 			d.Set(a[1], a[2])
 			return Value{}, nil
 		}),
@@ -166,6 +181,9 @@ func dictMethods() []*Native {
 		}),
 		m("keys", "List<K> keys()", func(t *Thread, d *Dict, a []Value) (Value, error) {
 			defer lockDict(t, d)()
+			if err := t.ChargeHeap(objectSize+int64(d.Len())*valueSize, "Dict.keys"); err != nil {
+				return Value{}, err
+			}
 			l := &List{Type: ListOf(d.Type.Key), Data: make([]Value, len(d.Keys))}
 			copy(l.Data, d.Keys)
 			return RefV(l), nil
@@ -209,4 +227,14 @@ func arrayMethods() []*Native {
 			return libFormatRecv(t, a[0], arr.Type)
 		}),
 	}
+}
+
+// grownCap estimates the capacity append gives a full slice of
+// capacity c (Go doubles small slices and grows large ones by about a
+// quarter).
+func grownCap(c int) int {
+	if c < 256 {
+		return max(2*c, 4)
+	}
+	return c + (c+3*256)/4
 }

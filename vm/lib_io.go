@@ -44,10 +44,10 @@ func ioFuncs() []*Native {
 		libFn("io.readBool", "bool readBool()", readStdinParsed("io.readBool", Bool)),
 		libPinnedFn("io.readFile", "string readFile(string path)", ioReadFile),
 		libPinnedFn("io.writeFile", "void writeFile(string path, string s)", func(t *Thread, a []Value) (Value, error) {
-			return Value{}, libWriteFile("io.writeFile", a[0].S(), a[1].S(), os.O_TRUNC)
+			return Value{}, libWriteFile(t, "io.writeFile", a[0].S(), a[1].S(), os.O_TRUNC)
 		}),
 		libPinnedFn("io.appendFile", "void appendFile(string path, string s)", func(t *Thread, a []Value) (Value, error) {
-			return Value{}, libWriteFile("io.appendFile", a[0].S(), a[1].S(), os.O_APPEND)
+			return Value{}, libWriteFile(t, "io.appendFile", a[0].S(), a[1].S(), os.O_APPEND)
 		}),
 	}
 }
@@ -111,6 +111,9 @@ func readStdinParsed(fn string, typ *Type) NativeFunc {
 // ioReadFile reads a whole file of at most maxReadFile bytes.
 func ioReadFile(t *Thread, a []Value) (Value, error) {
 	path := a[0].S()
+	if err := t.checkFS("io.readFile", path, false); err != nil {
+		return Value{}, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return Value{}, libIOError("io.readFile", "open", path, err)
@@ -131,7 +134,10 @@ func ioReadFile(t *Thread, a []Value) (Value, error) {
 
 // libWriteFile writes s to path, creating it, either truncating
 // (os.O_TRUNC) or appending (os.O_APPEND).
-func libWriteFile(fn, path, s string, mode int) error {
+func libWriteFile(t *Thread, fn, path, s string, mode int) error {
+	if err := t.checkFS(fn, path, true); err != nil {
+		return err
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|mode, 0o644)
 	if err != nil {
 		return libIOError(fn, "open", path, err)

@@ -34,8 +34,10 @@ func libFn(name, sig string, fn NativeFunc) *Native {
 }
 
 // libPinnedFn returns a native that may block its carrier (file I/O).
+// Its result depends on the file system: it goes through the machine's
+// Outside (see outsideFn).
 func libPinnedFn(name, sig string, fn NativeFunc) *Native {
-	return &Native{Name: name, Sig: sig, Fn: fn, Pinned: true}
+	return &Native{Name: name, Sig: sig, Fn: outsideFn(name, fn), Pinned: true}
 }
 
 // libMachineState is the library state that belongs to one Machine: the

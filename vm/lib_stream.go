@@ -92,12 +92,18 @@ func (f *FileStream) write(t *Thread, op string, p []byte) error {
 	if f.readable {
 		return Throwf("IOException", "FileStream.%s: %s is not open for writing", op, strconv.Quote(f.path))
 	}
-	n, err := f.f.Write(p)
-	f.pos += int64(n)
-	if err != nil {
-		return libIOError("FileStream."+op, "write", f.path, err)
+	_, err := outsideCall(t, "FileStream."+op, func() (Value, error) {
+		n, err := f.f.Write(p)
+		f.pos += int64(n)
+		if err != nil {
+			return Value{}, libIOError("FileStream."+op, "write", f.path, err)
+		}
+		return Value{}, nil
+	})
+	if err == nil && f.f == nil { // replayed: nothing was written
+		f.pos += int64(len(p))
 	}
-	return nil
+	return err
 }
 
 func (f *FileStream) read(t *Thread, op string, n int) ([]byte, error) {
@@ -110,16 +116,35 @@ func (f *FileStream) read(t *Thread, op string, n int) ([]byte, error) {
 	if n < 0 || n > maxReadFile {
 		return nil, Throwf("IOException", "FileStream.%s: bad length %d in the stream", op, n)
 	}
-	p := make([]byte, n)
-	m, err := io.ReadFull(f.r, p)
-	f.pos += int64(m)
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, Throwf("IOException", "FileStream.%s: read past the end of the stream", op)
-	}
+	v, err := outsideCall(t, "FileStream."+op, func() (Value, error) {
+		p := make([]byte, n)
+		m, err := io.ReadFull(f.r, p)
+		f.pos += int64(m)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return Value{}, Throwf("IOException", "FileStream.%s: read past the end of the stream", op)
+		}
+		if err != nil {
+			return Value{}, libIOError("FileStream."+op, "read", f.path, err)
+		}
+		return StrV(string(p)), nil
+	})
 	if err != nil {
-		return nil, libIOError("FileStream."+op, "read", f.path, err)
+		return nil, err
+	}
+	p := []byte(v.S())
+	if f.f == nil { // replayed: nothing was read
+		f.pos += int64(len(p))
 	}
 	return p, nil
+}
+
+// outsideCall runs do, through the machine's Outside if there is one
+// (recording, replay: see Outside.Call).
+func outsideCall(t *Thread, name string, do func() (Value, error)) (Value, error) {
+	if o := outsideOf(t); o != nil {
+		return o.Call(t, name, do)
+	}
+	return do()
 }
 
 func (f *FileStream) state() *serState { return &f.ser }
@@ -192,11 +217,13 @@ func init() {
 			if f.closed {
 				return Value{}, streamClosed("FileStream", "length")
 			}
-			st, err := f.f.Stat()
-			if err != nil {
-				return Value{}, libIOError("FileStream.length", "stat", f.path, err)
-			}
-			return IntV(st.Size()), nil
+			return outsideCall(t, "FileStream.length", func() (Value, error) {
+				st, err := f.f.Stat()
+				if err != nil {
+					return Value{}, libIOError("FileStream.length", "stat", f.path, err)
+				}
+				return IntV(st.Size()), nil
+			})
 		}),
 		streamMethod("FileStream", "int position()", func(t *Thread, a []Value) (Value, error) {
 			f := a[0].R.(*FileStream)
@@ -212,46 +239,69 @@ func init() {
 			}
 			f.closed = true
 			f.ser.clear()
-			if err := f.f.Close(); err != nil {
-				return Value{}, libIOError("FileStream.close", "close", f.path, err)
-			}
-			return Value{}, nil
+			return outsideCall(t, "FileStream.close", func() (Value, error) {
+				if err := f.f.Close(); err != nil {
+					return Value{}, libIOError("FileStream.close", "close", f.path, err)
+				}
+				return Value{}, nil
+			})
 		}),
 	)
 }
 
-// openFileStream is the FileStream(path, mode) constructor.
+// openFileStream is the FileStream(path, mode) constructor. Recorded or
+// replayed, the opening goes through the machine's Outside (its result is
+// the starting position); a replayed stream has no file and its reads and
+// writes are replayed too.
 func openFileStream(t *Thread, a []Value) (Value, error) {
 	path, mode := a[0].S(), a[1].S()
-	fs := &FileStream{path: path}
+	fs := &FileStream{path: path, readable: mode == "r"}
+	if mode != "r" && mode != "w" && mode != "a" {
+		return Value{}, Throwf("Exception", "FileStream: mode must be \"r\", \"w\" or \"a\", got %s", strconv.Quote(mode))
+	}
+	if err := t.checkFS("FileStream", path, mode != "r"); err != nil {
+		return Value{}, err
+	}
+	pos, err := outsideCall(t, "FileStream.open", func() (Value, error) {
+		return fs.open(mode)
+	})
+	if err != nil {
+		return Value{}, err
+	}
+	fs.pos = pos.I()
+	return RefV(fs), nil
+}
+
+// open opens the stream's file in mode ("r", "w" or "a") and returns the
+// starting position.
+func (fs *FileStream) open(mode string) (Value, error) {
 	var err error
 	switch mode {
 	case "r":
-		fs.f, err = os.Open(path)
-		fs.readable = true
+		fs.f, err = os.Open(fs.path)
 	case "w":
-		fs.f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		fs.f, err = os.OpenFile(fs.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	case "a":
-		fs.f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		fs.f, err = os.OpenFile(fs.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err == nil {
 			if st, serr := fs.f.Stat(); serr == nil {
 				fs.pos = st.Size()
 			}
 		}
-	default:
-		return Value{}, Throwf("Exception", "FileStream: mode must be \"r\", \"w\" or \"a\", got %s", strconv.Quote(mode))
 	}
 	if err != nil {
-		return Value{}, libIOError("FileStream", "open", path, err)
+		fs.f = nil
+		return Value{}, libIOError("FileStream", "open", fs.path, err)
 	}
 	if st, serr := fs.f.Stat(); serr == nil && st.IsDir() {
 		fs.f.Close()
-		return Value{}, Throwf("IOException", "FileStream: %s is a directory", strconv.Quote(path))
+		fs.f = nil
+		return Value{}, Throwf("IOException", "FileStream: %s is a directory", strconv.Quote(fs.path))
 	}
 	if fs.readable {
 		fs.r = bufio.NewReader(fs.f)
 	}
-	return RefV(fs), nil
+	return IntV(fs.pos), nil
 }
 
 // streamMethod returns a method of a stream type whose receiver

@@ -15,7 +15,11 @@ import (
 func stringMethods() []*Native {
 	m := func(name, sig string, fn func(s string, a []Value) (Value, error)) *Native {
 		return libFn("string."+name, sig, func(t *Thread, a []Value) (Value, error) {
-			return fn(a[0].S(), a)
+			v, err := fn(a[0].S(), a)
+			if err == nil {
+				err = chargeResult(t, v, "string."+name)
+			}
+			return v, err
 		})
 	}
 	conv := func(name string, typ *Type) *Native {
@@ -70,12 +74,17 @@ func stringMethods() []*Native {
 			}
 			return RefV(l), nil
 		}),
-		m("replace", "string replace(string old, string repl)", func(s string, a []Value) (Value, error) {
-			old := a[1].S()
+		libFn("string.replace", "string replace(string old, string repl)", func(t *Thread, a []Value) (Value, error) {
+			s, old, repl := a[0].S(), a[1].S(), a[2].S()
 			if old == "" {
 				return Value{}, Throwf("Exception", "string.replace: the text to replace must not be empty")
 			}
-			return StrV(strings.ReplaceAll(s, old, a[2].S())), nil
+			// The result can be far larger than s: charge it first.
+			size := int64(len(s)) + int64(strings.Count(s, old))*int64(len(repl)-len(old))
+			if err := t.ChargeHeap(max(size, 0), "string.replace"); err != nil {
+				return Value{}, err
+			}
+			return StrV(strings.ReplaceAll(s, old, repl)), nil
 		}),
 		conv("toInt", Int),
 		conv("toLong", Long),
@@ -138,4 +147,17 @@ func libMapASCII(s string, lo, hi byte, delta int) string {
 		}
 	}
 	return string(b)
+}
+
+// chargeResult charges the heap for a string or List a string method
+// made (after the fact: such results are at most a few times their
+// receiver; the heap limit catches the rest at its next measurement).
+func chargeResult(t *Thread, v Value, what string) error {
+	switch r := v.R.(type) {
+	case string:
+		return t.ChargeHeap(int64(len(r)), what)
+	case *List:
+		return t.ChargeHeap(objectSize+int64(len(r.Data))*(valueSize+16), what)
+	}
+	return nil
 }

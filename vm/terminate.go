@@ -40,7 +40,7 @@ func (t *Thread) RaiseWhenResumed(exc *Object) {
 		t.frames[len(t.frames)-1].PC++
 		t.inNative = true
 	}
-	t.skipTrap = false
+	t.skipFn = nil
 	t.reported = nil
 	t.pendingThrow = &Throw{Obj: exc}
 }
@@ -58,7 +58,7 @@ func (t *Thread) RestartFrame(depth int) {
 	t.call = nil
 	t.reported = nil
 	// the thread is where it stopped: a breakpoint there is not hit again
-	t.skipTrap, t.skipFn, t.skipPC = true, f.Fn, 0
+	t.skipFn, t.skipPC = f.Fn, 0
 }
 
 // SetPC moves the innermost frame to pc of its function. Call it only
@@ -66,5 +66,5 @@ func (t *Thread) RestartFrame(depth int) {
 func (t *Thread) SetPC(pc int32) {
 	f := &t.frames[len(t.frames)-1]
 	f.PC = pc
-	t.skipTrap, t.skipFn, t.skipPC = true, f.Fn, pc
+	t.skipFn, t.skipPC = f.Fn, pc
 }

@@ -97,9 +97,12 @@ type Machine struct {
 	// MaxFrames bounds a thread's call depth: a call past it throws
 	// StackOverflowException.
 	MaxFrames int
-	// MaxHeap bounds single allocations (bytes): an array that cannot fit
-	// throws OutOfMemoryException.
+	// MaxHeap bounds the heap the program holds (bytes): an allocation
+	// that would cross it throws OutOfMemoryException (see heap.go).
 	MaxHeap int64
+	heap    heapMeter // heap.go
+	// FS, if set, restricts the program's file access (perm.go).
+	FS *FSPolicy
 	// DebugLog, if set, receives the Go stack of every panic that Run
 	// contained (turned into an InternalError).
 	DebugLog io.Writer
@@ -174,14 +177,17 @@ type Thread struct {
 	// the scheduler).
 	Obj any
 
-	reductions   int64  // total reductions spent
-	concatBuf    []byte // the buffer behind the last long string built (concat)
+	reductions   int64   // total reductions spent
+	concatBuf    *[]byte // the buffer behind the last long string built (concat)
 	nativeType   *Type
 	pendingThrow error
-	reported     *Object // exception already shown to the debugger's ThrowHook
-	skipFn       *Funcode
+	reported     *Object      // exception already shown to the debugger's ThrowHook
+	runBudget    int          // the budget of the Run in progress
+	trapLeft     int          // the budget left at the trap being decided (TrapReductions)
+	skipFn       *Funcode     // execute the trapped instruction at (skipFn, skipPC) once
 	call         *pendingCall // the call a native asked for (CallThen)
 	nativeDest   int32        // stack index awaiting a parked native's result
+	nativeArgs   int32        // stack index of the native call's first argument
 	skipPC       int32
 
 	// (the small fields last, together: a parked thread is 512 bytes)
@@ -196,7 +202,6 @@ type Thread struct {
 	// (threads the debugger runs to evaluate expressions).
 	NoDebug  bool
 	inNative bool // parked inside a native call (top frame PC is past the call)
-	skipTrap bool // execute the trapped instruction at (skipFn, skipPC) once
 }
 
 // NewThread returns a thread that will call f with args when first run.
@@ -254,6 +259,12 @@ func (t *Thread) Complete(v Value) {
 		t.stack[t.nativeDest] = v
 	}
 }
+
+// NativeArg returns argument i of the native call the thread is parked
+// in (for a method, 0 is the receiver): the registers of a parked call
+// stay as they were, so a waker can read what the call offered (the
+// value of a blocked Channel.send). Valid only while parked.
+func (t *Thread) NativeArg(i int) Value { return t.stack[t.nativeArgs+int32(i)] }
 
 // CompleteThrow makes the native the thread is parked in raise err (a
 // *Throw) when the thread resumes.
@@ -335,13 +346,36 @@ func frameInfo(f *Frame, top bool) CallFrame {
 // thrown.
 type Trace struct {
 	Frames []CallFrame
+	Thread int64 // the thread that threw it first
+	// Rethrown are the places other threads threw it again (Future.get
+	// of a failed future), first come first, at most maxRethrows.
+	Rethrown []Rethrow
 }
 
-// FormatBacktrace renders frames as "  at f (file:line)" lines.
+// Rethrow is one place an exception was thrown again by another thread.
+type Rethrow struct {
+	Thread string // its name
+	Frames []CallFrame
+}
+
+// FormatBacktrace renders frames as "  at f (file:line)" lines; of more
+// than 100 frames it shows the first and last 50 and how many are elided.
 func FormatBacktrace(frames []CallFrame) string {
 	var b strings.Builder
-	for _, f := range frames {
+	for i, f := range frames {
+		// A deep stack (a runaway recursion) shows its two ends, as Go
+		// and Python do: the innermost frames and how it began.
+		if len(frames) > 2*backtraceEnds && i == backtraceEnds {
+			fmt.Fprintf(&b, "  ... %d frames elided ...\n", len(frames)-2*backtraceEnds)
+		}
+		if len(frames) > 2*backtraceEnds && i >= backtraceEnds && i < len(frames)-backtraceEnds {
+			continue
+		}
 		fmt.Fprintf(&b, "  at %s\n", f)
 	}
 	return b.String()
 }
+
+// backtraceEnds is how many frames of each end of a long backtrace
+// FormatBacktrace shows.
+const backtraceEnds = 50

@@ -20,13 +20,16 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "debug",
-		usage:   "[--quota N] [--seed S] PROG.n [ARGS]",
+		usage:   "[--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] PROG.n [ARGS]",
 		summary: "debug a program in the terminal",
 		help: `
 Compiles PROG.n, starts it stopped at entry and opens the debugger REPL
 (type "help" there). The REPL is a DAP client of nlangdbg's own DAP server,
 running in-process; its commands also work in a DAP client's debug console
 (prefix the debugger-only ones with ':').
+
+Flags are those of "nlangdbg run" (see "nlangdbg help run"), checked the
+same way; they go before PROG.n.
 
 History is kept in the user's config directory (nlangdbg/history); Tab
 completes commands, file names, file:line and function names; an empty
@@ -36,12 +39,17 @@ prompt clears the line); Ctrl-D quits.`,
 	})
 	commands = append(commands, &command{
 		name:    "attach",
-		usage:   "ADDR",
+		usage:   "[--token-file FILE] ADDR",
 		summary: "debug a program started with run --listen",
 		help: `
 Connects the debugger REPL to a program started with
 "nlangdbg run --listen ADDR PROG.n". The program stops when the REPL
-connects; "detach" leaves it running, "quit" asks whether to kill it.`,
+connects; "detach" leaves it running, "quit" asks whether to kill it.
+ADDR is host:port (a bare port means loopback) or unix:PATH.
+
+Flags:
+  --token-file FILE  send the token in FILE, for a server started with
+                     --token-file`,
 		run: attachCmd,
 	})
 }
@@ -60,6 +68,10 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "nlangdbg debug: missing program file")
 		return 2
 	}
+	if !opts.check("debug", stderr) {
+		return 2
+	}
+	warnLateFlags("debug", fs, fs.Args()[1:], stderr)
 	prog, err := filepath.Abs(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -72,12 +84,15 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	r := newREPL(client, stdout)
 	r.program = prog
 	launch := map[string]any{"program": prog, "args": fs.Args()[1:], "stopOnEntry": true,
-		"quota": opts.Quota, "seed": opts.Seed, "carriers": opts.Carriers}
+		"quota": opts.Quota, "seed": opts.Seed, "carriers": opts.Carriers,
+		"maxFrames": opts.MaxFrames, "maxHeap": opts.MaxHeap,
+		"allowRead": opts.AllowRead, "allowWrite": opts.AllowWrite, "denyFs": opts.DenyFS}
 	return runTerminal(r, launch, false, stdin, stdout, stderr)
 }
 
 func attachCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("attach", stderr)
+	tokenFile := fs.String("token-file", "", "file holding the server's token")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -88,14 +103,24 @@ func attachCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "nlangdbg attach: want the address of a program started with run --listen")
 		return 2
 	}
-	conn, err := net.Dial("tcp", fs.Arg(0))
+	attach := map[string]any{}
+	if *tokenFile != "" {
+		tok, err := dapserver.ReadTokenFile(*tokenFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "nlangdbg attach: %v\n", err)
+			return 1
+		}
+		attach["token"] = tok
+	}
+	network, address := dapserver.ListenAddr(fs.Arg(0))
+	conn, err := net.Dial(network, address)
 	if err != nil {
 		fmt.Fprintf(stderr, "nlangdbg attach: %v\n", err)
 		return 1
 	}
 	defer conn.Close()
 	r := newREPL(newDAPClient(conn, conn), stdout)
-	return runTerminal(r, map[string]any{}, true, stdin, stdout, stderr)
+	return runTerminal(r, attach, true, stdin, stdout, stderr)
 }
 
 // historyFile is where the REPL keeps its history.

@@ -13,11 +13,12 @@ var allowed = map[string][]string{
 	"vm":                  {},
 	"vm/compile":          {"vm", "vm/syntax"},
 	"sched":               {"vm"},
-	"inspect":             {"vm", "vm/syntax", "vm/compile", "sched"},
+	"sched/record":        {"vm", "sched"},
+	"inspect":             {"vm", "vm/syntax", "vm/compile", "sched", "sched/record"},
 	"dap":                 {"inspect"},
 	"dap/daptest":         {},
 	"internal/scripttest": {},
-	"cmd/nlangdbg":        {"vm", "vm/syntax", "vm/compile", "sched", "inspect", "dap", "internal/scripttest"},
+	"cmd/nlangdbg":        {"vm", "vm/syntax", "vm/compile", "sched", "sched/record", "inspect", "dap", "internal/scripttest"},
 }
 
 // TestImportGraph fails on any import that points the wrong way.

@@ -66,8 +66,14 @@ func init() {
 		{name: "sched", usage: "[step | next THREAD | quota N | graph]", help: "Show the scheduler: carriers, run queue, parked threads and what they wait on, timers.\n`sched step` dispatches exactly one quantum and reports which thread ran, how many\nreductions and why it stopped; `sched next THREAD` picks the next dispatch;\n`sched quota N` sets the reductions per dispatch; `sched graph` shows who waits for\nwhom (thread --wait--> object --held by--> thread), edges on a deadlock cycle marked *.", complete: "sched", repeat: true, fn: metaCmd("sched")},
 		{name: "freeze", usage: "THREAD", help: "Keep THREAD off the run queue while the others run.", complete: "thread", fn: metaCmd("freeze")},
 		{name: "thaw", usage: "THREAD", help: "Let a frozen thread run again.", complete: "thread", fn: metaCmd("thaw")},
-		{name: "restart", aliases: []string{"r", "run"}, help: "Restart the program (breakpoints and displays are kept).", fn: cmdRestart},
 		{name: "kill", help: "End the program and stay in the debugger (restart runs it again).", fn: cmdKill},
+		// Going back (repl_reverse.go): one carrier, the session records.
+		{name: "rewind", aliases: []string{"rw"}, help: "Go back to the previous breakpoint hit (or the start of the recording).", fn: cmdRewind},
+		{name: "rev", usage: "next | step | stepout | continue", help: "Go back: to the previous line (next), the previous statement wherever it was (step), the\ncall of the current function (stepout), or the previous breakpoint hit (continue). Output\nalready shown is not shown again; going forward re-executes the recording.", fn: cmdRev},
+		{name: "checkpoint", aliases: []string{"check"}, usage: "[NOTE]", help: "Name the present moment, to come back to it with restart N.", fn: printMeta("checkpoint")},
+		{name: "checkpoints", help: "List the checkpoints and the size of the recording.", fn: printMeta("checkpoints")},
+		{name: "when", help: "Where the session is in its recording: thread, reductions, position, past or frontier.", fn: printMeta("when")},
+		{name: "restart", aliases: []string{"r", "run"}, usage: "[CHECKPOINT]", help: "Restart the program (breakpoints and displays are kept), or go to checkpoint CHECKPOINT.", fn: cmdRestart},
 		{name: "detach", help: "Detach from an attached program and leave it running.", fn: cmdDetach},
 		{name: "quit", aliases: []string{"q", "exit"}, help: "Quit: a launched program ends; an attached one is detached and runs on (you are asked\nfirst; no stays).", fn: cmdQuit},
 	}
@@ -780,6 +786,9 @@ func metaCmd(name string) func(r *repl, args string) error {
 }
 
 func cmdRestart(r *repl, args string) error {
+	if args = strings.TrimSpace(args); args != "" {
+		return r.metaMove("restart " + args) // a checkpoint (repl_reverse.go)
+	}
 	if r.attached {
 		return errors.New("restart is not available when attached")
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/nlangdbg/nlangdbg/inspect"
 	"github.com/nlangdbg/nlangdbg/sched"
@@ -17,7 +18,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "run",
-		usage:   "[--listen ADDR] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap BYTES] PROG.n [ARGS]",
+		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient]] [--record FILE] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] [--allow-read DIR] [--allow-write DIR] [--deny-fs] PROG.n [ARGS]",
 		summary: "compile and run a program",
 		help: `
 Compiles PROG.n and runs it. The program's stdout and stderr are the
@@ -34,10 +35,21 @@ Flags:
   --seed S         scheduler seed: 0 (default) is FIFO; any other value picks
                    runnable threads pseudo-randomly, the same way every run
   --max-frames N   call depth limit; deeper calls throw StackOverflowException
-                   (default 1100000)
-  --max-heap BYTES largest allocation; larger ones throw OutOfMemoryException
-                   (default 4 GiB)
+                   (default 1100000, at most 100000000)
+  --max-heap SIZE  heap the program may hold (bytes, or with a unit: 100MB,
+                   512MiB, 4GiB); an allocation that would cross it throws
+                   OutOfMemoryException (default 4GiB, at least 1MiB)
+  --allow-read DIR restrict reading files to DIR (repeatable; comma-separated
+                   lists too); with any of these three flags, file access
+                   outside the directories given throws IOException
+  --allow-write DIR
+                   restrict writing (create, truncate, append, makeDirs,
+                   remove) to DIR (repeatable)
+  --deny-fs        no file access at all
 
+  --record FILE    record the run to FILE (one carrier only): its input,
+                   clock readings and file-system results, checked by
+                   nlangdbg replay FILE (see docs/recording.md)
   --listen ADDR    run the program normally and serve DAP at ADDR
                    (host:port; a bare port means loopback, port 0 picks a
                    free one; the address is printed on stderr). A debugger
@@ -45,8 +57,11 @@ Flags:
                    which pauses the program; when it disconnects, its
                    breakpoints go and the program runs on. The program's
                    exit ends the process with its exit code.
+` + serverFlagsHelp + `
 
-ARGS are accepted for compatibility; NLang's main takes no parameters.`,
+Flags go before PROG.n: whatever follows it is ARGS. NLang's main takes
+no parameters, so ARGS reach no program; they are accepted for
+compatibility with scripts, and a known flag among them gets a warning.`,
 		run: runCmd,
 	})
 	commands = append(commands, &command{
@@ -68,6 +83,9 @@ type runOptions struct {
 	Seed      int64
 	MaxFrames int
 	MaxHeap   int64
+	// AllowRead, AllowWrite and DenyFS restrict file access (vm.FSPolicy).
+	AllowRead, AllowWrite []string
+	DenyFS                bool
 }
 
 func (o *runOptions) flags(fs *flag.FlagSet) {
@@ -75,7 +93,78 @@ func (o *runOptions) flags(fs *flag.FlagSet) {
 	fs.IntVar(&o.Quota, "quota", sched.DefaultQuota, "reductions per dispatch")
 	fs.Int64Var(&o.Seed, "seed", 0, "scheduler seed (0: FIFO)")
 	fs.IntVar(&o.MaxFrames, "max-frames", vm.DefaultMaxFrames, "call depth limit")
-	fs.Int64Var(&o.MaxHeap, "max-heap", vm.DefaultMaxHeap, "largest allocation in bytes")
+	o.MaxHeap = vm.DefaultMaxHeap
+	fs.Var((*sizeFlag)(&o.MaxHeap), "max-heap", "heap limit (bytes, or 100MB, 512MiB, 4GiB)")
+	fs.Var((*listFlag)(&o.AllowRead), "allow-read", "directory the program may read (repeatable)")
+	fs.Var((*listFlag)(&o.AllowWrite), "allow-write", "directory the program may write (repeatable)")
+	fs.BoolVar(&o.DenyFS, "deny-fs", false, "no file access")
+}
+
+// listFlag is a repeatable flag; a comma also separates values.
+type listFlag []string
+
+func (f *listFlag) String() string { return strings.Join(*f, ",") }
+
+func (f *listFlag) Set(s string) error {
+	for _, v := range strings.Split(s, ",") {
+		if v != "" {
+			*f = append(*f, v)
+		}
+	}
+	return nil
+}
+
+// limits returns the options' run limits (0 means a default only for
+// options that were never set, as in tests).
+func (o *runOptions) limits() inspect.Limits {
+	l := inspect.Limits{Quota: o.Quota, Carriers: o.Carriers, MaxFrames: o.MaxFrames, MaxHeap: o.MaxHeap}
+	return l
+}
+
+// check validates the options as every front end does, printing the
+// problem for command c.
+func (o *runOptions) check(c string, stderr io.Writer) bool {
+	if err := o.limits().Check(); err != nil {
+		fmt.Fprintf(stderr, "nlangdbg %s: %v\n", c, err)
+		return false
+	}
+	if _, err := vm.NewFSPolicy(o.AllowRead, o.AllowWrite, o.DenyFS, ""); err != nil {
+		fmt.Fprintf(stderr, "nlangdbg %s: %v\n", c, err)
+		return false
+	}
+	return true
+}
+
+// sizeFlag is a byte count flag that takes units (see inspect.ParseSize).
+type sizeFlag int64
+
+func (f *sizeFlag) String() string { return inspect.FormatSize(int64(*f)) }
+
+func (f *sizeFlag) Set(s string) error {
+	n, err := inspect.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	*f = sizeFlag(n)
+	return nil
+}
+
+// warnLateFlags warns about known flags after the program file: they
+// are program arguments, not options (the usual mistake of
+// "nlangdbg run prog.n --quota 5").
+func warnLateFlags(c string, fs *flag.FlagSet, args []string, stderr io.Writer) {
+	for _, a := range args {
+		if a == "--" {
+			return
+		}
+		name := strings.TrimLeft(a, "-")
+		if i := strings.IndexByte(name, '='); i >= 0 {
+			name = name[:i]
+		}
+		if strings.HasPrefix(a, "-") && name != "" && fs.Lookup(name) != nil {
+			fmt.Fprintf(stderr, "nlangdbg %s: warning: %s comes after the program file, so it is a program argument, not a flag (put flags before PROG.n)\n", c, a)
+		}
+	}
 }
 
 // newFlagSet returns a flag set for command c that prints its help on -h.
@@ -91,6 +180,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", stderr)
 	opts.flags(fs)
 	listen := fs.String("listen", "", "serve DAP at this address")
+	recPath := fs.String("record", "", "record the run to this file (see replay)")
+	var sf serverFlags
+	sf.flags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -101,15 +193,19 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "nlangdbg run: missing program file (usage: nlangdbg run [flags] PROG.n)")
 		return 2
 	}
-	if opts.Carriers < 1 {
-		fmt.Fprintf(stderr, "nlangdbg run: --carriers must be at least 1, got %d\n", opts.Carriers)
+	if !opts.check("run", stderr) {
+		return 2
+	}
+	warnLateFlags("run", fs, fs.Args()[1:], stderr)
+	if *listen == "" && (sf.allowRemote || sf.multiclient || sf.tokenFile != "") {
+		fmt.Fprintln(stderr, "nlangdbg run: --allow-remote, --token-file and --accept-multiclient need --listen")
 		return 2
 	}
 	if *listen != "" {
-		return runListen(*listen, fs.Arg(0), fs.Args()[1:], opts, stdin, stdout, stderr)
+		return runListen(*listen, sf, fs.Arg(0), fs.Args()[1:], opts, stdin, stdout, stderr)
 	}
 	path := fs.Arg(0)
-	src, err := os.ReadFile(path)
+	src, err := inspect.ReadSource(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "nlangdbg: %v\n", err)
 		return 1
@@ -120,7 +216,12 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		bw = bufio.NewWriterSize(stdout, 64<<10)
 		out = bw
 	}
-	code := runProgram(path, src, opts, stdin, out, &flushWriter{w: stderr, flush: bw})
+	var code int
+	if *recPath != "" {
+		code = recordProgram(path, src, fs.Args()[1:], opts, *recPath, stdin, out, &flushWriter{w: stderr, flush: bw})
+	} else {
+		code = runProgram(path, src, opts, stdin, out, &flushWriter{w: stderr, flush: bw})
+	}
 	if bw != nil {
 		bw.Flush()
 	}
@@ -148,7 +249,7 @@ func isTerminal(f *os.File) bool {
 
 // compileProgram compiles path, printing errors to stderr.
 func compileProgram(path string, src []byte, stderr io.Writer) *vm.Program {
-	prog, err := compile.CompileFile(path, src, compile.Options{Lib: inspect.Library()})
+	prog, err := compile.CompileFile(path, src, compile.Options{Lib: inspect.Library(), ReadFile: inspect.ReadSource})
 	if err != nil {
 		fmt.Fprint(stderr, inspect.FormatCompileError(path, src, err))
 		fmt.Fprintln(stderr, "Compilation failed.")
@@ -170,6 +271,12 @@ func runProgram(path string, src []byte, opts runOptions, stdin io.Reader, stdou
 	if opts.MaxHeap > 0 {
 		m.MaxHeap = opts.MaxHeap
 	}
+	policy, err := vm.NewFSPolicy(opts.AllowRead, opts.AllowWrite, opts.DenyFS, "")
+	if err != nil {
+		fmt.Fprintf(stderr, "nlangdbg: %v\n", err)
+		return 2
+	}
+	m.FS = policy
 	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed, Carriers: opts.Carriers})
 	s.Start(m.NewCallThread(prog.Main, nil))
 	return exitStatus(s.Run())
@@ -191,7 +298,7 @@ func disasmCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "nlangdbg disasm: want one program file")
 		return 2
 	}
-	src, err := os.ReadFile(fs.Arg(0))
+	src, err := inspect.ReadSource(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "nlangdbg: %v\n", err)
 		return 1

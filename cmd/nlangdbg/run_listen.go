@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 
 	"github.com/nlangdbg/nlangdbg/dap"
@@ -15,7 +14,7 @@ import (
 
 // runListen runs a program with a DAP server at addr that debuggers can
 // attach to, one after another, and returns the program's exit code.
-func runListen(addr, path string, args []string, opts runOptions, stdin io.Reader, stdout, stderr io.Writer) int {
+func runListen(addr string, sf serverFlags, path string, args []string, opts runOptions, stdin io.Reader, stdout, stderr io.Writer) int {
 	if stdin == nil {
 		stdin = os.Stdin
 	}
@@ -26,9 +25,11 @@ func runListen(addr, path string, args []string, opts runOptions, stdin io.Reade
 		Seed:      opts.Seed,
 		Carriers:  opts.Carriers,
 		MaxFrames: opts.MaxFrames,
-		Stdin:     stdin,
-		Stdout:    stdout,
-		Stderr:    stderr,
+		MaxHeap:   opts.MaxHeap,
+		AllowRead: opts.AllowRead, AllowWrite: opts.AllowWrite, DenyFS: opts.DenyFS,
+		Stdin:  stdin,
+		Stdout: stdout,
+		Stderr: stderr,
 	}, nil)
 	if err != nil {
 		var ce *inspect.CompileError
@@ -40,13 +41,13 @@ func runListen(addr, path string, args []string, opts runOptions, stdin io.Reade
 		}
 		return 1
 	}
-	ln, err := net.Listen("tcp", loopback(addr))
+	srv := dap.NewAttachServer(prog)
+	ln, err := sf.listen(srv, addr, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "nlangdbg run: %v\n", err)
 		prog.Terminate()
 		return 1
 	}
-	srv := dap.NewAttachServer(prog)
 	fmt.Fprintf(stderr, "DAP server listening at: %s\n", ln.Addr())
 	// The program runs from now on. Clients that connect already wait in
 	// the listen queue; Serve accepts them once the program runs.

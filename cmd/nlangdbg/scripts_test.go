@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,7 +57,7 @@ func TestScripts(t *testing.T) {
 			var first *scripttest.Result
 			for _, q := range qs {
 				var out, errb bytes.Buffer
-				code := runProgram(f, src, runOptions{Quota: q, Seed: s.Seed}, strings.NewReader(s.Stdin), &out, &errb)
+				code := runScript(f, src, s, runOptions{Quota: q, Seed: s.Seed}, &out, &errb)
 				r := scripttest.Result{Stdout: out.String(), Stderr: errb.String(), Exit: code}
 				for _, d := range s.Check(r) {
 					t.Errorf("quota %d: %s", q, d)
@@ -73,7 +75,7 @@ func TestScripts(t *testing.T) {
 				for _, q := range qs {
 					var out, errb bytes.Buffer
 					opts := runOptions{Quota: q, Seed: s.Seed, Carriers: n}
-					code := runProgram(f, src, opts, strings.NewReader(s.Stdin), &out, &errb)
+					code := runScript(f, src, s, opts, &out, &errb)
 					r := scripttest.Result{Stdout: out.String(), Stderr: errb.String(), Exit: code}
 					for _, d := range s.Check(r) {
 						t.Errorf("%d carriers, quota %d: %s", n, q, d)
@@ -82,4 +84,20 @@ func TestScripts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runScript runs a script with the given options. A script with
+// `// args:` runs through the command line, as `nlangdbg run [flags]
+// SCRIPT ARGS` would, so that its arguments meet the real parsing.
+func runScript(path string, src []byte, s *scripttest.Script, opts runOptions, stdout, stderr io.Writer) int {
+	stdin := strings.NewReader(s.Stdin)
+	if len(s.Args) == 0 {
+		return runProgram(path, src, opts, stdin, stdout, stderr)
+	}
+	cmd := []string{"run", "--quota", strconv.Itoa(opts.Quota), "--seed", strconv.FormatInt(opts.Seed, 10)}
+	if opts.Carriers > 0 {
+		cmd = append(cmd, "--carriers", strconv.Itoa(opts.Carriers))
+	}
+	cmd = append(append(cmd, path), s.Args...)
+	return doMain(cmd, stdin, stdout, stderr)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a diagnostic at a source position. The parser creates them for
@@ -166,10 +167,12 @@ func FormatErrors(err error, src []byte) string {
 		if !ok || e.Pos.Col < 1 {
 			continue
 		}
+		col := int(e.Pos.Col)
+		line, col = lineWindow(line, col)
 		b.WriteString(strings.ToValidUTF8(line, "\uFFFD"))
 		b.WriteByte('\n')
 		prefix := line
-		if c := int(e.Pos.Col) - 1; c < len(prefix) {
+		if c := col - 1; c < len(prefix) {
 			prefix = prefix[:c]
 		}
 		for _, r := range prefix {
@@ -179,7 +182,7 @@ func FormatErrors(err error, src []byte) string {
 				b.WriteByte(' ')
 			}
 		}
-		if n := int(e.Pos.Col) - 1 - len(prefix); n > 0 {
+		if n := col - 1 - len(prefix); n > 0 {
 			// column beyond the end of the line (e.g. at a newline)
 			b.WriteString(strings.Repeat(" ", n))
 		}
@@ -220,4 +223,34 @@ func indexByte(b []byte, c byte) int {
 		}
 	}
 	return -1
+}
+
+// windowHalf is how many bytes of a long source line an error shows on
+// each side of its column.
+const windowHalf = 60
+
+// lineWindow cuts a line longer than a terminal's width down to a window
+// around byte column col (1-based), marked with "..." where it was cut,
+// and returns it with the column in it.
+func lineWindow(line string, col int) (string, int) {
+	if len(line) <= 2*windowHalf+20 {
+		return line, col
+	}
+	start := min(max(col-1-windowHalf, 0), len(line))
+	end := min(col-1+windowHalf, len(line))
+	for start > 0 && !utf8.RuneStart(line[start]) {
+		start--
+	}
+	for end < len(line) && !utf8.RuneStart(line[end]) {
+		end++
+	}
+	w := line[start:end]
+	if start > 0 {
+		w = "..." + w
+		col = col - start + 3
+	}
+	if end < len(line) {
+		w += "..."
+	}
+	return w, col
 }

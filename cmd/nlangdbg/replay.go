@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/sched/record"
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+func init() {
+	commands = append(commands, &command{
+		name:    "replay",
+		usage:   "REC [PROG.n]",
+		summary: "re-execute a recording made with run --record",
+		help: `
+Re-executes the run recorded in REC (nlangdbg run --record REC PROG.n):
+the same program (its source is in the recording), quota, seed and
+limits, with the recorded standard input, clock readings and file-system
+results instead of the real ones (the file system is not touched). The
+program's stdout and stderr are written again and checked, write by
+write, against the recorded ones, and so is every quantum the scheduler
+runs; the exit code is the recorded run's.
+
+If the replay does anything the recorded run did not, it stops at the
+first event that differs, says which on stderr and exits 1. A recording
+made by another build of nlangdbg (one that compiles the program to other
+bytecode) is refused, as is one of another program when PROG.n is given.
+See docs/recording.md.`,
+		run: replayCmd,
+	})
+}
+
+// recordProgram is run --record: it runs a program like runProgram and
+// writes the recording to recPath.
+func recordProgram(path string, src []byte, args []string, opts runOptions, recPath string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if opts.Carriers > 1 {
+		fmt.Fprintf(stderr, "nlangdbg run: --record needs one carrier, got --carriers %d (with several the interleaving is not a function of the inputs a recording logs)\n", opts.Carriers)
+		return 2
+	}
+	prog := compileProgram(path, src, stderr)
+	if prog == nil {
+		return 1
+	}
+	f, err := os.Create(recPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "nlangdbg: %v\n", err)
+		return 1
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	code, err := recordRun(prog, path, src, args, opts, bw, stdin, stdout, stderr)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "nlangdbg run: writing the recording: %v\n", err)
+		return 1
+	}
+	return exitStatus(code)
+}
+
+// recordRun runs prog (compiled from src at path) with one carrier,
+// writing the recording to w, and returns main's exit code and the first
+// error writing the recording.
+func recordRun(prog *vm.Program, path string, src []byte, args []string, opts runOptions, w io.Writer, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	hdr := record.Header{Path: path, Source: src, Hash: record.ProgramHash(prog), Quota: opts.Quota,
+		Seed: opts.Seed, MaxFrames: opts.MaxFrames, MaxHeap: opts.MaxHeap, Args: args}
+	rec := record.NewRecorder(hdr)
+	m := vm.NewMachine(prog, stdin, rec.Stdout(stdout), rec.Stderr(stderr))
+	setLimits(m, opts)
+	policy, err := vm.NewFSPolicy(opts.AllowRead, opts.AllowWrite, opts.DenyFS, "")
+	if err != nil {
+		return 1, err
+	}
+	m.FS = policy // a recorded run has the permissions a plain one has
+	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed, Clock: rec.Clock()})
+	if err := rec.Start(w, m, s); err != nil {
+		return 1, err
+	}
+	s.Start(m.NewCallThread(prog.Main, nil))
+	code := s.Run()
+	return code, rec.Finish(code)
+}
+
+// setLimits applies the options' limits to m.
+func setLimits(m *vm.Machine, opts runOptions) {
+	if opts.MaxFrames > 0 {
+		m.MaxFrames = opts.MaxFrames
+	}
+	if opts.MaxHeap > 0 {
+		m.MaxHeap = opts.MaxHeap
+	}
+}
+
+func replayCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("replay", stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		fmt.Fprintln(stderr, "nlangdbg replay: want a recording and at most one program file (usage: nlangdbg replay REC [PROG.n])")
+		return 2
+	}
+	out := stdout
+	var bw *bufio.Writer
+	if f, ok := stdout.(*os.File); ok && !isTerminal(f) {
+		bw = bufio.NewWriterSize(stdout, 64<<10)
+		out = bw
+	}
+	code := replayFile(fs.Arg(0), fs.Arg(1), out, &flushWriter{w: stderr, flush: bw})
+	if bw != nil {
+		bw.Flush()
+	}
+	return code
+}
+
+// replayFile replays the recording recPath (of the program progPath, if
+// not "") and returns the exit code.
+func replayFile(recPath, progPath string, stdout, stderr io.Writer) int {
+	rec, err := record.ReadFile(recPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "nlangdbg replay: %v\n", err)
+		return 1
+	}
+	prog, msg := loadRecorded(rec, recPath, progPath, stderr)
+	if prog == nil {
+		fmt.Fprintf(stderr, "nlangdbg replay: %s\n", msg)
+		return 1
+	}
+	code, div := replayRun(prog, rec, stdout, stderr)
+	if div != nil {
+		fmt.Fprintf(stderr, "nlangdbg replay: %s: %v\n", recPath, div)
+		return 1
+	}
+	return exitStatus(code)
+}
+
+// replayRun replays rec with prog and returns the exit code and the
+// first divergence, if any.
+func replayRun(prog *vm.Program, rec *record.Recording, stdout, stderr io.Writer) (int, *record.Divergence) {
+	h := rec.Header
+	rp := record.NewReplayer(rec)
+	m := vm.NewMachine(prog, nil, rp.Stdout(stdout), rp.Stderr(stderr))
+	setLimits(m, runOptions{MaxFrames: h.MaxFrames, MaxHeap: h.MaxHeap})
+	s := sched.New(m, sched.Options{Quota: h.Quota, Seed: h.Seed, Clock: rp.Clock()})
+	if err := rp.Start(m, s); err != nil {
+		return 1, &record.Divergence{Want: "one carrier", Got: err.Error()}
+	}
+	s.Start(m.NewCallThread(prog.Main, nil))
+	code := s.Run()
+	return code, rp.Finish(code)
+}
+
+// loadRecorded compiles the program of a recording (the source it holds,
+// or progPath's if given) and checks that it compiles to the recorded
+// program; else it returns nil and why.
+func loadRecorded(rec *record.Recording, recPath, progPath string, stderr io.Writer) (*vm.Program, string) {
+	h := rec.Header
+	path, src := h.Path, h.Source
+	if progPath != "" {
+		b, err := os.ReadFile(progPath)
+		if err != nil {
+			return nil, err.Error()
+		}
+		path, src = progPath, b
+	}
+	prog := compileProgram(path, src, stderr)
+	if prog == nil {
+		return nil, fmt.Sprintf("%s does not compile", path)
+	}
+	if record.ProgramHash(prog) != h.Hash {
+		if progPath != "" {
+			return nil, fmt.Sprintf("%s is a recording of another program (%s), not of %s; refusing to replay it", recPath, h.Path, progPath)
+		}
+		return nil, fmt.Sprintf("%s was recorded by another build of nlangdbg, which compiles %s differently; refusing to replay it", recPath, h.Path)
+	}
+	return prog, ""
+}

@@ -1,0 +1,56 @@
+package dap
+
+import (
+	"errors"
+	"fmt"
+
+	dap "github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/inspect"
+)
+
+// Going back (capability supportsStepBack): a one-carrier session records
+// its run, and stepBack and reverseContinue re-execute it up to an
+// earlier moment (see inspect/reverse.go). The stopped event follows the
+// response.
+
+func (c *session) onStepBackRequest(req *dap.StepBackRequest) {
+	a := req.Arguments
+	kind := inspect.StepOver
+	switch a.Granularity {
+	case "instruction":
+		kind = inspect.StepIn
+	}
+	if c.goBack(req, func() error { return c.prog.StepBack(int64(a.ThreadId), kind) }) {
+		c.respond(&dap.StepBackResponse{Response: newResponse(req)})
+	}
+}
+
+func (c *session) onReverseContinueRequest(req *dap.ReverseContinueRequest) {
+	a := req.Arguments
+	if c.goBack(req, func() error { return c.prog.ReverseContinue(int64(a.ThreadId)) }) {
+		c.respond(&dap.ReverseContinueResponse{Response: newResponse(req)})
+	}
+}
+
+// goBack runs a going-back request. On failure it answers req and
+// returns false.
+func (c *session) goBack(req dap.RequestMessage, do func() error) bool {
+	cmd := req.GetRequest().Command
+	if !c.haveProgram(req) {
+		return false
+	}
+	if !c.prog.CanGoBack() {
+		c.sendError(req, errExecution, cmd+": "+inspect.ErrNoRecording.Error())
+		return false
+	}
+	c.resumed()
+	if err := do(); err != nil {
+		if errors.Is(err, inspect.ErrNoThread) {
+			err = fmt.Errorf("no such thread")
+		}
+		c.sendError(req, errID(err, errExecution), fmt.Sprintf("%s: %v", cmd, err))
+		return false
+	}
+	return true
+}

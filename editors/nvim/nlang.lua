@@ -1,0 +1,70 @@
+-- NLang in Neovim with nvim-dap: the adapter (nlangdbg dap, or a TCP
+-- connection to `nlangdbg run --listen`), configurations and keymaps.
+-- Put this file in ~/.config/nvim/lua/ and add require('nlang') to
+-- init.lua (see docs/editors.md in the nlangdbg repository).
+local dap = require('dap')
+
+-- .n files are NLang (C-style comments, so gcc/commentstring work too).
+vim.cmd([[
+  augroup nlang_filetype
+    autocmd!
+    autocmd BufRead,BufNewFile *.n setfiletype nlang
+    autocmd FileType nlang setlocal commentstring=//\ %s
+  augroup END
+]])
+
+-- The binary: vim.g.nlangdbg_path, else nlangdbg on PATH.
+dap.adapters.nlang = function(callback, config)
+  if config.request == 'attach' then
+    callback({ type = 'server', host = config.host or '127.0.0.1', port = config.port })
+  else
+    callback({ type = 'executable', command = vim.g.nlangdbg_path or 'nlangdbg', args = { 'dap' } })
+  end
+end
+
+dap.configurations.nlang = {
+  {
+    type = 'nlang',
+    request = 'launch',
+    name = 'NLang: Launch',
+    program = '${file}',
+    cwd = '${workspaceFolder}',
+    stopOnEntry = false,
+  },
+  {
+    type = 'nlang',
+    request = 'launch',
+    name = 'NLang: Launch with a scheduler seed',
+    program = '${file}',
+    cwd = '${workspaceFolder}',
+    seed = function() return tonumber(vim.fn.input('Seed: ', '1')) end,
+    quota = 4000,
+  },
+  {
+    type = 'nlang',
+    request = 'attach',
+    name = 'NLang: Attach (nlangdbg run --listen)',
+    host = '127.0.0.1',
+    port = function() return tonumber(vim.fn.input('Port: ', '4711')) end,
+  },
+}
+
+-- Keymaps in the style of VS Code's.
+local map = function(lhs, rhs, desc) vim.keymap.set('n', lhs, rhs, { desc = desc }) end
+map('<F5>', dap.continue, 'Debug: start or continue')
+map('<F9>', dap.toggle_breakpoint, 'Debug: toggle breakpoint')
+map('<F10>', dap.step_over, 'Debug: step over')
+map('<F11>', dap.step_into, 'Debug: step into')
+map('<S-F11>', dap.step_out, 'Debug: step out')
+map('<S-F5>', dap.terminate, 'Debug: stop')
+map('<Leader>dr', dap.repl.open, 'Debug: open the REPL (:sched, :threads ...)')
+map('<Leader>dt', function()
+  local widgets = require('dap.ui.widgets')
+  widgets.sidebar(widgets.threads).open()
+end, 'Debug: threads')
+map('<Leader>ds', function()
+  local widgets = require('dap.ui.widgets')
+  widgets.sidebar(widgets.scopes).open()
+end, 'Debug: variables')
+
+return { configurations = dap.configurations.nlang }

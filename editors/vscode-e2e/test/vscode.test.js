@@ -1,0 +1,211 @@
+'use strict';
+// The NLang extension in the real VS Code workbench (code-server in
+// headless Chromium), as a user meets it: a .n file opens with colours and
+// the language in the status bar; in a fresh folder (no launch.json) a
+// breakpoint in a spawned thread, F5, the debugger picked, the Call Stack
+// lists the virtual threads by name, Variables shows the locals, a step, a
+// continue to the other thread, and the output in the Debug Console;
+// NLang: Run File runs a file past its breakpoint to the end; an attach
+// configuration connects to `nlangdbg run --listen` and detaches.
+// Needs NLANG_VSIX, NLANGDBG (absolute paths) and E2E_OUT (screenshots).
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawn } = require('child_process');
+const { Workbench } = require('../lib/workbench');
+
+for (const v of ['NLANG_VSIX', 'NLANGDBG', 'E2E_OUT']) {
+  if (!process.env[v] || !path.isAbsolute(process.env[v])) throw new Error(`set ${v} to an absolute path`);
+}
+const out = process.env.E2E_OUT;
+fs.mkdirSync(out, { recursive: true });
+
+// A fresh folder holding the fixture program, with no .vscode in it.
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nlang-ws-'));
+const program = path.join(folder, 'workers.n');
+fs.copyFileSync(path.join(__dirname, '..', 'workspace', 'workers.n'), program);
+const lines = fs.readFileSync(program, 'utf8').split('\n');
+const bpLine = lines.findIndex((l) => l.includes('// @bp done')) + 1;
+// For Run File: a breakpoint here must not stop the run.
+fs.writeFileSync(path.join(folder, 'hello.n'), 'import io;\nint main() {\n    int n = 3;\n    io.print("hello ${n} from Run File");\n    return 0;\n}\n');
+
+const wb = new Workbench({ vsix: process.env.NLANG_VSIX, nlangdbg: process.env.NLANGDBG, folder, out });
+
+test.before(() => wb.start(), { timeout: 120000 });
+test.after(async () => {
+  await wb.stop();
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+/** step runs fn and keeps a screenshot of what the page showed when a step failed. */
+async function step(name, fn) {
+  try {
+    await fn();
+  } catch (e) {
+    await wb.screenshot(`failed-${name}`).catch(() => {});
+    throw e;
+  }
+}
+
+test('a .n file opens with colours and the status bar shows NLang', { timeout: 60000 }, async () => {
+  await step('open', () => wb.openFile('workers.n'));
+  await step('language', () => wb.waitForText('[id="status.editor.mode"]', /^NLang$/));
+  // The colour of the first token with the given text on a line holding needle.
+  // The colour of each token's text (tokens of one colour share a span).
+  const spans = await wb.page.evaluate(() =>
+    [...document.querySelectorAll('.editor-instance .view-line span > span')].map((s) => [s.textContent, getComputedStyle(s).color]),
+  );
+  const colourOf = (pred) => (spans.find(([t]) => pred(t.trim())) || [])[1];
+  const colours = Object.fromEntries(spans);
+  const keyword = colourOf((t) => t === 'import');
+  const type = colourOf((t) => t === 'void');
+  const comment = colourOf((t) => t.startsWith('//'));
+  const str = colourOf((t) => t === '"alpha"');
+  const interp = colourOf((t) => t === 'who');
+  const plain = colourOf((t) => t === ';');
+  for (const [name, c] of Object.entries({ keyword, type, comment, str, interp, plain })) {
+    assert.ok(c, `no token for ${name} among ${JSON.stringify(colours)}`);
+  }
+  assert.notEqual(keyword, plain, 'import is coloured as a keyword');
+  assert.notEqual(comment, plain, 'comments are coloured');
+  assert.notEqual(str, plain, 'strings are coloured');
+  assert.notEqual(interp, str, '${who} stands out of its string');
+  assert.ok(new Set(Object.values(colours)).size >= 5, `only ${new Set(Object.values(colours)).size} colours`);
+  await wb.screenshot('1-colours');
+});
+
+test('F5 in a fresh folder: a breakpoint in a spawned thread, threads by name, locals, step, continue, output', { timeout: 120000 }, async () => {
+  const page = wb.page;
+  await step('breakpoint', async () => {
+    await wb.gotoLine(bpLine);
+    await page.keyboard.press('F9');
+    await page.waitForSelector('.editor-instance .codicon-debug-breakpoint');
+  });
+
+  await step('f5', async () => {
+    await page.keyboard.press('F5');
+    // With no launch.json VS Code takes the only debugger for the
+    // language, or asks which one to use: then pick NLang.
+    if ((await wb.debuggingOrPicker()) === 'picker') {
+      await wb.screenshot('2-select-debugger');
+      await page.keyboard.type('NLang');
+      await page.keyboard.press('Enter');
+    }
+  });
+
+  await step('stopped', async () => {
+    await wb.waitForText('.debug-call-stack', /alpha[^\n]*\n?\s*breakpoint/i, 60000);
+    const threads = await wb.text('.debug-call-stack');
+    for (const name of ['main', 'alpha', 'beta']) assert.match(threads, new RegExp(`\\[\\d+\\] ${name}`), `thread ${name} in the Call Stack:\n${threads}`);
+    await wb.expandUntil('.debug-call-stack', /alpha/, new RegExp(`workers\\.n\\s*${bpLine}:`));
+    await wb.expandUntil('.debug-variables', /Locals|Arguments/, /total\s*=\s*55[\s\S]*who\s*=\s*"alpha"/);
+    const vars = await wb.text('.debug-variables');
+    assert.match(vars, /\bn\s*=\s*10/, vars);
+  });
+  await wb.screenshot('2-breakpoint');
+
+  await step('step', async () => {
+    await page.keyboard.press('F10');
+    await wb.waitForText('.debug-call-stack', new RegExp(`workers\\.n\\s*${bpLine + 1}:`));
+  });
+
+  await step('continue', async () => {
+    await page.keyboard.press('F5');
+    await wb.waitForText('.debug-call-stack', /beta[^\n]*\n?\s*breakpoint/i);
+    await wb.expandUntil('.debug-variables', /Locals|Arguments/, /total\s*=\s*210[\s\S]*who\s*=\s*"beta"/);
+    await page.keyboard.press('F5');
+    await wb.waitForText('.repl', /total 265/, 30000);
+  });
+  const repl = await wb.text('.repl');
+  assert.match(repl, /alpha done: 55/);
+  assert.match(repl, /beta done: 210/);
+  await wb.screenshot('2-debug-console');
+});
+
+test('NLang: Run File runs the file to its end, past its breakpoint, output in the Debug Console', { timeout: 60000 }, async () => {
+  const page = wb.page;
+  await step('open-hello', () => wb.openFile('hello.n'));
+  await step('breakpoint-hello', async () => {
+    await wb.gotoLine(4);
+    await page.keyboard.press('F9');
+    await page.waitForFunction(() => document.querySelectorAll('.editor-instance .codicon-debug-breakpoint').length === 1);
+  });
+  await step('run-file', async () => {
+    await wb.command('NLang: Run File');
+    await wb.waitForText('.repl', /hello 3 from Run File/);
+    // The session ends by itself: no stop held it.
+    await page.waitForFunction(() => {
+      const bar = document.querySelector('.debug-toolbar');
+      return !bar || bar.offsetParent === null;
+    }, { timeout: 20000, polling: 100 });
+  });
+  await wb.screenshot('3-run-file');
+});
+
+const spin = `import io;
+import thread;
+void ticker(int n) {
+    int i = 0;
+    while (true) {
+        i += 1;
+        thread.sleep(10);
+    }
+}
+int main() {
+    Thread t = thread.spawn(ticker, 0);
+    t.setName("ticker");
+    t.join();
+    return 0;
+}
+`;
+
+test('F5 on an attach configuration (launch.json) to a program under nlangdbg run --listen: its threads, then detach leaves it running', { timeout: 60000 }, async (t) => {
+  const page = wb.page;
+  // A second folder, opened after its launch.json is written (VS Code
+  // reads launch.json when the folder opens).
+  const folder2 = fs.mkdtempSync(path.join(os.tmpdir(), 'nlang-ws-attach-'));
+  t.after(() => fs.rmSync(folder2, { recursive: true, force: true }));
+  const prog = path.join(folder2, 'spin.n');
+  fs.writeFileSync(prog, spin);
+  const run = spawn(process.env.NLANGDBG, ['run', '--listen', '127.0.0.1:0', prog], { stdio: ['ignore', 'ignore', 'pipe'] });
+  t.after(() => run.kill('SIGKILL'));
+  const port = await new Promise((resolve, reject) => {
+    let err = '';
+    run.stderr.on('data', (d) => {
+      err += d;
+      const m = /DAP server listening at: 127\.0\.0\.1:(\d+)/.exec(err);
+      if (m) resolve(Number(m[1]));
+    });
+    run.on('exit', (code) => reject(new Error(`nlangdbg run exited (${code}): ${err}`)));
+  });
+  fs.mkdirSync(path.join(folder2, '.vscode'));
+  fs.writeFileSync(
+    path.join(folder2, '.vscode', 'launch.json'),
+    JSON.stringify({ version: '0.2.0', configurations: [{ type: 'nlang', request: 'attach', name: 'NLang: Attach', host: '127.0.0.1', port }] }),
+  );
+  await step('open-folder', () => wb.openFolder(folder2));
+  await step('attach', async () => {
+    await wb.openFile('spin.n');
+    // F5 starts the launch.json's (only) configuration.
+    await page.keyboard.press('F5');
+    // Paused threads: an attach pauses the program (a launch of spin.n,
+    // which has no breakpoint, would not stop).
+    await wb.waitForText('.debug-call-stack', /\[1\] main · main · join ticker[\s\S]*paused[\s\S]*\[2\] ticker · ticker/i);
+  });
+  await wb.screenshot('4-attach');
+  await step('detach', async () => {
+    await page.keyboard.down('Shift');
+    await page.keyboard.press('F5');
+    await page.keyboard.up('Shift');
+    await page.waitForFunction(() => {
+      const bar = document.querySelector('.debug-toolbar');
+      return !bar || bar.offsetParent === null;
+    }, { timeout: 20000, polling: 100 });
+  });
+  // Detached, the program goes on running.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(run.exitCode, null, 'the program still runs after the detach');
+});

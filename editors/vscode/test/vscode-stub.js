@@ -1,0 +1,93 @@
+'use strict';
+// A stand-in for the `vscode` module, with just the API the extension
+// uses; it records what the extension registers and starts. install()
+// makes require('vscode') return it.
+
+const Module = require('module');
+
+/** makeStub returns a fresh stub and its record of calls. */
+function makeStub() {
+  const rec = {
+    factories: {},
+    providers: [],
+    commands: {},
+    started: [],
+    errors: [],
+    settings: {},
+  };
+  class DebugAdapterExecutable {
+    constructor(command, args, options) {
+      Object.assign(this, { command, args, options });
+    }
+  }
+  class DebugAdapterServer {
+    constructor(port, host) {
+      Object.assign(this, { port, host });
+    }
+  }
+  const vscode = {
+    rec,
+    DebugAdapterExecutable,
+    DebugAdapterServer,
+    DebugConfigurationProviderTriggerKind: { Initial: 1, Dynamic: 2 },
+    window: {
+      activeTextEditor: undefined,
+      showErrorMessage: (msg) => {
+        rec.errors.push(msg);
+        return Promise.resolve(undefined);
+      },
+    },
+    workspace: {
+      workspaceFolders: undefined,
+      textDocuments: [],
+      getConfiguration: (section) => ({
+        get: (key, dflt) => {
+          const v = rec.settings[`${section}.${key}`];
+          return v === undefined ? dflt : v;
+        },
+      }),
+      getWorkspaceFolder: (uri) =>
+        (vscode.workspace.workspaceFolders || []).find((f) => uri.fsPath.startsWith(f.uri.fsPath + '/')),
+    },
+    debug: {
+      registerDebugAdapterDescriptorFactory: (type, f) => {
+        rec.factories[type] = f;
+        return { dispose() {} };
+      },
+      registerDebugConfigurationProvider: (type, p, trigger) => {
+        rec.providers.push({ type, provider: p, trigger: trigger || 1 });
+        return { dispose() {} };
+      },
+      startDebugging: (folder, config, options) => {
+        rec.started.push({ folder, config, options });
+        return Promise.resolve(true);
+      },
+    },
+    commands: {
+      registerCommand: (id, fn) => {
+        rec.commands[id] = fn;
+        return { dispose() {} };
+      },
+    },
+  };
+  return vscode;
+}
+
+/** uri makes a file Uri stand-in. */
+function uri(fsPath) {
+  return { fsPath, scheme: 'file', toString: () => 'file://' + fsPath };
+}
+
+/** install makes require('vscode') resolve to stub until the returned function is called. */
+function install(stub) {
+  const load = Module._load;
+  Module._load = function (request, ...rest) {
+    if (request === 'vscode') return stub;
+    return load.call(this, request, ...rest);
+  };
+  return () => {
+    Module._load = load;
+  };
+}
+
+module.exports = { makeStub, install, uri };
