@@ -49,16 +49,26 @@ func (t *Thread) RaiseWhenResumed(exc *Object) {
 // innermost) and puts that frame back at its function's first
 // instruction; its registers (the parameters included) keep their
 // current values. A breakpoint at the new place is not reported again
-// when the thread resumes (as at any stop). Call it only while the thread is stopped at an
-// instruction boundary (not inside a native: InNative false).
+// when the thread resumes (as at any stop). Call it only while the
+// thread is stopped at an instruction boundary (not inside a native:
+// InNative false).
 func (t *Thread) RestartFrame(depth int) {
 	t.frames = t.frames[:len(t.frames)-depth]
 	f := &t.frames[len(t.frames)-1]
 	f.PC = 0
 	t.call = nil
 	t.reported = nil
-	// the thread is where it stopped: a breakpoint there is not hit again
-	t.skipFn, t.skipPC = f.Fn, 0
+	t.skipAt(f.Fn, 0)
+}
+
+// skipAt makes the thread, which is now at pc of fn, not report a trap
+// there when it resumes (a breakpoint where it stands is not hit again);
+// nothing is left to skip if pc is not patched.
+func (t *Thread) skipAt(fn *Funcode, pc int32) {
+	t.skipFn, t.skipPC = nil, 0
+	if fn.HasTrap(pc) {
+		t.skipFn, t.skipPC = fn, pc
+	}
 }
 
 // SetPC moves the innermost frame to pc of its function. Call it only
@@ -66,5 +76,5 @@ func (t *Thread) RestartFrame(depth int) {
 func (t *Thread) SetPC(pc int32) {
 	f := &t.frames[len(t.frames)-1]
 	f.PC = pc
-	t.skipFn, t.skipPC = f.Fn, pc
+	t.skipAt(f.Fn, pc)
 }
