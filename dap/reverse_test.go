@@ -1,6 +1,7 @@
 package dap
 
 import (
+	"strings"
 	"testing"
 
 	dap "github.com/google/go-dap"
@@ -143,4 +144,51 @@ func TestStepBackNeedsOneCarrier(t *testing.T) {
 			t.Fatalf("error %q, want %q", r.Message, want)
 		}
 	}, withBreakpoints("a"), withLaunch(map[string]any{"carriers": 2}))
+}
+
+// TestLaunchReplayBadFile: the launch argument "replay" names a recording;
+// a file that is not one is refused with the reason.
+func TestLaunchReplayBadFile(t *testing.T) {
+	f := loadFixture(t, "testdata/dap/back.n")
+	c := startServer(t, nil)
+	c.Initialize(t)
+	c.LaunchRequest(map[string]any{"replay": f.Path})
+	r := c.ExpectErrorResponse(t, "launch")
+	if want := "bad recording: not an nlangdbg recording"; !strings.Contains(r.Message, want) {
+		t.Fatalf("error %q, want it to say %q", r.Message, want)
+	}
+}
+
+// TestReverseContinueToTheSend is the producer/consumer case: stopped in
+// the consumer after a recv, a breakpoint on the producer's send (with
+// the condition that it sends the value received) and a reverse continue
+// go to the send that delivered the value, on the producer's thread.
+func TestReverseContinueToTheSend(t *testing.T) {
+	runSession(t, "testdata/dap/back.n", func(c *daptest.Client, f *fixture) {
+		checkStop(t, c, 1, "main", f.Line("recv"))
+		next(t, c, 1)
+		checkStop(t, c, 1, "main", f.Line("recv2"))
+		next(t, c, 1)
+		checkStop(t, c, 1, "main", f.Line("recv2")+1)
+		got := locals(t, c, 1)["got"]
+		if got != "10" {
+			t.Fatalf("got = %s after two recvs", got)
+		}
+		c.SetSourceBreakpointsRequest(f.Path, dap.SourceBreakpoint{Line: f.Line("send"), Condition: "i * 10 == 10"})
+		daptest.ExpectResponse[*dap.SetBreakpointsResponse](t, c)
+		c.ReverseContinueRequest(1)
+		daptest.ExpectResponse[*dap.ReverseContinueResponse](t, c)
+		stop, _ := checkStop(t, c, 2, "producer", f.Line("send"))
+		if stop.Body.Reason != "breakpoint" {
+			t.Fatalf("stop %+v", stop.Body)
+		}
+		if i := locals(t, c, 2)["i"]; i != "1" {
+			t.Fatalf("the producer's i = %s, want 1 (it sends 10)", i)
+		}
+		// main is where it was at that moment: waiting in its first recv
+		// or before its second.
+		if top := topFrame(t, c, 1); top.Line != f.Line("recv") && top.Line != f.Line("recv2") {
+			t.Fatalf("main at line %d", top.Line)
+		}
+	}, withBreakpoints("recv"))
 }

@@ -55,6 +55,14 @@ type Config struct {
 	// panic in a native or the interpreter, raised in the program as an
 	// InternalError).
 	DebugLog io.Writer
+	// NoRecord turns off the session's recording (with one carrier a
+	// session records its run so that it can go back); StepBack and
+	// ReverseContinue then return ErrNoRecording.
+	NoRecord bool
+	// RecordBudget bounds the memory of the session's recording, in
+	// bytes (0: DefaultRecordBudget). Past it the session stops recording
+	// (and says so): it can no longer go back.
+	RecordBudget int64
 	// Replay, if set, is a recording (nlangdbg run --record) to debug
 	// instead of Program: its program, options and inputs are the
 	// recorded ones, and the session can go back and forth in it.

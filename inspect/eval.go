@@ -281,7 +281,8 @@ func pathExpr(expr string) string {
 // objects and structs (fields), arrays and Lists ("[i]") and Dicts (the
 // value of a key, named as Variables names it). It returns the
 // variable's new value.
-func (s *Session) SetVariable(ref int, name, value string) (Var, error) {
+func (s *Session) SetVariable(ref int, name, value string) (out Var, err error) {
+	defer func() { s.afterSet(err) }() // a new future (reverse.go)
 	if err := s.checkStopped(); err != nil {
 		return Var{}, err
 	}

@@ -36,7 +36,8 @@ const MetaHelp = `debugger commands (type them with a leading ':' in a debug con
   rev next|step|stepout|continue    go back (one carrier: the session records)
   checkpoint [NOTE]     name the present; checkpoints lists them
   restart CHECKPOINT    go to a checkpoint
-  when                  where the session is in its recording`
+  when                  where the session is in its recording
+  dump FILE             write the present to FILE (nlangdbg debug --core FILE)`
 
 // MetaCommand runs a debugger command that DAP has no request for and
 // returns its output. threadID and depth are the thread and frame the

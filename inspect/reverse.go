@@ -32,6 +32,10 @@ import (
 // does not record (several carriers).
 var ErrNoRecording = errors.New("going back needs a recording, and a session records only with one carrier")
 
+// DefaultRecordBudget is the memory a session's recording may take
+// (Config.RecordBudget): 512 MiB.
+const DefaultRecordBudget = 512 << 20
+
 // timeTravel is a session's journal and what rebuilding its machine takes.
 type timeTravel struct {
 	j              *record.Journal
@@ -45,6 +49,17 @@ type timeTravel struct {
 	last        moment
 	checkpoints []Checkpoint
 	nextCP      int
+	budget      int64
+	// stopped says why the session stopped recording ("" while it
+	// records).
+	stopped string
+	// core is the moment of the dump the session opened (Config.Replay
+	// of a dump), nil otherwise.
+	core *record.Core
+	// sets counts the variables set since the timeline began: a
+	// re-execution does not set them, so the session cannot go back from
+	// a moment after one (only to a checkpoint made before it).
+	sets int
 }
 
 // Checkpoint is a moment the user named (REPL checkpoint NOTE).
@@ -54,7 +69,7 @@ type Checkpoint struct {
 	// Where is the moment: thread, function and line.
 	Where string
 	at    moment
-	shown int
+	sets  int // tt.sets when it was made
 }
 
 // moment names a point of a deterministic run. With trap set, it is the
@@ -68,6 +83,7 @@ type moment struct {
 	fn     *vm.Funcode
 	pc     int32
 	trap   bool
+	throw  bool // a throw (fn and pc: the top frame's) rather than a statement boundary
 	off    int
 	kind   sched.EventKind
 }
@@ -78,10 +94,13 @@ func (m moment) isStart() bool { return m.thread == 0 }
 // cannot record (several carriers). log, if not nil, is a recording's log
 // to replay (debug --replay).
 func newTimeTravel(cfg Config, hdr record.Header, log []byte, stdin io.Reader, stdout, stderr io.Writer) (*timeTravel, error) {
-	if cfg.Carriers > 1 {
+	if cfg.Carriers > 1 || (cfg.NoRecord && log == nil) {
 		return nil, nil
 	}
-	tt := &timeTravel{stdin: stdin, stdout: stdout, stderr: stderr}
+	tt := &timeTravel{stdin: stdin, stdout: stdout, stderr: stderr, budget: cfg.RecordBudget}
+	if tt.budget <= 0 {
+		tt.budget = DefaultRecordBudget
+	}
 	if log != nil {
 		j, err := record.ResumeJournal(log, 0)
 		if err != nil {
@@ -125,7 +144,7 @@ func (s *Session) newMachine(stdin io.Reader, stdout, stderr io.Writer, j *recor
 // if it ends one, in a run whose journal is j.
 func quantumEnd(ev sched.Event, j *record.Journal) (moment, bool) {
 	switch ev.Kind {
-	case sched.EventPreempt, sched.EventPark, sched.EventExit, sched.EventTrap:
+	case sched.EventPreempt, sched.EventPark, sched.EventExit:
 		return moment{thread: ev.Thread.ID, red: ev.Thread.Reductions(), off: j.Offset(), kind: ev.Kind}, true
 	}
 	return moment{}, false
@@ -144,11 +163,19 @@ func (s *Session) events(sch *sched.Scheduler) func(sched.Event) {
 	}
 }
 
-// noteEvent keeps the end of the last quantum.
-func (tt *timeTravel) noteEvent(ev sched.Event) {
-	if m, ok := quantumEnd(ev, tt.j); ok {
-		tt.last = m
+// noteEvent keeps the end of the last quantum, and stops the recording
+// once it is over budget (it reports true then).
+func (tt *timeTravel) noteEvent(ev sched.Event) bool {
+	m, ok := quantumEnd(ev, tt.j)
+	if !ok {
+		return false
 	}
+	tt.last = m
+	if tt.stopped == "" && int64(tt.j.Size()) > tt.budget && tt.j.Stop() {
+		tt.stopped = fmt.Sprintf("the recording reached its budget of %d MiB and was stopped", tt.budget>>20)
+		return true
+	}
+	return false
 }
 
 // travelHook is the debug hook of a machine that re-executes the past:
@@ -159,6 +186,18 @@ type travelHook struct {
 	adopted atomic.Bool
 	target  moment
 	watch   func(t *vm.Thread, m moment) // every other trap
+	// watchThrow sees every throw that is not the target.
+	watchThrow func(t *vm.Thread, m moment, exc *vm.Object, caught bool)
+	// the exception the target is a throw of, once reached
+	exc    *vm.Object
+	caught bool
+	hits   map[*bp]int // breakpoint hits so far (countHits)
+}
+
+// throwMoment names the throw of exc by t (inside OnThrow).
+func throwMoment(t *vm.Thread) moment {
+	f := t.Frame(0)
+	return moment{thread: t.ID, red: t.TrapReductions(), depth: t.Depth(), fn: f.Fn, pc: f.PC, throw: true}
 }
 
 func (h *travelHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
@@ -166,6 +205,7 @@ func (h *travelHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		return hook{h.s}.OnTrap(t, fn, pc)
 	}
 	m := moment{thread: t.ID, red: t.TrapReductions(), depth: t.Depth(), fn: fn, pc: pc, trap: true}
+	h.countHits(t, fn, pc)
 	if h.target.trap && m == h.target {
 		return true
 	}
@@ -175,9 +215,45 @@ func (h *travelHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	return false
 }
 
+// countHits counts the hits of the breakpoints at pc of fn as the
+// session's hook does (where the condition holds), so that the machine
+// the session adopts carries on with the hit counts of that moment.
+func (h *travelHook) countHits(t *vm.Thread, fn *vm.Funcode, pc int32) {
+	s := h.s
+	s.mu.Lock()
+	list := s.bps.at[trapKey{fn, pc}]
+	if len(list) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	list = append([]*bp(nil), list...)
+	s.mu.Unlock()
+	for _, b := range list {
+		if b.cond != "" {
+			if ok, err := s.evalCond(t, b, trapKey{fn, pc}); err == nil && !ok {
+				continue
+			}
+		}
+		if h.hits == nil {
+			h.hits = map[*bp]int{}
+		}
+		h.hits[b]++
+	}
+}
+
 func (h *travelHook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
 	if h.adopted.Load() {
 		return hook{h.s}.OnThrow(t, exc, caught)
+	}
+	if h.target.throw || h.watchThrow != nil {
+		m := throwMoment(t)
+		if h.target.throw && m == h.target {
+			h.exc, h.caught = exc, caught
+			return true
+		}
+		if h.watchThrow != nil {
+			h.watchThrow(t, m, exc, caught)
+		}
 	}
 	return false
 }
@@ -207,6 +283,22 @@ func (s *Session) startPass(target moment, watch func(*vm.Thread, moment), onEv 
 	h := &travelHook{s: s, target: target, watch: watch}
 	p := &pass{s: s, j: j, h: h, done: make(chan bool, 1)}
 	p.m, p.sch = s.newMachine(tt.stdin, tt.stdout, tt.stderr, j, h)
+	// The target's trap is patched only once its thread may reach it in
+	// its next quantum (it may be in a hot loop).
+	quota := int64(p.sch.Quota())
+	armed := false
+	arm := func() {
+		armed = true
+		p.patch(trapKey{target.fn, target.pc})
+	}
+	if target.trap && target.red <= quota {
+		arm()
+	}
+	armOn := func(ev sched.Event) {
+		if !armed && target.trap && ev.Thread != nil && ev.Thread.ID == target.thread && ev.Thread.Reductions()+quota >= target.red {
+			arm()
+		}
+	}
 	p.sch.OnEvent = func(ev sched.Event) {
 		if h.adopted.Load() {
 			if s.tt.current.Load() == p.sch {
@@ -217,7 +309,8 @@ func (s *Session) startPass(target moment, watch func(*vm.Thread, moment), onEv 
 		if onEv != nil {
 			onEv(p, ev)
 		}
-		if ev.Kind == sched.EventTrap && target.trap {
+		armOn(ev)
+		if ev.Kind == sched.EventTrap && (target.trap || target.throw) {
 			p.finish(true)
 		}
 		if !target.trap && !target.isStart() {
@@ -226,9 +319,6 @@ func (s *Session) startPass(target moment, watch func(*vm.Thread, moment), onEv 
 				p.finish(true)
 			}
 		}
-	}
-	if target.trap {
-		p.patch(trapKey{target.fn, target.pc})
 	}
 	if prepare != nil {
 		prepare(p)
@@ -241,7 +331,9 @@ func (s *Session) startPass(target moment, watch func(*vm.Thread, moment), onEv 
 		}
 		p.finish(false)
 	}()
-	p.sch.Resume()
+	if !target.isStart() {
+		p.sch.Resume() // (the start: it stays paused before its first dispatch)
+	}
 	return p, nil
 }
 
@@ -296,6 +388,12 @@ func (s *Session) afterRun(sch *sched.Scheduler, code int) {
 		report := "fatal: all threads are asleep - deadlock!"
 		s.stopWorld(StopInfo{Reason: ReasonDeadlock, ThreadID: 1, Description: "Deadlock: all threads are asleep", Text: report}, sch.Main())
 		s.waitResume()
+		s.mu.Lock()
+		cur = s.sch == sch
+		s.mu.Unlock()
+		if !cur {
+			return // the session went back from the deadlock
+		}
 	}
 	s.finish(code)
 }
@@ -306,10 +404,14 @@ func (s *Session) present() moment {
 	info, t := s.stop, s.stopped
 	s.mu.Unlock()
 	switch info.Reason {
-	case ReasonStep, ReasonBreakpoint, ReasonFunction:
+	case ReasonStep, ReasonBreakpoint, ReasonFunction, ReasonException:
 		if t != nil && t.Depth() > 0 {
 			f := t.Frame(0)
-			return moment{thread: t.ID, red: t.Reductions(), depth: t.Depth(), fn: f.Fn, pc: f.PC, trap: true}
+			m := moment{thread: t.ID, red: t.Reductions(), depth: t.Depth(), fn: f.Fn, pc: f.PC, trap: true}
+			if info.Reason == ReasonException {
+				m.trap, m.throw = false, true
+			}
+			return m
 		}
 	}
 	return s.tt.last
@@ -319,6 +421,10 @@ func (s *Session) present() moment {
 // info; the old machine ends.
 func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
 	old := s.sch
+	s.tt.last = moment{} // the start, or a trap (present uses the stop)
+	if tg := p.h.target; !tg.trap {
+		s.tt.last = tg
+	}
 	s.mu.Lock()
 	s.m, s.sch = p.m, p.sch
 	s.tt.j = p.j
@@ -326,9 +432,21 @@ func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
 	s.refs.reset()
 	s.pending = map[*vm.Thread]*StopInfo{}
 	s.excStops = map[int64]excStop{}
+	if h := p.h; h.exc != nil && t != nil {
+		mode := "always"
+		if !h.caught {
+			mode = "unhandled"
+		}
+		s.excStops[t.ID] = excStop{exc: h.exc, uncaught: !h.caught, breakmode: mode}
+	}
 	s.safepoints = map[*vm.Thread]bool{}
 	s.frozen, s.queued, s.step = nil, nil, nil
 	s.deadlock = false
+	for _, list := range s.bps.at {
+		for _, b := range list {
+			b.hits = p.h.hits[b] // the counts of that moment
+		}
+	}
 	s.state = stateStopped
 	s.stopping = false
 	if s.resumeCh == nil {
@@ -358,7 +476,6 @@ func (s *Session) travelTo(target moment, info StopInfo) error {
 	}
 	var t *vm.Thread
 	if target.isStart() {
-		p.sch.Pause()
 		t = p.sch.Main()
 	} else {
 		t = p.sch.Thread(target.thread)
@@ -372,7 +489,43 @@ func (s *Session) checkTravel() error {
 	if s.tt == nil {
 		return ErrNoRecording
 	}
+	if s.tt.stopped != "" {
+		return errors.New("going back is no longer possible: " + s.tt.stopped)
+	}
 	return s.checkStopped()
+}
+
+// ErrAfterSet is returned by StepBack and ReverseContinue after a
+// variable was set: the past is still there, but the way to it
+// (re-executing from the start up to the present) is not.
+var ErrAfterSet = errors.New("a variable was set since the start: re-executing the program would not set it, so the session cannot find its way back from here (restart CHECKPOINT still goes to a checkpoint made before it)")
+
+// checkBack checks that the session can go back from the present.
+func (s *Session) checkBack() error {
+	if err := s.checkTravel(); err != nil {
+		return err
+	}
+
+	if s.tt.sets > 0 {
+		return ErrAfterSet
+	}
+	return nil
+}
+
+// afterSet notes a successful SetVariable: the run leaves its recording.
+// In the past, the rest of the recording is dropped (a new future), and
+// the session says so.
+func (s *Session) afterSet(err error) {
+	if err != nil || s.tt == nil {
+		return
+	}
+	s.tt.sets++
+	msg := "note: the program no longer follows its recording (a variable was set): going back is possible only to checkpoints made before\n"
+	if s.tt.j.Replaying() {
+		s.tt.j.Fork("a variable was set in the past")
+		msg = "note: a variable was set in the past: the recorded future is dropped, and what runs from here is a new future, recorded as it happens\n"
+	}
+	s.emit(func(l Listener) { l.Output("console", msg) })
 }
 
 // StepBack goes back to the previous statement boundary of thread
@@ -382,7 +535,7 @@ func (s *Session) checkTravel() error {
 // function. The other threads are where they were at that moment. At the
 // start of the recording it stops at entry.
 func (s *Session) StepBack(threadID int64, kind StepKind) error {
-	if err := s.checkTravel(); err != nil {
+	if err := s.checkBack(); err != nil {
 		return err
 	}
 	t, err := s.thread(threadID)
@@ -412,62 +565,86 @@ func (s *Session) StepBack(threadID int64, kind StepKind) error {
 		}
 		return true
 	}
+	info := StopInfo{Reason: ReasonStep, Description: "Step back"}
+	if now.trap && now.thread == threadID && kind != StepOut {
+		if pc, ok := straightBefore(now.fn, now.pc); ok {
+			prev := now
+			prev.pc = pc
+			return s.travelTo(prev, info)
+		}
+	}
 	quota := int64(s.sch.Quota())
 	red := t.Reductions()
-	var found moment
 	for _, back := range []int64{0, 4 * quota, 64 * quota, red + quota} {
 		lo := red - back
-		var last moment
-		watch := func(t *vm.Thread, m moment) {
-			if m.thread == threadID && wants(m) {
-				last = m
-			}
+		// near says, at an event of the re-execution, that thread
+		// threadID may reach lo in its next quantum: the window opens.
+		near := func(ev sched.Event) bool {
+			return ev.Thread != nil && ev.Thread.ID == threadID && ev.Thread.Reductions()+quota >= lo
 		}
-		patched := false
-		patchAll := func(p *pass) {
-			patched = true
-			for fn := range fns {
-				for _, e := range stmtPCs(fn) {
-					p.patch(trapKey{fn, e.PC})
-				}
-			}
-		}
-		onEv := func(p *pass, ev sched.Event) {
-			if !patched && ev.Thread != nil && ev.Thread.ID == threadID && ev.Thread.Reductions()+quota >= lo {
-				patchAll(p)
-			}
-		}
-		prepare := func(p *pass) {
-			if lo <= quota {
-				patchAll(p) // before the first dispatch
-			}
-		}
-		p, err := s.startPass(now, watch, onEv, prepare)
+		// (The two re-executions cannot run side by side: their machines
+		// share the program's code, where traps are patched.)
+		last, err := s.findBoundary(now, threadID, lo, quota, fns, wants, near)
 		if err != nil {
 			return err
 		}
-		reached := p.wait()
-		p.discard()
-		if !reached {
-			return errors.New("the re-execution ended before the present (the recording diverged)")
-		}
 		if !last.isStart() {
-			found = last
-			break
+			return s.travelTo(last, info)
 		}
 	}
-	if found.isStart() {
-		return s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: "At the start of the recording"})
-	}
-	return s.travelTo(found, StopInfo{Reason: ReasonStep, Description: "Step back"})
+	return s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: "At the start of the recording"})
 }
 
-// ReverseContinue goes back to the most recent breakpoint hit before the
-// present (any thread; conditions, hit counts and logpoints are not
-// looked at going back), or to the start of the recording if there is
-// none.
+// findBoundary re-executes the past up to the present now and returns the
+// last statement boundary of thread threadID that wants accepts (in the
+// functions fns), watched from the event where near says the thread may
+// reach lo; the zero moment if there is none in that window.
+func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*vm.Funcode]bool,
+	wants func(moment) bool, near func(sched.Event) bool) (moment, error) {
+	var last moment
+	watch := func(t *vm.Thread, m moment) {
+		if m.thread == threadID && wants(m) {
+			last = m
+		}
+	}
+	patched := false
+	patchAll := func(p *pass) {
+		patched = true
+		for fn := range fns {
+			for _, e := range stmtPCs(fn) {
+				p.patch(trapKey{fn, e.PC})
+			}
+		}
+	}
+	onEv := func(p *pass, ev sched.Event) {
+		if !patched && near(ev) {
+			patchAll(p)
+		}
+	}
+	prepare := func(p *pass) {
+		if lo <= quota {
+			patchAll(p) // before the first dispatch
+		}
+	}
+	p, err := s.startPass(now, watch, onEv, prepare)
+	if err != nil {
+		return moment{}, err
+	}
+	reached := p.wait()
+	p.discard()
+	if !reached {
+		return moment{}, errors.New("the re-execution ended before the present (the recording diverged)")
+	}
+	return last, nil
+}
+
+// ReverseContinue goes back to the most recent breakpoint hit or
+// exception stop (as the exception breakpoints are set) before the
+// present (any thread; a breakpoint counts where its condition held and
+// its hit count, counted from the start, says stop; logpoints never
+// stop), or to the start of the recording if there is none.
 func (s *Session) ReverseContinue(threadID int64) error {
-	if err := s.checkTravel(); err != nil {
+	if err := s.checkBack(); err != nil {
 		return err
 	}
 	now := s.present()
@@ -476,21 +653,39 @@ func (s *Session) ReverseContinue(threadID int64) error {
 	}
 	var last moment
 	var ids []int
+	hits := map[*bp]int{} // counted as the run counted them: from the start
 	watch := func(t *vm.Thread, m moment) {
 		s.mu.Lock()
-		list := s.bps.at[trapKey{m.fn, m.pc}]
+		list := append([]*bp(nil), s.bps.at[trapKey{m.fn, m.pc}]...)
+		s.mu.Unlock()
 		var hit []int
 		for _, b := range list {
-			if b.logMsg == "" {
-				hit = append(hit, b.id)
+			if b.cond != "" {
+				if ok, err := s.evalCond(t, b, trapKey{m.fn, m.pc}); err == nil && !ok {
+					continue
+				}
 			}
+			hits[b]++
+			if b.logMsg != "" || (b.hitTest != nil && !b.hitTest(hits[b])) {
+				continue
+			}
+			hit = append(hit, b.id)
 		}
-		s.mu.Unlock()
 		if len(hit) > 0 {
 			last, ids = m, hit
 		}
 	}
-	p, err := s.startPass(now, watch, nil, nil)
+	var excText string
+	s.mu.Lock()
+	excAll, excUnc := s.excAll, s.excUnc
+	s.mu.Unlock()
+	watchThrow := func(t *vm.Thread, m moment, exc *vm.Object, caught bool) {
+		if excAll || (excUnc && !caught) {
+			last, ids, excText = m, nil, vm.ExceptionString(exc)
+		}
+	}
+	prepare := func(p *pass) { p.h.watchThrow = watchThrow }
+	p, err := s.startPass(now, watch, nil, prepare)
 	if err != nil {
 		return err
 	}
@@ -499,6 +694,9 @@ func (s *Session) ReverseContinue(threadID int64) error {
 	if !reached {
 		return errors.New("the re-execution ended before the present (the recording diverged)")
 	}
+	if last.throw {
+		return s.travelTo(last, StopInfo{Reason: ReasonException, Description: "Exception (going back)", Text: excText})
+	}
 	if last.isStart() {
 		return s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: "At the start of the recording (no breakpoint hit before)"})
 	}
@@ -506,7 +704,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 }
 
 // CanGoBack reports whether the session records, so that StepBack and
-// ReverseContinue work.
+// ReverseContinue work (see also its recording budget).
 func (s *Session) CanGoBack() bool { return s.tt != nil }
 
 // Where describes the present of the session's timeline (REPL when).
@@ -548,7 +746,7 @@ func (s *Session) AddCheckpoint(note string) (Checkpoint, error) {
 	}
 	now := s.present()
 	s.tt.nextCP++
-	cp := Checkpoint{ID: s.tt.nextCP, Note: note, at: now, Where: s.describeMoment(now)}
+	cp := Checkpoint{ID: s.tt.nextCP, Note: note, at: now, Where: s.describeMoment(now), sets: s.tt.sets}
 	s.tt.checkpoints = append(s.tt.checkpoints, cp)
 	return cp, nil
 }
@@ -568,14 +766,28 @@ func (s *Session) RestartAt(id int) error {
 	}
 	for _, cp := range s.tt.checkpoints {
 		if cp.ID == id {
+			if cp.sets > 0 {
+				return fmt.Errorf("checkpoint %d was made after a variable was set, which a re-execution does not do: it cannot be reached again", id)
+			}
 			if cp.at.isStart() {
-				return s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: fmt.Sprintf("Checkpoint %d", id)})
+				err := s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: fmt.Sprintf("Checkpoint %d", id)})
+				if err == nil {
+					s.tt.sets = 0
+				}
+				return err
 			}
 			reason := ReasonStep
-			if !cp.at.trap {
+			switch {
+			case cp.at.throw:
+				reason = ReasonException
+			case !cp.at.trap:
 				reason = ReasonPause
 			}
-			return s.travelTo(cp.at, StopInfo{Reason: reason, Description: fmt.Sprintf("Checkpoint %d", id)})
+			if err := s.travelTo(cp.at, StopInfo{Reason: reason, Description: fmt.Sprintf("Checkpoint %d", id)}); err != nil {
+				return err
+			}
+			s.tt.sets = 0
+			return nil
 		}
 	}
 	return fmt.Errorf("no checkpoint %d", id)
@@ -591,9 +803,13 @@ func (s *Session) describeMoment(m moment) string {
 	if t != nil {
 		name = fmt.Sprintf("thread %d %q", t.ID, t.Name)
 	}
-	if m.trap {
+	if m.trap || m.throw {
 		line, _ := m.fn.Pos(m.pc)
-		return fmt.Sprintf("%s at %s (line %d), %d reductions", name, m.fn.Name, line, m.red)
+		what := "at"
+		if m.throw {
+			what = "throwing in"
+		}
+		return fmt.Sprintf("%s %s %s (line %d), %d reductions", name, what, m.fn.Name, line, m.red)
 	}
 	return fmt.Sprintf("%s after a quantum, %d reductions", name, m.red)
 }
@@ -614,4 +830,55 @@ func openReplay(cfg *Config) (*record.Recording, error) {
 	h := rec.Header
 	cfg.Quota, cfg.Seed, cfg.MaxFrames, cfg.Args = h.Quota, h.Seed, h.MaxFrames, h.Args
 	return rec, nil
+}
+
+// straightBefore returns, for a thread at the statement boundary pc of
+// fn, the boundary it passed last — when the code alone says so: the
+// boundary before pc is the previous one in fn, no jump or handler leads
+// to pc, and the instructions in between neither jump nor call (nor run
+// NLang code another way), so the thread passed it in the same frame
+// with the same reductions. Then going back one statement takes one
+// re-execution instead of two.
+func straightBefore(fn *vm.Funcode, pc int32) (int32, bool) {
+	prev := int32(-1)
+	for _, e := range stmtPCs(fn) {
+		if e.PC < pc && e.PC > prev {
+			prev = e.PC
+		}
+	}
+	if prev < 0 {
+		return 0, false
+	}
+	for _, h := range fn.Handlers {
+		if h.Target == pc {
+			return 0, false
+		}
+	}
+	for i := range int32(len(fn.Code)) {
+		in := fn.Instr(i)
+		if isJump(in.Op) && (in.A == pc || in.B == pc || in.C == pc) {
+			return 0, false
+		}
+		if i >= prev && i < pc && !straightOp(in.Op) {
+			return 0, false
+		}
+	}
+	return prev, true
+}
+
+// isJump reports whether op may jump.
+func isJump(op vm.Opcode) bool { return op >= vm.JMP && op <= vm.JNLED }
+
+// straightOp reports whether op goes on to the next instruction without
+// calling anything (it may throw, which leaves the path altogether).
+func straightOp(op vm.Opcode) bool {
+	switch {
+	case op < vm.JMP:
+		return true
+	case op == vm.TOSTR: // may call toString
+		return false
+	case op >= vm.CONV && op <= vm.NEWDICT, op == vm.BIND:
+		return true
+	}
+	return false
 }

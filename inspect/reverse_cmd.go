@@ -68,6 +68,14 @@ func (s *Session) reverseCommand(threadID int64, f []string) (string, bool, erro
 			return "", true, fmt.Errorf("restart: %q is not a checkpoint id", f[1])
 		}
 		return "", true, s.RestartAt(id)
+	case "dump":
+		if len(f) != 2 {
+			return "", true, fmt.Errorf("dump: want a file name")
+		}
+		if err := s.Dump(f[1]); err != nil {
+			return "", true, err
+		}
+		return fmt.Sprintf("Dumped the present to %s (nlangdbg debug --core %s opens it)", f[1], f[1]), true, nil
 	case "when":
 		w, err := s.When()
 		if err != nil {

@@ -1,7 +1,18 @@
 package inspect
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/sched/record"
+	"github.com/nlangdbg/nlangdbg/vm"
+	"github.com/nlangdbg/nlangdbg/vm/compile"
 )
 
 const backSrc = `import io;
@@ -187,5 +198,424 @@ func TestReverseContinue(t *testing.T) {
 	// "a 22" was printed before going back: it is not printed again.
 	if got := l.stdout(); got != "a 22\ndone 32\n" {
 		t.Fatalf("stdout %q", got)
+	}
+}
+
+const replaySrc = `import io;
+import thread;
+int main() {
+    string l = io.readLine();
+    thread.sleep(3);
+    io.print("got " + l); // @got
+    return 5;
+}
+`
+
+// TestDebugRecording opens a recording (Config.Replay): the program reads
+// the recorded input, not the session's, prints what the recorded run
+// printed, and can go back.
+func TestDebugRecording(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rec.n")
+	os.WriteFile(path, []byte(replaySrc), 0o644)
+	prog, err := compile.CompileFile(path, []byte(replaySrc), compile.Options{Lib: Library()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, buf bytes.Buffer
+	rec := record.NewRecorder(record.Header{Path: path, Source: []byte(replaySrc), Hash: record.ProgramHash(prog)})
+	m := vm.NewMachine(prog, strings.NewReader("recorded line\n"), rec.Stdout(&out), rec.Stderr(&out))
+	sch := sched.New(m, sched.Options{Clock: rec.Clock()})
+	if err := rec.Start(&buf, m, sch); err != nil {
+		t.Fatal(err)
+	}
+	sch.Start(m.NewCallThread(prog.Main, nil))
+	code := sch.Run()
+	if err := rec.Finish(code); err != nil || code != 5 || out.String() != "got recorded line\n" {
+		t.Fatalf("recorded run: %d %q %v", code, out.String(), err)
+	}
+	recPath := filepath.Join(dir, "run.rec")
+	os.WriteFile(recPath, buf.Bytes(), 0o644)
+	os.Remove(path) // the recording holds the source
+
+	l := newCoreListener()
+	s, err := Launch(Config{Replay: recPath, Stdin: strings.NewReader("another line\n")}, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Terminate)
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, replaySrc, "got")}})
+	s.ConfigurationDone()
+	l.waitStop(t)
+	if got := eval(t, s, "l"); got != `"recorded line"` {
+		t.Fatalf("l = %s, want the recorded input", got)
+	}
+	if err := s.StepBack(1, StepOver); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := line(t, s); got != markerLine(t, replaySrc, "got")-1 {
+		t.Fatalf("step back: line %d", got)
+	}
+	s.SetBreakpoints(path, nil)
+	s.Continue(1, false)
+	if code := l.waitExit(t); code != 5 {
+		t.Fatalf("exit %d", code)
+	}
+	if got := l.stdout(); got != "got recorded line\n" {
+		t.Fatalf("stdout %q", got)
+	}
+}
+
+// TestDebugRecordingRefused: a file that is not a recording is refused
+// with a clear error.
+func TestDebugRecordingRefused(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.rec")
+	os.WriteFile(p, []byte("hello"), 0o644)
+	_, err := Launch(Config{Replay: p}, newCoreListener())
+	if err == nil || !strings.Contains(err.Error(), "not an nlangdbg recording") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// TestSetVariableForks: a set in the past drops the recorded future.
+func TestSetVariableForks(t *testing.T) {
+	// quota 1: every reduction ends a quantum, so the recording holds the
+	// future of the moment the set is made in
+	s, l, path := launchSrc(t, backSrc, Config{Quota: 1})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, backSrc, "loop")}})
+	s.ConfigurationDone()
+	l.waitStop(t)
+	cp, err := s.AddCheckpoint("first hit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Continue(1, false)
+	l.waitStop(t)
+	if err := s.ReverseContinue(1); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := eval(t, s, "i"); got != "0" {
+		t.Fatalf("i = %s", got)
+	}
+	sc, err := s.Scopes(1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetVariable(sc[0].Ref, "a", "1000"); err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := s.When(); w.Forked == "" {
+		t.Fatalf("the journal did not fork: %+v", w)
+	}
+	if err := s.StepBack(1, StepOver); !errors.Is(err, ErrAfterSet) {
+		t.Fatalf("step back after a set: %v", err)
+	}
+	if err := s.RestartAt(cp.ID); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := eval(t, s, "a"); got != "22" {
+		t.Fatalf("at the checkpoint made before the set: a = %s, want 22", got)
+	}
+	s.SetBreakpoints(path, nil)
+	s.Continue(1, false)
+	if code := l.waitExit(t); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if got := l.stdout(); got != "a 22\ndone 32\n" {
+		t.Fatalf("stdout %q", got)
+	}
+}
+
+const deadlockSrc = `import io;
+int main() {
+    Channel<int> c = {};
+    io.print("waiting"); // @print
+    int v = c.recv(); // @recv
+    io.print("" + v);
+    return 0;
+}
+`
+
+// TestStepBackFromDeadlock: from the deadlock stop the session goes back
+// to the statement that parked, and forward again to the same deadlock.
+func TestStepBackFromDeadlock(t *testing.T) {
+	s, l, _ := launchSrc(t, deadlockSrc, Config{})
+	s.ConfigurationDone()
+	if st := l.waitStop(t); st.Reason != ReasonDeadlock {
+		t.Fatalf("stop %+v", st)
+	}
+	if err := s.StepBack(1, StepOver); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := line(t, s); got != markerLine(t, deadlockSrc, "recv") {
+		t.Fatalf("back at line %d, want the recv", got)
+	}
+	if err := s.StepBack(1, StepOver); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := line(t, s); got != markerLine(t, deadlockSrc, "print") {
+		t.Fatalf("back at line %d, want the print", got)
+	}
+	s.Continue(1, false)
+	if st := l.waitStop(t); st.Reason != ReasonDeadlock {
+		t.Fatalf("forward: %+v, want the deadlock again", st)
+	}
+	s.Continue(1, false)
+	if code := l.waitExit(t); code != 2 {
+		t.Fatalf("exit %d", code)
+	}
+	if got := l.stdout(); got != "waiting\n" {
+		t.Fatalf("stdout %q: printed once", got)
+	}
+}
+
+const throwSrc = `import io;
+int check(int k) {
+    if (k % 2 == 1) {
+        throw new Exception("odd " + k); // @throw
+    }
+    return k;
+}
+int main() {
+    int ok = 0;
+    for (int k = 0; k < 4; k += 1) {
+        try {
+            ok = ok + check(k);
+        } catch (Exception e) {
+            io.print("caught " + e.message);
+        }
+    }
+    int[] a = new int[1];
+    ok = ok + 1; // @before
+    return a[ok]; // @crash
+}
+`
+
+// TestGoingBackFromAnException: from the stop at an uncaught exception
+// the session steps back to the statement before, and reverse-continues
+// (all exceptions) to the last caught throw, k = 3; a dump of the
+// exception stop reopens there.
+func TestGoingBackFromAnException(t *testing.T) {
+	s, l, _ := launchSrc(t, throwSrc, Config{})
+	s.SetExceptionBreakpoints(true, false)
+	s.ConfigurationDone()
+	if st := l.waitStop(t); st.Reason != ReasonException {
+		t.Fatalf("stop %+v", st)
+	}
+	dump := filepath.Join(t.TempDir(), "crash.dump")
+	if err := s.Dump(dump); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.StepBack(1, StepOver); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := line(t, s); got != markerLine(t, throwSrc, "crash") {
+		t.Fatalf("step back from the throw: line %d, want the statement that throws", got)
+	}
+	if err := s.StepBack(1, StepOver); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := line(t, s); got != markerLine(t, throwSrc, "before") {
+		t.Fatalf("second step back: line %d", got)
+	}
+	s.SetExceptionBreakpoints(true, true)
+	if err := s.ReverseContinue(1); err != nil {
+		t.Fatal(err)
+	}
+	st := l.waitStop(t)
+	if st.Reason != ReasonException || !strings.Contains(st.Text, "odd 3") {
+		t.Fatalf("reverse continue: %+v, want the throw of odd 3", st)
+	}
+	if fr, _, _ := s.Stack(1, 0, 1); fr[0].Func != "check" || fr[0].Line != markerLine(t, throwSrc, "throw") {
+		t.Fatalf("at %+v", fr[0])
+	}
+	if d, err := s.ExceptionInfo(1); err != nil || !strings.Contains(d.Description, "odd 3") {
+		t.Fatalf("exceptionInfo %+v %v", d, err)
+	}
+
+	l2 := newCoreListener()
+	s2, err := Launch(Config{Replay: dump}, l2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s2.Terminate)
+	s2.ConfigurationDone()
+	if st := l2.waitStop(t); st.Reason != ReasonException {
+		t.Fatalf("the dump opens with %+v", st)
+	}
+	if got := line(t, s2); got != markerLine(t, throwSrc, "crash") {
+		t.Fatalf("the dump opens at line %d", got)
+	}
+	if got := eval(t, s2, "ok"); got != "3" {
+		t.Fatalf("ok = %s in the dump", got)
+	}
+}
+
+// TestRecordBudget: past its budget the session stops recording, runs on,
+// and says why it cannot go back.
+func TestRecordBudget(t *testing.T) {
+	// the header (with the source) takes about 440 bytes, each quantum a few
+	s, l, path := launchSrc(t, backSrc, Config{Quota: 1, RecordBudget: 450})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, backSrc, "loop")}})
+	s.ConfigurationDone()
+	for i := 0; i < 4; i++ {
+		if i > 0 {
+			s.Continue(1, false)
+		}
+		l.waitStop(t)
+	}
+	err := s.StepBack(1, StepOver)
+	if err == nil || !strings.Contains(err.Error(), "going back is no longer possible: the recording reached its budget") {
+		t.Fatalf("step back past the budget: %v", err)
+	}
+	if got := eval(t, s, "i"); got != "3" {
+		t.Fatalf("i = %s: the run went on", got)
+	}
+	s.SetBreakpoints(path, nil)
+	s.Continue(1, false)
+	if code := l.waitExit(t); code != 0 || l.stdout() != "a 22\ndone 32\n" {
+		t.Fatalf("exit %d, stdout %q", code, l.stdout())
+	}
+}
+
+// TestGoingBackIsDeterministic steps into every concurrency script (quota
+// 1, so that threads switch at every safepoint; and quota 3 with a seeded
+// pick), notes where main is and the stack of
+// every thread at each stop, goes back to the start (reverse continue
+// with no breakpoint) and steps again: each stop must be the same, and
+// stepping back from the last stop must land on the one before it.
+func TestGoingBackIsDeterministic(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/run/concurrency/*.n")
+	if len(files) < 20 {
+		t.Fatalf("%d scripts", len(files))
+	}
+	for _, f := range files {
+		for _, cfg := range []Config{{StopOnEntry: true, Quota: 1}, {StopOnEntry: true, Quota: 3, Seed: 7}} {
+			t.Run(fmt.Sprintf("%s/quota%d/seed%d", filepath.Base(f), cfg.Quota, cfg.Seed), func(t *testing.T) {
+				t.Parallel()
+				src, _ := os.ReadFile(f)
+				s, l, _ := launchSrc(t, string(src), cfg)
+				s.ConfigurationDone()
+				l.waitStop(t)
+				snap := func() (string, bool) {
+					ths, err := s.Threads()
+					if err != nil {
+						return "", false
+					}
+					var b strings.Builder
+					for _, th := range ths {
+						fr, _, _ := s.Stack(th.ID, 0, 20)
+						fmt.Fprintf(&b, "[%d %s %s]", th.ID, th.State, th.WaitReason)
+						for _, x := range fr {
+							fmt.Fprintf(&b, " %s:%d", x.Func, x.Line)
+						}
+					}
+					return b.String(), true
+				}
+				var first []string
+				const steps = 25
+				stepAll := func(record bool) []string {
+					var out []string
+					for i := 0; i < steps; i++ {
+						st, ok := snap()
+						if !ok {
+							break
+						}
+						out = append(out, st)
+						if err := s.Step(1, StepIn, false); err != nil {
+							break
+						}
+						select {
+						case <-l.stops:
+						case <-l.exited:
+							return out
+						}
+					}
+					return out
+				}
+				first = stepAll(true)
+				if len(first) < 2 {
+					t.Skipf("ended after %d steps", len(first))
+				}
+				if err := s.checkStopped(); err != nil {
+					return // the program ended inside the steps: nothing to go back in
+				}
+				if err := s.StepBack(1, StepIn); err != nil {
+					t.Fatalf("step back: %v", err)
+				}
+				l.waitStop(t)
+				if got, _ := snap(); got != first[len(first)-1] {
+					t.Fatalf("step back from the last stop:\n got %s\nwant %s", got, first[len(first)-1])
+				}
+				if err := s.ReverseContinue(1); err != nil {
+					t.Fatal(err)
+				}
+				if st := l.waitStop(t); st.Reason != ReasonEntry {
+					t.Fatalf("reverse continue without breakpoints: %+v", st)
+				}
+				again := stepAll(false)
+				for i := range again {
+					if i < len(first) && again[i] != first[i] {
+						t.Fatalf("stop %d differs after going back:\n got %s\nwant %s", i, again[i], first[i])
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestReverseContinueHitCount: a hit count is counted from the start, as
+// the run counted it: with "%2" (every second hit) reverse continue from
+// the fourth hit goes to the second.
+func TestReverseContinueHitCount(t *testing.T) {
+	s, l, path := launchSrc(t, backSrc, Config{})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, backSrc, "loop"), HitCondition: "%2"}})
+	s.ConfigurationDone()
+	l.waitStop(t)
+	if got := eval(t, s, "i"); got != "1" {
+		t.Fatalf("second hit: i = %s", got)
+	}
+	s.Continue(1, false)
+	l.waitStop(t)
+	if got := eval(t, s, "i"); got != "3" {
+		t.Fatalf("fourth hit: i = %s", got)
+	}
+	if err := s.ReverseContinue(1); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := eval(t, s, "i"); got != "1" {
+		t.Fatalf("reverse continue: i = %s, want 1 (the second hit)", got)
+	}
+}
+
+// TestHitCountsAfterGoingBack: going forward again from the past, a hit
+// count goes on from the count of that moment: with ">=3", back to the
+// start and forward again stops at the third hit again, not the first.
+func TestHitCountsAfterGoingBack(t *testing.T) {
+	s, l, path := launchSrc(t, backSrc, Config{})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, backSrc, "loop"), HitCondition: ">=3"}})
+	s.ConfigurationDone()
+	l.waitStop(t)
+	if got := eval(t, s, "i"); got != "2" {
+		t.Fatalf("third hit: i = %s", got)
+	}
+	if err := s.ReverseContinue(1); err != nil {
+		t.Fatal(err)
+	}
+	if st := l.waitStop(t); st.Reason != ReasonEntry {
+		t.Fatalf("no earlier stop: %+v, want the start", st)
+	}
+	s.Continue(1, false)
+	l.waitStop(t)
+	if got := eval(t, s, "i"); got != "2" {
+		t.Fatalf("forward again: i = %s, want 2 (the third hit, counted from the start)", got)
 	}
 }

@@ -195,6 +195,9 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	if s.tt, err = newTimeTravel(cfg, hdr, replayLog, stdin, stdout, stderr); err != nil {
 		return nil, err
 	}
+	if rec != nil && s.tt != nil {
+		s.tt.core = rec.Core
+	}
 	var j *record.Journal
 	if s.tt != nil {
 		j = s.tt.j
@@ -250,7 +253,10 @@ func (s *Session) ConfigurationDone() {
 	}
 	s.state = stateRunning
 	s.mu.Unlock()
-	go s.carrier()
+	go s.carrier(s.sch)
+	if s.startCore() {
+		return // a dump: to its moment (reverse.go)
+	}
 	if s.cfg.StopOnEntry {
 		s.stopWorld(StopInfo{Reason: ReasonEntry, ThreadID: 1, Description: "Paused on entry"}, s.sch.Main())
 		return
@@ -259,8 +265,7 @@ func (s *Session) ConfigurationDone() {
 }
 
 // carrier runs the scheduler until the program ends.
-func (s *Session) carrier() {
-	sch := s.sch
+func (s *Session) carrier(sch *sched.Scheduler) {
 	s.afterRun(sch, sch.Run())
 }
 
@@ -304,8 +309,9 @@ func (s *Session) ExitCode() int {
 
 // onEvent receives the scheduler's events on the carrier goroutine.
 func (s *Session) onEvent(ev sched.Event) {
-	if s.tt != nil {
-		s.tt.noteEvent(ev)
+	if s.tt != nil && s.tt.noteEvent(ev) {
+		msg := "note: " + s.tt.stopped + "; the program goes on, but going back is no longer possible\n"
+		s.emit(func(l Listener) { l.Output("console", msg) })
 	}
 	if s.OnSched != nil {
 		s.OnSched(ev)

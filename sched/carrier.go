@@ -208,10 +208,12 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	// (dispatchStep, which returns the Event to the debugger, copies).
 	c.woken, c.spawned = c.woken[:0], c.spawned[:0]
 	s.curC, s.firing = c, true // threads woken by timers go to c
-	if s.rec != nil {
-		s.beforeDispatch()
+	if !s.trapCont() {
+		if s.rec != nil {
+			s.beforeDispatch()
+		}
+		s.fireTimers()
 	}
-	s.fireTimers()
 	s.curC, s.firing = nil, false
 	t := s.pickOn(c)
 	if t == nil {
@@ -251,6 +253,7 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 		// A stop at a trap does not change the schedule: the thread goes
 		// on with the rest of its quantum (and replays stay in step).
 		ti.extra().rest = quota - int(t.Reductions()-r0)
+		s.cut = t
 	}
 	if once && stop == vm.StopBudget {
 		// The debugger asked for t's next safepoint (SetBudgetOnce): stop

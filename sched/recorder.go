@@ -79,3 +79,26 @@ func (s *Scheduler) stalled() bool {
 	}
 	return false
 }
+
+// trapCont reports whether the dispatch starting now goes on with the
+// quantum a debugger trap cut (the thread is still first in line and the
+// debugger chose no other): then it is the same quantum, as if the trap
+// had not stopped it, so no timer fires and no input arrives before it,
+// and the seeded pick is not drawn (SetNext takes the thread). Any
+// other dispatch ends the cut. Must hold s.mu.
+func (s *Scheduler) trapCont() bool {
+	t := s.cut
+	s.cut = nil
+	if t == nil || s.next != nil || len(s.carriers) > 1 {
+		return false
+	}
+	ti := info(t)
+	if ti == nil || !ti.queued || ti.frozen || ti.x == nil || ti.x.rest <= 0 {
+		return false
+	}
+	if q := &ti.qc.runq; q.len() == 0 || q.at(0) != t {
+		return false
+	}
+	s.next = t
+	return true
+}

@@ -98,7 +98,8 @@ type Scheduler struct {
 	irq        bool     // the machine's interrupt as updateInterrupt last set it
 	yieldAny   bool     // some SetYieldOn kind is on
 	hookMu     sync.Mutex
-	rec        Recorder // recording or replaying (SetRecorder); nil otherwise
+	rec        Recorder   // recording or replaying (SetRecorder); nil otherwise
+	cut        *vm.Thread // the thread whose quantum a trap cut (see trapCont)
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).

@@ -739,6 +739,7 @@ entry: // the runtime pushed a frame (a continuation's call): a safepoint
 throwHere:
 	fr.PC = pc
 throw:
+	t.trapLeft = budget // for TrapReductions in ThrowHook.OnThrow
 	switch t.raise(exc) {
 	case raiseCaught:
 		exc = nil

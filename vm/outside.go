@@ -89,11 +89,12 @@ func outsideOf(t *Thread) Outside {
 }
 
 // TrapReductions returns the thread's reductions at the trap that
-// DebugHook.OnTrap is deciding about (Reductions counts only the
-// dispatches that are over). Valid only inside OnTrap. With the thread,
+// DebugHook.OnTrap is deciding about, or at the throw ThrowHook.OnThrow
+// is (Reductions counts only the dispatches that are over). Valid only
+// inside those hooks. With the thread,
 // its depth and the trapped pc it names a moment of a deterministic run:
 // between two reductions a thread passes each pc of each frame at most
 // once (calls and loop back-edges are the reductions).
 func (t *Thread) TrapReductions() int64 {
-	return t.reductions + int64(t.runBudget-t.trapLeft)
+	return t.reductions + int64(t.runBudget) - int64(t.trapLeft)
 }

@@ -20,7 +20,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "debug",
-		usage:   "[--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] PROG.n [ARGS]",
+		usage:   "[--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] PROG.n [ARGS] | --replay REC | --core DUMP",
 		summary: "debug a program in the terminal",
 		help: `
 Compiles PROG.n, starts it stopped at entry and opens the debugger REPL
@@ -34,7 +34,14 @@ same way; they go before PROG.n.
 History is kept in the user's config directory (nlangdbg/history); Tab
 completes commands, file names, file:line and function names; an empty
 line repeats the last command; Ctrl-C pauses a running program (and at the
-prompt clears the line); Ctrl-D quits.`,
+prompt clears the line); Ctrl-D quits.
+
+With one carrier (the default) the session records its run, so that it
+can go back: rewind, rev next/step/stepout/continue, checkpoint, restart N
+(see docs/recording.md). --replay REC debugs a recording made with
+nlangdbg run --record: the recorded program, options and inputs.
+--core DUMP opens a dump (nlangdbg run --dump-on-crash, the REPL's dump)
+stopped at its moment: the crash, or where dump was typed.`,
 		run: debugCmd,
 	})
 	commands = append(commands, &command{
@@ -58,11 +65,19 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var opts runOptions
 	fs := newFlagSet("debug", stderr)
 	opts.flags(fs)
+	replay := fs.String("replay", "", "debug this recording (run --record) instead of a program")
+	core := fs.String("core", "", "open this dump (run --dump-on-crash, the REPL's dump) at its moment")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
+	}
+	if *replay != "" {
+		return debugReplay(*replay, fs.NArg(), false, stdin, stdout, stderr)
+	}
+	if *core != "" {
+		return debugReplay(*core, fs.NArg(), true, stdin, stdout, stderr)
 	}
 	if fs.NArg() < 1 {
 		fmt.Fprintln(stderr, "nlangdbg debug: missing program file")

@@ -50,7 +50,9 @@ func BenchmarkRecordPingPong1M(b *testing.B) { benchRecord(b, "../../testdata/be
 // BenchmarkRecordOverhead runs each workload plainly and recorded, in
 // turn, and reports the ratio of the fastest recorded run to the fastest
 // plain one (x-plain; the target is at most 1.3): alternating cancels
-// most of the drift of a shared machine.
+// most of the drift of a shared machine; and the ratio of the CPU time
+// the process spent on each (x-plain-cpu), which the machine's other
+// load does not inflate.
 //
 //	go test ./cmd/nlangdbg -run '^$' -bench RecordOverhead -benchtime 5x
 func BenchmarkRecordOverhead(b *testing.B) {
@@ -67,11 +69,13 @@ func BenchmarkRecordOverhead(b *testing.B) {
 			prog := benchProgram(b, w.path)
 			rec := filepath.Join(b.TempDir(), "bench.rec")
 			minPlain, minRec := time.Duration(1<<62), time.Duration(1<<62)
+			var cpuPlain, cpuRec time.Duration
 			for b.Loop() {
-				t0 := time.Now()
+				t0, c0 := time.Now(), cpuTime()
 				runBench(b, prog)
 				minPlain = min(minPlain, time.Since(t0))
-				t0 = time.Now()
+				cpuPlain += cpuTime() - c0
+				t0, c0 = time.Now(), cpuTime()
 				f, err := os.Create(rec)
 				if err != nil {
 					b.Fatal(err)
@@ -83,11 +87,15 @@ func BenchmarkRecordOverhead(b *testing.B) {
 				}
 				f.Close()
 				minRec = min(minRec, time.Since(t0))
+				cpuRec += cpuTime() - c0
 				if err != nil || code != 0 {
 					b.Fatalf("exit code %d, %v", code, err)
 				}
 			}
 			b.ReportMetric(float64(minRec)/float64(minPlain), "x-plain")
+			if cpuPlain > 0 {
+				b.ReportMetric(float64(cpuRec)/float64(cpuPlain), "x-plain-cpu")
+			}
 			b.ReportMetric(float64(minPlain.Milliseconds()), "plain-ms")
 			b.ReportMetric(float64(minRec.Milliseconds()), "rec-ms")
 		})

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"net"
+	"path/filepath"
 	"strconv"
 	"testing"
+
+	dapserver "github.com/nlangdbg/nlangdbg/dap"
+	"github.com/nlangdbg/nlangdbg/sched/record"
 )
 
 // TestREPLGoingBack drives each going-back command: rewind, rev
@@ -15,6 +20,8 @@ func TestREPLGoingBack(t *testing.T) {
 	}
 	out := ft.Exec("print sum")
 	ft.expect(out, `^3$`)
+	out = ft.Exec("threads")
+	ft.expect(out, `\[2\] "producer"\s+runnable\s+Producer\.run \(prog\.n:`+strconv.Itoa(ft.line("send"))+`\)`)
 	out = ft.Exec("when")
 	ft.expect(out, `^thread 1, \d+ reductions into it; event byte \d+ of \d+ \(at the frontier: going forward records\)$`)
 	out = ft.Exec("checkpoint third hit")
@@ -29,6 +36,12 @@ func TestREPLGoingBack(t *testing.T) {
 	ft.expect(out, `^Breakpoint 1 at main`)
 	out = ft.Exec("print sum")
 	ft.expect(out, `^0$`)
+	// the threads and the scheduler as they were then
+	// (the producer had not run yet: in the present it was at its send)
+	out = ft.Exec("threads")
+	ft.expect(out, `\[2\] "producer"\s+runnable\s+Producer\.run \(prog\.n:`+strconv.Itoa(ft.line("send")-1)+`\)`)
+	out = ft.Exec("sched")
+	ft.expect(out, `^run queue \(2\):`, `^parked \(0\):`)
 	out = ft.Exec("rev next")
 	ft.expect(out, `Step back`)
 	out = ft.Exec("checkpoints")
@@ -51,4 +64,44 @@ func TestREPLGoingBack(t *testing.T) {
 	ft.Exec("clear all")
 	out = ft.Exec("continue")
 	ft.expect(out, `^sum 12$`, `Program exited with code 0`)
+}
+
+// TestREPLDump: dump FILE writes the present; the dump opens there (the
+// session's locals of that moment).
+func TestREPLDump(t *testing.T) {
+	ft := newFakeTerminal(t, replProg)
+	ft.Exec("break prog.n:" + strconv.Itoa(ft.line("recv")))
+	ft.Exec("continue")
+	ft.Exec("continue")
+	dump := filepath.Join(t.TempDir(), "s.dump")
+	out := ft.Exec("dump " + dump)
+	ft.expect(out, `^Dumped the present to .*s\.dump \(nlangdbg debug --core .*\)$`)
+	rec, err := record.ReadFile(dump)
+	if err != nil || rec.Core == nil || !rec.Core.Trap {
+		t.Fatalf("dump: %v %+v", err, rec)
+	}
+	ft2 := newFakeTerminalArgs(t, map[string]any{"replay": dump, "stopOnEntry": true})
+	out = ft2.Exec("print sum")
+	ft2.expect(out, `^1$`)
+}
+
+// newFakeTerminalArgs starts the REPL with launch arguments of its own (a
+// recording or a dump) and returns it after the first stop.
+func newFakeTerminalArgs(t *testing.T, launch map[string]any) *fakeTerminal {
+	t.Helper()
+	c1, c2 := net.Pipe()
+	srv := &dapserver.Server{}
+	go srv.ServeConn(c2)
+	out := &syncBuffer{}
+	r := newREPL(newDAPClient(c1, c1), out)
+	ft := &fakeTerminal{t: t, r: r, out: out}
+	t.Cleanup(func() {
+		r.Exec("quit")
+		c1.Close()
+	})
+	if err := r.start(launch, false); err != nil {
+		t.Fatal(err)
+	}
+	out.take()
+	return ft
 }

@@ -2,12 +2,16 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
+	"path/filepath"
 
+	dapserver "github.com/nlangdbg/nlangdbg/dap"
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/sched/record"
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -186,4 +190,94 @@ func loadRecorded(rec *record.Recording, recPath, progPath string, stderr io.Wri
 		return nil, fmt.Sprintf("%s was recorded by another build of nlangdbg, which compiles %s differently; refusing to replay it", recPath, h.Path)
 	}
 	return prog, ""
+}
+
+// debugReplay is debug --replay REC (and --core DUMP, if core): the REPL
+// on a recording.
+func debugReplay(recPath string, nargs int, core bool, stdin io.Reader, stdout, stderr io.Writer) int {
+	if nargs > 0 {
+		fmt.Fprintln(stderr, "nlangdbg debug: --replay and --core take no program file (the recording holds it)")
+		return 2
+	}
+	abs, err := filepath.Abs(recPath)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	rec, err := record.ReadFile(abs)
+	if err != nil {
+		fmt.Fprintf(stderr, "nlangdbg debug: %v\n", err)
+		return 1
+	}
+	if core && rec.Core == nil {
+		fmt.Fprintf(stderr, "nlangdbg debug: %s is a recording, not a dump (open it with --replay)\n", recPath)
+		return 1
+	}
+	c1, c2 := net.Pipe()
+	srv := &dapserver.Server{}
+	go srv.ServeConn(c2)
+	r := newREPL(newDAPClient(c1, c1), stdout)
+	r.program = rec.Header.Path
+	launch := map[string]any{"replay": abs, "stopOnEntry": true}
+	return runTerminal(r, launch, false, stdin, stdout, stderr)
+}
+
+// dumpOnCrash is run --dump-on-crash: it runs a program recording it in
+// memory, and writes the recording with the crash as its moment to
+// dumpPath if the run ends with an uncaught exception in main or a
+// deadlock (and to recPath, if given, in any case).
+func dumpOnCrash(path string, src []byte, args []string, opts runOptions, recPath, dumpPath string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if opts.Carriers > 1 {
+		fmt.Fprintf(stderr, "nlangdbg run: --dump-on-crash needs one carrier, got --carriers %d\n", opts.Carriers)
+		return 2
+	}
+	prog := compileProgram(path, src, stderr)
+	if prog == nil {
+		return 1
+	}
+	hdr := record.Header{Path: path, Source: src, Hash: record.ProgramHash(prog), Quota: opts.Quota,
+		Seed: opts.Seed, MaxFrames: opts.MaxFrames, MaxHeap: opts.MaxHeap, Args: args}
+	rec := record.NewRecorder(hdr)
+	m := vm.NewMachine(prog, stdin, rec.Stdout(stdout), rec.Stderr(stderr))
+	setLimits(m, opts)
+	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed, Clock: rec.Clock()})
+	deadlock := false
+	s.OnEvent = func(ev sched.Event) {
+		if ev.Kind == sched.EventDeadlock {
+			deadlock = true
+		}
+	}
+	var buf bytes.Buffer
+	if err := rec.Start(&buf, m, s); err != nil {
+		fmt.Fprintf(stderr, "nlangdbg run: %v\n", err)
+		return 2
+	}
+	main := m.NewCallThread(prog.Main, nil)
+	s.Start(main)
+	code := s.Run()
+	crashed := deadlock || main.Uncaught != nil
+	if crashed {
+		rec.MarkCore(&record.Core{AtEnd: true})
+	}
+	if err := rec.Finish(code); err != nil {
+		fmt.Fprintf(stderr, "nlangdbg run: %v\n", err)
+		return 1
+	}
+	write := func(p string) bool {
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			fmt.Fprintf(stderr, "nlangdbg run: %v\n", err)
+			return false
+		}
+		return true
+	}
+	if recPath != "" && !write(recPath) {
+		return 1
+	}
+	if crashed {
+		if !write(dumpPath) {
+			return 1
+		}
+		fmt.Fprintf(stderr, "nlangdbg: the crash is in %s (nlangdbg debug --core %s)\n", dumpPath, dumpPath)
+	}
+	return exitStatus(code)
 }

@@ -289,3 +289,57 @@ int main() {
 		t.Fatalf("replay: stdout %q, stderr %q", out2.String(), errb2.String())
 	}
 }
+
+// TestDumpOnCrash: run --dump-on-crash writes a dump when main dies of an
+// uncaught exception or the program deadlocks, and nothing otherwise; the
+// dump is a recording that replays, and opens at the crash.
+func TestDumpOnCrash(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, src string
+		code      int
+		dumped    bool
+	}{
+		{"exception", "int main() {\n    int[] a = new int[1];\n    return a[3];\n}\n", 1, true},
+		{"deadlock", "int main() {\n    Channel<int> c = {};\n    return c.recv();\n}\n", 2, true},
+		{"fine", "int main() {\n    return 1;\n}\n", 1, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prog := filepath.Join(dir, c.name+".n")
+			os.WriteFile(prog, []byte(c.src), 0o644)
+			dump := filepath.Join(dir, c.name+".dump")
+			var out, errb bytes.Buffer
+			code := runCmd([]string{"--dump-on-crash", dump, prog}, nil, &out, &errb)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d (%s)", code, c.code, errb.String())
+			}
+			_, err := os.Stat(dump)
+			if (err == nil) != c.dumped {
+				t.Fatalf("dump written: %v, want %v (stderr %q)", err == nil, c.dumped, errb.String())
+			}
+			if !c.dumped {
+				return
+			}
+			if !strings.Contains(errb.String(), "nlangdbg: the crash is in "+dump) {
+				t.Fatalf("stderr %q does not say where the dump is", errb.String())
+			}
+			rec, err := record.ReadFile(dump)
+			if err != nil || rec.Core == nil || !rec.Core.AtEnd {
+				t.Fatalf("dump: %v %+v", err, rec)
+			}
+			var out2, errb2 bytes.Buffer
+			if code := replayFile(dump, "", &out2, &errb2); code != c.code {
+				t.Fatalf("replay of the dump: exit %d (%s)", code, errb2.String())
+			}
+		})
+	}
+	// a recording is not a dump
+	prog := filepath.Join(dir, "fine.n")
+	rec := filepath.Join(dir, "fine.rec")
+	var out, errb bytes.Buffer
+	runCmd([]string{"--record", rec, prog}, nil, &out, &errb)
+	errb.Reset()
+	if code := debugCmd([]string{"--core", rec}, strings.NewReader(""), &out, &errb); code != 1 || !strings.Contains(errb.String(), "is a recording, not a dump (open it with --replay)") {
+		t.Fatalf("debug --core of a recording: exit %d, %q", code, errb.String())
+	}
+}

@@ -18,7 +18,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "run",
-		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient]] [--record FILE] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] [--allow-read DIR] [--allow-write DIR] [--deny-fs] PROG.n [ARGS]",
+		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient]] [--record FILE] [--dump-on-crash FILE] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] [--allow-read DIR] [--allow-write DIR] [--deny-fs] PROG.n [ARGS]",
 		summary: "compile and run a program",
 		help: `
 Compiles PROG.n and runs it. The program's stdout and stderr are the
@@ -50,6 +50,10 @@ Flags:
   --record FILE    record the run to FILE (one carrier only): its input,
                    clock readings and file-system results, checked by
                    nlangdbg replay FILE (see docs/recording.md)
+  --dump-on-crash FILE
+                   if the run ends with an uncaught exception or a
+                   deadlock, write a dump to FILE (one carrier only):
+                   nlangdbg debug --core FILE opens it at the crash
   --listen ADDR    run the program normally and serve DAP at ADDR
                    (host:port; a bare port means loopback, port 0 picks a
                    free one; the address is printed on stderr). A debugger
@@ -183,6 +187,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	recPath := fs.String("record", "", "record the run to this file (see replay)")
 	var sf serverFlags
 	sf.flags(fs)
+	dumpPath := fs.String("dump-on-crash", "", "if the run crashes, write a dump to this file (see debug --core)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -217,7 +222,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out = bw
 	}
 	var code int
-	if *recPath != "" {
+	if *dumpPath != "" {
+		code = dumpOnCrash(path, src, fs.Args()[1:], opts, *recPath, *dumpPath, stdin, out, &flushWriter{w: stderr, flush: bw})
+	} else if *recPath != "" {
 		code = recordProgram(path, src, fs.Args()[1:], opts, *recPath, stdin, out, &flushWriter{w: stderr, flush: bw})
 	} else {
 		code = runProgram(path, src, opts, stdin, out, &flushWriter{w: stderr, flush: bw})

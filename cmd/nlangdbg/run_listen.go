@@ -27,9 +27,10 @@ func runListen(addr string, sf serverFlags, path string, args []string, opts run
 		MaxFrames: opts.MaxFrames,
 		MaxHeap:   opts.MaxHeap,
 		AllowRead: opts.AllowRead, AllowWrite: opts.AllowWrite, DenyFS: opts.DenyFS,
-		Stdin:  stdin,
-		Stdout: stdout,
-		Stderr: stderr,
+		Stdin:    stdin,
+		Stdout:   stdout,
+		Stderr:   stderr,
+		NoRecord: true, // it runs normally, maybe for long: no recording in memory
 	}, nil)
 	if err != nil {
 		var ce *inspect.CompileError

@@ -1,15 +1,14 @@
 'use strict';
 // The NLang extension's entry point. Each feature lives in its own file
-// under lib/ and is registered here; a view fed by a custom DAP request
-// (a "Virtual threads" tree from the server's scheduler request, once it
-// has one) would be one more file registered the same way, refreshed from
-// vscode.debug.onDidReceiveDebugSessionCustomEvent and the stopped events
-// a DebugAdapterTracker sees.
+// under lib/ and is registered here: the debug adapter, its
+// configurations, the commands, and the "Virtual threads" view (lib/threads.js,
+// fed by the server's nlang/scheduler request at every stop).
 
 const vscode = require('vscode');
 const { NLangDebugAdapterFactory } = require('./lib/adapter');
 const { NLangConfigurationProvider } = require('./lib/configuration');
 const commands = require('./lib/commands');
+const threads = require('./lib/threads');
 
 /** activate registers the debug adapter, its configurations and the commands. */
 function activate(context) {
@@ -30,6 +29,7 @@ function activate(context) {
     ),
   );
   commands.register(vscode, context);
+  threads.register(vscode, context);
 }
 
 /** deactivate has nothing to release: subscriptions are disposed by VS Code. */

@@ -51,6 +51,7 @@ const (
 	evCall     = 'C' // a file-system native: name, result
 	evOut      = 'O' // a write to stdout (1) or stderr (2): stream, bytes
 	evEnd      = 'E' // the program ended: exit code; then the CRC-32 of the file
+	evCore     = 'K' // a dump's moment (last before the end): see Core
 )
 
 // Result tags of a call event.
@@ -309,6 +310,63 @@ type Recording struct {
 	events   []byte // the encoded events, end event excluded
 	// Events is the number of events before the end event.
 	Events int
+	// Core is the moment a dump (run --dump-on-crash, the REPL's dump)
+	// was taken at; nil for a plain recording.
+	Core *Core
+}
+
+// Core is the moment of a dump: the end of the run (a crash: the uncaught
+// exception or the deadlock that ended it), or a moment of a debug
+// session: a thread at a statement boundary (Trap) — its reductions,
+// depth, the function (an index in the program's Funcs) and the pc — or
+// the end of a quantum of Thread that ended with a scheduler event of
+// kind Kind and left the events at byte Offset.
+type Core struct {
+	AtEnd      bool
+	Thread     int64
+	Reductions int64
+	Depth      int
+	Func       int
+	PC         int32
+	Trap       bool
+	// Throw: the moment is a throw by Thread (Func and PC: its top
+	// frame's) rather than a statement boundary.
+	Throw  bool
+	Offset int
+	Kind   uint8
+}
+
+// core appends a core event.
+func (e *encoder) core(c *Core) {
+	e.byte(evCore)
+	e.bool(c.AtEnd)
+	e.varint(c.Thread)
+	e.varint(c.Reductions)
+	e.uvarint(uint64(c.Depth))
+	e.uvarint(uint64(c.Func))
+	e.varint(int64(c.PC))
+	e.bool(c.Trap)
+	e.bool(c.Throw)
+	e.uvarint(uint64(c.Offset))
+	e.byte(c.Kind)
+}
+
+// core reads a core event's fields (after its kind).
+func (d *decoder) core() *Core {
+	return &Core{AtEnd: d.bool(), Thread: d.varint(), Reductions: d.varint(), Depth: int(d.uvarint()),
+		Func: int(d.uvarint()), PC: int32(d.varint()), Trap: d.bool(), Throw: d.bool(), Offset: int(d.uvarint()), Kind: d.byte()}
+}
+
+// WriteDump writes a dump: log (a Journal's Log), the moment c, the end
+// event and the checksum.
+func WriteDump(w io.Writer, log []byte, c *Core) error {
+	e := encoder{buf: append([]byte(nil), log...)}
+	e.core(c)
+	e.byte(evEnd)
+	e.varint(0)
+	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.ChecksumIEEE(e.buf))
+	_, err := w.Write(e.buf)
+	return err
 }
 
 // ReadFile reads and checks a recording.
@@ -374,6 +432,7 @@ func Parse(data []byte) (*Recording, error) {
 	start := d.off
 	// Walk the events to find the end event and to check their shape.
 	n := 0
+	lastAt, lastKind := -1, byte(0)
 	for {
 		if d.off >= len(data) {
 			d.short = true
@@ -394,8 +453,15 @@ func Parse(data []byte) (*Recording, error) {
 			rec.ExitCode = int(code)
 			rec.events = data[start:at]
 			rec.Events = n
+			if lastKind == evCore {
+				cd := &decoder{p: data, off: lastAt + 1}
+				rec.Core = cd.core()
+				rec.events = data[start:lastAt]
+				rec.Events--
+			}
 			return rec, nil
 		}
+		lastAt, lastKind = at, data[at]
 		skipEvent(d)
 		if d.err != nil {
 			return nil, broken(fmt.Sprintf("event %d", n), n)
@@ -422,6 +488,8 @@ func skipEvent(d *decoder) {
 	case evOut:
 		d.byte()
 		d.bytes()
+	case evCore:
+		d.core()
 	default:
 		d.fail("unknown event kind %s", strconv.QuoteRune(rune(k)))
 	}

@@ -94,6 +94,18 @@ func (j *Journal) Header() Header { return j.rc.hdr }
 // ResumeJournal takes.
 func (j *Journal) Log() []byte { return append([]byte(nil), j.rc.e.buf...) }
 
+// Stop ends the recording for good and frees the log: the run goes on
+// live (output written, inputs read) and nothing more is logged. A
+// journal that is replaying is not stopped (it reports false).
+func (j *Journal) Stop() bool {
+	if j.live() != nil {
+		return false
+	}
+	j.rc.done = true
+	j.rc.e.buf = nil
+	return true
+}
+
 // HeaderSize returns the size of the log's header in bytes.
 func (j *Journal) HeaderSize() int { return j.hdrLen }
 

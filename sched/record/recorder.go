@@ -82,6 +82,13 @@ func (r *Recorder) Start(w io.Writer, m *vm.Machine, s *sched.Scheduler) error {
 	return nil
 }
 
+// MarkCore logs the moment of a dump (see Core); Finish must follow.
+func (r *Recorder) MarkCore(c *Core) {
+	if !r.done {
+		r.e.core(c)
+	}
+}
+
 // Finish logs the end of the run with its exit code, writes out what is
 // left and returns the first write error.
 func (r *Recorder) Finish(code int) error {

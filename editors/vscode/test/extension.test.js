@@ -53,13 +53,16 @@ function withPath(dirs, fn) {
   }
 }
 
-test('activate registers the factory, the configuration providers and both commands', () => {
+test('activate registers the factory, the configuration providers, both commands and the Virtual threads view', () => {
   const { rec, context } = activated();
+  assert.deepEqual(Object.keys(rec.views), ['nlang.virtualThreads']);
+  assert.deepEqual(Object.keys(rec.trackers), ['nlang']);
+  assert.deepEqual(manifest.contributes.views.debug.map((v) => v.id), ['nlang.virtualThreads']);
   assert.deepEqual(Object.keys(rec.factories), ['nlang']);
   assert.deepEqual(rec.providers.map((p) => [p.type, p.trigger]), [['nlang', 1], ['nlang', 2]]);
   const declared = manifest.contributes.commands.map((c) => c.command).sort();
   assert.deepEqual(Object.keys(rec.commands).sort(), declared);
-  assert.equal(context.subscriptions.length, 5);
+  assert.equal(context.subscriptions.length, 7);
 });
 
 test('launch: nlangdbg dap from PATH', () => {

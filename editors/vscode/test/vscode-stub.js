@@ -14,7 +14,26 @@ function makeStub() {
     started: [],
     errors: [],
     settings: {},
+    views: {},
+    trackers: {},
   };
+  class EventEmitter {
+    constructor() {
+      this.listeners = [];
+      this.event = (fn) => {
+        this.listeners.push(fn);
+        return { dispose() {} };
+      };
+    }
+    fire(x) {
+      for (const fn of this.listeners) fn(x);
+    }
+  }
+  class TreeItem {
+    constructor(label, collapsibleState) {
+      Object.assign(this, { label, collapsibleState });
+    }
+  }
   class DebugAdapterExecutable {
     constructor(command, args, options) {
       Object.assign(this, { command, args, options });
@@ -30,8 +49,15 @@ function makeStub() {
     DebugAdapterExecutable,
     DebugAdapterServer,
     DebugConfigurationProviderTriggerKind: { Initial: 1, Dynamic: 2 },
+    EventEmitter,
+    TreeItem,
+    TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
     window: {
       activeTextEditor: undefined,
+      registerTreeDataProvider: (id, p) => {
+        rec.views[id] = p;
+        return { dispose() {} };
+      },
       showErrorMessage: (msg) => {
         rec.errors.push(msg);
         return Promise.resolve(undefined);
@@ -52,6 +78,10 @@ function makeStub() {
     debug: {
       registerDebugAdapterDescriptorFactory: (type, f) => {
         rec.factories[type] = f;
+        return { dispose() {} };
+      },
+      registerDebugAdapterTrackerFactory: (type, f) => {
+        rec.trackers[type] = f;
         return { dispose() {} };
       },
       registerDebugConfigurationProvider: (type, p, trigger) => {

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package inspect
+
+import "time"
+
+// cpuTime is not measured here: BenchmarkDebugRecordOverhead reports wall
+// time only.
+func cpuTime() time.Duration { return 0 }

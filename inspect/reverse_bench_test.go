@@ -1,0 +1,189 @@
+package inspect
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// Benchmarks of going back (issue targets: a stepBack in a program that
+// has run 10 million reductions under 200 ms; a reverseContinue to a
+// breakpoint 1 million reductions back under 500 ms):
+//
+//	go test ./inspect -run '^$' -bench 'StepBack|ReverseContinue' -benchtime 5x
+
+const back10M = `import io;
+int main() {
+    int s = 0;
+    for (int i = 0; i < 10000000; i += 1) {
+        s += i;
+    }
+    int a = s % 7; // @a
+    int b = a + 1; // @b
+    io.print("" + b);
+    return 0;
+}
+`
+
+const back1M = `import io;
+int main() {
+    int a = 0;
+    for (int k = 0; k < 3; k += 1) {
+        int x = 0;
+        for (int i = 0; i < 1000000; i += 1) {
+            x += i;
+        }
+        a = x + k; // @hit
+    }
+    io.print("" + a);
+    return 0;
+}
+`
+
+// benchSession launches src stopped at the first hit of the breakpoint
+// at marker, after hits-1 more continues.
+func benchSession(b *testing.B, src, marker string, hits int) (*Session, *coreListener) {
+	b.Helper()
+	path := filepath.Join(b.TempDir(), "prog.n")
+	os.WriteFile(path, []byte(src), 0o644)
+	l := newCoreListener()
+	s, err := Launch(Config{Program: path}, l)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(s.Terminate)
+	tb := &testing.T{}
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(tb, src, marker)}})
+	s.ConfigurationDone()
+	<-l.stops
+	for i := 1; i < hits; i++ {
+		s.Continue(1, false)
+		<-l.stops
+	}
+	return s, l
+}
+
+// BenchmarkStepBack10M: one stepBack (then a next forward again) at a
+// stop after 10 million reductions.
+func BenchmarkStepBack10M(b *testing.B) {
+	s, l := benchSession(b, back10M, "b", 1)
+	for b.Loop() {
+		if err := s.StepBack(1, StepOver); err != nil {
+			b.Fatal(err)
+		}
+		if st := <-l.stops; st.Reason != ReasonStep {
+			b.Fatalf("stop %+v", st)
+		}
+		if err := s.Step(1, StepOver, false); err != nil {
+			b.Fatal(err)
+		}
+		<-l.stops
+	}
+}
+
+// BenchmarkReverseContinue1M: a reverseContinue from the third hit of a
+// breakpoint to the second, 1 million reductions back (then a continue
+// forward again).
+func BenchmarkReverseContinue1M(b *testing.B) {
+	s, l := benchSession(b, back1M, "hit", 3)
+	for b.Loop() {
+		if err := s.ReverseContinue(1); err != nil {
+			b.Fatal(err)
+		}
+		if st := <-l.stops; st.Reason != ReasonBreakpoint {
+			b.Fatalf("stop %+v", st)
+		}
+		if err := s.Continue(1, false); err != nil {
+			b.Fatal(err)
+		}
+		<-l.stops
+	}
+}
+
+// BenchmarkStepBack10MLoopExit: the same, from the first statement after
+// the loop: the previous statement is the loop's body, which the code
+// alone cannot tell, so the session finds it with a second re-execution
+// (the two run side by side).
+func BenchmarkStepBack10MLoopExit(b *testing.B) {
+	s, l := benchSession(b, back10M, "a", 1)
+	for b.Loop() {
+		if err := s.StepBack(1, StepOver); err != nil {
+			b.Fatal(err)
+		}
+		if st := <-l.stops; st.Reason != ReasonStep {
+			b.Fatalf("stop %+v", st)
+		}
+		if err := s.Step(1, StepOver, false); err != nil {
+			b.Fatal(err)
+		}
+		<-l.stops
+	}
+}
+
+// BenchmarkPlain10M is the program of BenchmarkStepBack10M run to its end
+// without a debugger: the cost of one re-execution.
+func BenchmarkPlain10M(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "prog.n")
+	os.WriteFile(path, []byte(back10M), 0o644)
+	for b.Loop() {
+		l := newCoreListener()
+		s, err := Launch(Config{Program: path}, l)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.ConfigurationDone()
+		<-l.exited
+	}
+}
+
+// BenchmarkDebugRecordOverhead runs each workload in a debug session
+// (no breakpoints) with and without its recording, in turn, and reports
+// the ratio of the fastest recorded session to the fastest unrecorded one
+// (x-norecord; the target is at most 1.3), and the ratio of the process
+// CPU time spent on each (x-norecord-cpu).
+//
+//	go test ./inspect -run '^$' -bench DebugRecordOverhead -benchtime 5x
+func BenchmarkDebugRecordOverhead(b *testing.B) {
+	for _, w := range []struct{ name, path string }{
+		{"Fib30", "../testdata/bench/fib.n"},
+		{"Loop30M", "../testdata/bench/loop.n"},
+		{"PingPong1M", "../testdata/bench/pingpong.n"},
+	} {
+		b.Run(w.name, func(b *testing.B) {
+			var cpu [2]time.Duration
+			run := func(noRecord bool) time.Duration {
+				t0, c0 := time.Now(), cpuTime()
+				defer func() {
+					if noRecord {
+						cpu[0] += cpuTime() - c0
+					} else {
+						cpu[1] += cpuTime() - c0
+					}
+				}()
+				l := newCoreListener()
+				s, err := Launch(Config{Program: w.path, NoRecord: noRecord, Stdout: io.Discard}, l)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.ConfigurationDone()
+				if code := <-l.exited; code != 0 {
+					b.Fatalf("exit %d", code)
+				}
+				return time.Since(t0)
+			}
+			minOff, minOn := time.Duration(1<<62), time.Duration(1<<62)
+			for b.Loop() {
+				minOff = min(minOff, run(true))
+				minOn = min(minOn, run(false))
+			}
+			b.ReportMetric(float64(minOn)/float64(minOff), "x-norecord")
+			if cpu[0] > 0 {
+				b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "x-norecord-cpu")
+			}
+			b.ReportMetric(float64(minOff.Milliseconds()), "norecord-ms")
+			b.ReportMetric(float64(minOn.Milliseconds()), "record-ms")
+		})
+	}
+}
