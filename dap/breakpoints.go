@@ -135,34 +135,63 @@ func (c *session) onSetFunctionBreakpointsRequest(req *dap.SetFunctionBreakpoint
 }
 
 func (c *session) onSetExceptionBreakpointsRequest(req *dap.SetExceptionBreakpointsRequest) {
-	filters := append([]string(nil), req.Arguments.Filters...)
-	for _, o := range req.Arguments.FilterOptions {
-		filters = append(filters, o.FilterId)
+	a := req.Arguments
+	var filters []inspect.ExceptionFilter
+	for _, f := range a.Filters {
+		filters = append(filters, inspect.ExceptionFilter{Mode: f})
+	}
+	for _, o := range a.FilterOptions {
+		// the condition names the exception classes it is limited to
+		filters = append(filters, inspect.ExceptionFilter{Mode: o.FilterId, Classes: inspect.ParseClassList(o.Condition)})
 	}
 	out := make([]dap.Breakpoint, 0, len(filters))
 	for _, f := range filters {
-		if f != filterUncaught && f != filterAll {
-			c.sendError(req, errBadArguments, fmt.Sprintf("setExceptionBreakpoints: unknown filter %q (want %q or %q)", f, filterUncaught, filterAll))
+		if f.Mode != filterUncaught && f.Mode != filterAll {
+			c.sendError(req, errBadArguments, fmt.Sprintf("setExceptionBreakpoints: unknown filter %q (want %q or %q)", f.Mode, filterUncaught, filterAll))
 			return
 		}
 		out = append(out, dap.Breakpoint{Verified: true})
 	}
-	c.excFilters = filters
+	var options []inspect.ExceptionOption
+	for _, o := range a.ExceptionOptions {
+		var classes []string
+		for _, p := range o.Path {
+			if !p.Negate {
+				classes = append(classes, p.Names...)
+			}
+		}
+		options = append(options, inspect.ExceptionOption{Classes: classes, Mode: string(o.BreakMode)})
+	}
+	old, oldOpts := c.excFilters, c.excOptions
+	c.excFilters, c.excOptions = filters, options
 	if c.prog != nil && !c.args.NoDebug {
-		c.applyExceptionFilters()
+		if err := c.applyExceptionFilters(); err != nil {
+			c.excFilters, c.excOptions = old, oldOpts
+			c.applyExceptionFilters()
+			for i := range out {
+				out[i] = dap.Breakpoint{Verified: false, Message: err.Error()}
+			}
+		}
 	}
 	c.respond(&dap.SetExceptionBreakpointsResponse{Response: newResponse(req),
 		Body: dap.SetExceptionBreakpointsResponseBody{Breakpoints: out}})
 }
 
-// applyExceptionFilters passes the exception filters to the program.
-func (c *session) applyExceptionFilters() {
-	var uncaught, all bool
+// applyExceptionFilters passes the exception filters to the program: as
+// two switches when no filter names classes and no exception options
+// are given, as rules otherwise.
+func (c *session) applyExceptionFilters() error {
+	var uncaught, all, classes bool
 	for _, f := range c.excFilters {
-		uncaught = uncaught || f == filterUncaught
-		all = all || f == filterAll
+		uncaught = uncaught || f.Mode == filterUncaught
+		all = all || f.Mode == filterAll
+		classes = classes || len(f.Classes) > 0
 	}
-	c.prog.SetExceptionBreakpoints(uncaught, all)
+	if !classes && len(c.excOptions) == 0 {
+		c.prog.SetExceptionBreakpoints(uncaught, all)
+		return nil
+	}
+	return c.prog.SetExceptionFilters(c.excFilters, c.excOptions)
 }
 
 // applyBreakpoints sets every breakpoint asked for so far in a freshly

@@ -65,33 +65,48 @@ func (c *session) onContinueRequest(req *dap.ContinueRequest) {
 
 func (c *session) onNextRequest(req *dap.NextRequest) {
 	a := req.Arguments
-	if c.step(req, a.ThreadId, inspect.StepOver, a.SingleThread) {
+	if c.step(req, a.ThreadId, inspect.StepOver, a.SingleThread, a.Granularity) {
 		c.respond(&dap.NextResponse{Response: newResponse(req)})
 	}
 }
 
 func (c *session) onStepInRequest(req *dap.StepInRequest) {
 	a := req.Arguments
-	if c.step(req, a.ThreadId, inspect.StepIn, a.SingleThread) {
+	if a.TargetId != 0 {
+		c.stepInto(req) // one call of the line (stepInTargets)
+		return
+	}
+	if c.step(req, a.ThreadId, inspect.StepIn, a.SingleThread, a.Granularity) {
 		c.respond(&dap.StepInResponse{Response: newResponse(req)})
 	}
 }
 
 func (c *session) onStepOutRequest(req *dap.StepOutRequest) {
 	a := req.Arguments
-	if c.step(req, a.ThreadId, inspect.StepOut, a.SingleThread) {
+	if c.step(req, a.ThreadId, inspect.StepOut, a.SingleThread, a.Granularity) {
 		c.respond(&dap.StepOutResponse{Response: newResponse(req)})
 	}
 }
 
-// step starts a step of thread tid. On failure it answers req and
-// returns false.
-func (c *session) step(req dap.RequestMessage, tid int, kind inspect.StepKind, single bool) bool {
+// step starts a step of thread tid by statements or, with granularity
+// "instruction", by instructions ("line" and "statement" are the same
+// here: a step ends at the next statement). On failure it answers req
+// and returns false.
+func (c *session) step(req dap.RequestMessage, tid int, kind inspect.StepKind, single bool, gran dap.SteppingGranularity) bool {
 	cmd := req.GetRequest().Command
 	if !c.haveProgram(req) {
 		return false
 	}
-	if err := c.prog.Step(int64(tid), kind, single); err != nil {
+	stepFn := c.prog.Step
+	switch gran {
+	case "", "statement", "line":
+	case "instruction":
+		stepFn = c.prog.StepInstruction
+	default:
+		c.sendError(req, errBadArguments, fmt.Sprintf("%s: unknown granularity %q (want statement, line or instruction)", cmd, gran))
+		return false
+	}
+	if err := stepFn(int64(tid), kind, single); err != nil {
 		if errors.Is(err, inspect.ErrNoThread) {
 			err = fmt.Errorf("no thread %d", tid)
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	dap "github.com/google/go-dap"
@@ -192,6 +191,10 @@ func (c *session) onStackTraceRequest(req *dap.StackTraceRequest) {
 	}
 	frames, total, err := c.prog.Stack(tid, a.StartFrame, levels)
 	if err != nil {
+		if errors.Is(err, inspect.ErrCancelled) {
+			c.sendCancelled(req)
+			return
+		}
 		if errors.Is(err, inspect.ErrNoThread) {
 			err = fmt.Errorf("no thread %d", tid)
 		}
@@ -207,8 +210,8 @@ func (c *session) onStackTraceRequest(req *dap.StackTraceRequest) {
 			Source: c.source(f.File),
 			Line:   f.Line,
 			Column: f.Col,
-			// the bytecode pc (no disassemble request is offered)
-			InstructionPointerReference: strconv.Itoa(f.PC),
+			// the instruction's address (see onDisassembleRequest)
+			InstructionPointerReference: f.Address,
 		}
 		if f.Native {
 			// the runtime's continuation frame (a List being converted to
@@ -294,12 +297,16 @@ func (c *session) onVariablesRequest(req *dap.VariablesRequest) {
 	if !skip {
 		vars, err := c.prog.Variables(a.VariablesReference, a.Start, a.Count)
 		if err != nil {
+			if errors.Is(err, inspect.ErrCancelled) {
+				c.sendCancelled(req)
+				return
+			}
 			c.sendError(req, errID(err, errVariables), fmt.Sprintf("variables: %v", err))
 			return
 		}
 		for _, v := range vars {
 			c.noteShape(v.Ref, v.Named, v.Indexed)
-			out = append(out, dap.Variable{Name: v.Name, Value: v.Value, Type: v.Type, EvaluateName: v.EvaluateName,
+			out = append(out, dap.Variable{Name: v.Name, Value: formatValue(v.Value, v.Type, a.Format), Type: v.Type, EvaluateName: v.EvaluateName,
 				VariablesReference: v.Ref, NamedVariables: v.Named, IndexedVariables: v.Indexed})
 		}
 	}
@@ -357,12 +364,16 @@ func (c *session) onEvaluateRequest(req *dap.EvaluateRequest) {
 	}
 	v, err := c.prog.Evaluate(tid, depth, a.Expression, inspect.EvalContext(ctx))
 	if err != nil {
+		if errors.Is(err, inspect.ErrCancelled) {
+			c.sendCancelled(req)
+			return
+		}
 		c.sendError(req, errID(err, errEvaluate), err.Error())
 		return
 	}
 	c.noteShape(v.Ref, v.Named, v.Indexed)
 	c.respond(&dap.EvaluateResponse{Response: newResponse(req), Body: dap.EvaluateResponseBody{
-		Result: v.Value, Type: v.Type, VariablesReference: v.Ref,
+		Result: formatValue(v.Value, v.Type, a.Format), Type: v.Type, VariablesReference: v.Ref,
 		NamedVariables: v.Named, IndexedVariables: v.Indexed}})
 }
 

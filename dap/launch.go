@@ -14,6 +14,9 @@ import (
 	"github.com/nlangdbg/nlangdbg/inspect"
 )
 
+// classesCondition describes the condition of an exception filter.
+const classesCondition = "Exception classes, comma separated (each with its subclasses), e.g. ChannelClosedException, MyError"
+
 // capabilities lists exactly what this adapter implements.
 func capabilities() dap.Capabilities {
 	return dap.Capabilities{
@@ -32,12 +35,30 @@ func capabilities() dap.Capabilities {
 		SupportsSingleThreadExecutionRequests: true,
 		SupportsDelayedStackTraceLoading:      true,
 		SupportsLoadedSourcesRequest:          true,
+		SupportsDisassembleRequest:            true,
+		SupportsSteppingGranularity:           true,
+		SupportsInstructionBreakpoints:        true,
+		SupportsTerminateThreadsRequest:       true,
+		SupportsRestartFrame:                  true,
+		SupportsGotoTargetsRequest:            true,
+		SupportsDataBreakpoints:               true,
+		SupportsCompletionsRequest:            true,
+		CompletionTriggerCharacters:           []string{".", ":"},
+		SupportsSetExpression:                 true,
+		SupportsBreakpointLocationsRequest:    true,
+		SupportsStepInTargetsRequest:          true,
+		SupportsValueFormattingOptions:        true,
+		SupportsExceptionFilterOptions:        true,
+		SupportsExceptionOptions:              true,
+		SupportsCancelRequest:                 true,
 		SupportsStepBack:                      true, // one carrier (the default): sessions record
 		ExceptionBreakpointFilters: []dap.ExceptionBreakpointsFilter{
 			{Filter: filterUncaught, Label: "Uncaught Exceptions", Default: true,
-				Description: "Stop where an exception is thrown that no catch will handle"},
+				Description:       "Stop where an exception is thrown that no catch will handle",
+				SupportsCondition: true, ConditionDescription: classesCondition},
 			{Filter: filterAll, Label: "All Exceptions",
-				Description: "Stop wherever an exception is thrown, caught or not"},
+				Description:       "Stop wherever an exception is thrown, caught or not",
+				SupportsCondition: true, ConditionDescription: classesCondition},
 		},
 	}
 }
@@ -298,7 +319,7 @@ func (c *session) detach() {
 	p.SetFunctionBreakpoints(nil)
 	p.SetExceptionBreakpoints(false, false)
 	c.srcBps = map[string][]dap.SourceBreakpoint{}
-	c.funcBps, c.excFilters = nil, nil
+	c.funcBps, c.excFilters, c.excOptions = nil, nil, nil
 	c.srv.mux.set(nil)
 	c.resumed()
 	p.Continue(0, false) // ErrRunning if it runs already: fine

@@ -39,6 +39,21 @@ func TestInitializeCapabilitiesAndSeq(t *testing.T) {
 		"supportsSingleThreadExecutionRequests": caps.SupportsSingleThreadExecutionRequests,
 		"supportsDelayedStackTraceLoading":      caps.SupportsDelayedStackTraceLoading,
 		"supportsLoadedSourcesRequest":          caps.SupportsLoadedSourcesRequest,
+		"supportsDisassembleRequest":            caps.SupportsDisassembleRequest,
+		"supportsSteppingGranularity":           caps.SupportsSteppingGranularity,
+		"supportsInstructionBreakpoints":        caps.SupportsInstructionBreakpoints,
+		"supportsTerminateThreadsRequest":       caps.SupportsTerminateThreadsRequest,
+		"supportsRestartFrame":                  caps.SupportsRestartFrame,
+		"supportsGotoTargetsRequest":            caps.SupportsGotoTargetsRequest,
+		"supportsDataBreakpoints":               caps.SupportsDataBreakpoints,
+		"supportsCompletionsRequest":            caps.SupportsCompletionsRequest,
+		"supportsSetExpression":                 caps.SupportsSetExpression,
+		"supportsBreakpointLocationsRequest":    caps.SupportsBreakpointLocationsRequest,
+		"supportsStepInTargetsRequest":          caps.SupportsStepInTargetsRequest,
+		"supportsValueFormattingOptions":        caps.SupportsValueFormattingOptions,
+		"supportsExceptionFilterOptions":        caps.SupportsExceptionFilterOptions,
+		"supportsExceptionOptions":              caps.SupportsExceptionOptions,
+		"supportsCancelRequest":                 caps.SupportsCancelRequest,
 		"supportsStepBack":                      caps.SupportsStepBack,
 	} {
 		if !ok {
@@ -46,14 +61,8 @@ func TestInitializeCapabilitiesAndSeq(t *testing.T) {
 		}
 	}
 	for name, ok := range map[string]bool{
-		"supportsRestartFrame":       caps.SupportsRestartFrame,
-		"supportsGotoTargetsRequest": caps.SupportsGotoTargetsRequest,
-		"supportsCompletionsRequest": caps.SupportsCompletionsRequest,
-		"supportsDataBreakpoints":    caps.SupportsDataBreakpoints,
-		"supportsReadMemoryRequest":  caps.SupportsReadMemoryRequest,
-		"supportsDisassemble":        caps.SupportsDisassembleRequest,
-		"supportsCancelRequest":      caps.SupportsCancelRequest,
-		"supportsModulesRequest":     caps.SupportsModulesRequest,
+		"supportsReadMemoryRequest": caps.SupportsReadMemoryRequest,
+		"supportsModulesRequest":    caps.SupportsModulesRequest,
 	} {
 		if ok {
 			t.Errorf("capability %s advertised but not implemented", name)

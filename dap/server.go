@@ -248,8 +248,12 @@ func (s *Server) logf(format string, args ...any) {
 // readLoop reads and handles requests until the connection ends or the
 // client disconnects.
 func (c *session) readLoop() error {
+	done := make(chan struct{})
+	defer close(done)
+	msgs := c.readAhead(done) // (cancel.go)
 	for !c.disconnected {
-		content, err := dap.ReadBaseMessage(c.r)
+		m := <-msgs
+		content, err := m.content, m.err
 		if err != nil {
 			var ne net.Error
 			if c.handshake != nil && errors.As(err, &ne) && ne.Timeout() {
@@ -273,6 +277,9 @@ func (c *session) readLoop() error {
 			return err
 		}
 		c.srv.logf("<- %s", content)
+		if c.customRequest(content) { // nlang/… (scheduler.go)
+			continue
+		}
 		msg, err := dap.DecodeProtocolMessage(content)
 		if err != nil {
 			c.badMessage(content, err)
@@ -385,24 +392,47 @@ func (c *session) dispatch(req dap.RequestMessage) {
 	case *dap.ThreadsRequest: // Required
 		c.onThreadsRequest(req)
 	case *dap.StackTraceRequest: // Required
-		c.onStackTraceRequest(req)
+		c.cancellable(req, func() { c.onStackTraceRequest(req) })
 	case *dap.ScopesRequest: // Required
 		c.onScopesRequest(req)
 	case *dap.VariablesRequest: // Required
-		c.onVariablesRequest(req)
+		c.cancellable(req, func() { c.onVariablesRequest(req) })
 	case *dap.EvaluateRequest: // Required
-		c.onEvaluateRequest(req)
+		c.cancellable(req, func() { c.onEvaluateRequest(req) })
 	case *dap.SetVariableRequest: // Optional (capability 'supportsSetVariable')
 		c.onSetVariableRequest(req)
 	case *dap.SourceRequest: // Required
 		c.onSourceRequest(req)
 	case *dap.LoadedSourcesRequest: // Optional (capability 'supportsLoadedSourcesRequest')
 		c.onLoadedSourcesRequest(req)
+	case *dap.DisassembleRequest: // Optional (capability 'supportsDisassembleRequest')
+		c.onDisassembleRequest(req)
+	case *dap.SetInstructionBreakpointsRequest: // Optional (capability 'supportsInstructionBreakpoints')
+		c.onSetInstructionBreakpointsRequest(req)
+	case *dap.TerminateThreadsRequest: // Optional (capability 'supportsTerminateThreadsRequest')
+		c.onTerminateThreadsRequest(req)
+	case *dap.RestartFrameRequest: // Optional (capability 'supportsRestartFrame')
+		c.onRestartFrameRequest(req)
+	case *dap.GotoTargetsRequest: // Optional (capability 'supportsGotoTargetsRequest')
+		c.onGotoTargetsRequest(req)
+	case *dap.GotoRequest: // Optional (capability 'supportsGotoTargetsRequest')
+		c.onGotoRequest(req)
+	case *dap.DataBreakpointInfoRequest: // Optional (capability 'supportsDataBreakpoints')
+		c.onDataBreakpointInfoRequest(req)
+	case *dap.SetDataBreakpointsRequest: // Optional (capability 'supportsDataBreakpoints')
+		c.onSetDataBreakpointsRequest(req)
+	case *dap.CompletionsRequest: // Optional (capability 'supportsCompletionsRequest')
+		c.onCompletionsRequest(req)
+	case *dap.SetExpressionRequest: // Optional (capability 'supportsSetExpression')
+		c.onSetExpressionRequest(req)
+	case *dap.BreakpointLocationsRequest: // Optional (capability 'supportsBreakpointLocationsRequest')
+		c.onBreakpointLocationsRequest(req)
+	case *dap.StepInTargetsRequest: // Optional (capability 'supportsStepInTargetsRequest')
+		c.onStepInTargetsRequest(req)
+	case *dap.CancelRequest: // Optional (capability 'supportsCancelRequest')
+		c.onCancelRequest(req)
 	default:
-		// Not advertised: stepBack, reverseContinue, restartFrame, goto,
-		// gotoTargets, stepInTargets, completions, modules, setExpression,
-		// data and instruction breakpoints, memory, disassemble, cancel,
-		// breakpointLocations, terminateThreads.
+		// Not advertised: stepBack, reverseContinue, modules, memory.
 		c.sendError(req, errUnsupported, fmt.Sprintf("unsupported command %q", req.GetRequest().Command))
 	}
 }
@@ -418,8 +448,9 @@ type session struct {
 	seq        int
 	holding    bool
 	held       []dap.Message
-	broken     bool // rw failed or was closed
-	closeAfter bool // close rw once the held events are out
+	broken     bool    // rw failed or was closed
+	closeAfter bool    // close rw once the held events are out
+	cancelled  cancels // requests cancelled (cancel.go)
 	// console is debugger output (log points) not sent yet: console
 	// lines that come in a burst go out as one output event, at most
 	// consoleDelay after the first (a log point on a hot loop would
@@ -448,7 +479,8 @@ type session struct {
 	bpIDs      map[int]int
 	pendingIDs map[string][]int
 	nextBPID   int
-	excFilters []string
+	excFilters []inspect.ExceptionFilter
+	excOptions []inspect.ExceptionOption
 	focused    []int64 // threads asked for stackTrace, most recent first
 
 	// mu guards what the listener shares with the read loop.

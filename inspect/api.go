@@ -140,8 +140,9 @@ type Breakpoint struct {
 	File     string
 	Line     int // the line it was moved to (the next line with code)
 	Message  string
-	Hits     int // times reached with its condition true
-	Ignore   int // hits still to be ignored (IgnoreBreakpoint)
+	Hits     int    // times reached with its condition true
+	Ignore   int    // hits still to be ignored (IgnoreBreakpoint)
+	Address  string // an instruction breakpoint's address
 }
 
 // StepKind selects a step.
@@ -181,6 +182,9 @@ type FrameInfo struct {
 	// PC is the instruction the frame is at (the call in progress for a
 	// caller): it orders positions within one function (until).
 	PC int
+	// Address is PC's instruction address (see AddrShift); "" for a
+	// native frame.
+	Address string
 }
 
 // NativeFile is the File of native frames (FrameInfo.Native).

@@ -23,6 +23,7 @@ type bp struct {
 	verified bool
 	message  string
 	isFunc   bool
+	isInstr  bool // an instruction breakpoint (name: its address)
 	cond     string
 	hitCond  string
 	logMsg   string
@@ -60,6 +61,7 @@ type breakpoints struct {
 	s      *Session
 	byFile map[string][]*bp
 	funcs  []*bp
+	instrs []*bp // instruction breakpoints (instrbp.go)
 	at     map[trapKey][]*bp
 	nextID int
 }
@@ -185,7 +187,7 @@ func parseHitCondition(s string) (func(int) bool, error) {
 
 func (b *bp) info() Breakpoint {
 	return Breakpoint{ID: b.id, Verified: b.verified, File: b.file, Line: b.line, Message: b.message,
-		Hits: b.hits, Ignore: b.ignore}
+		Hits: b.hits, Ignore: b.ignore, Address: b.instrAddress()}
 }
 
 // keep gives a new breakpoint the identity of the one it replaces.
@@ -329,12 +331,12 @@ func (s *Session) SetFunctionBreakpoints(specs []FunctionBreakpointSpec) []Break
 // exceptions.
 func (s *Session) SetExceptionBreakpoints(uncaught, all bool) {
 	s.mu.Lock()
-	s.excUnc, s.excAll = uncaught, all
+	s.excUnc, s.excAll, s.excRules = uncaught, all, nil
 	s.mu.Unlock()
 }
 
 // Breakpoints returns every breakpoint, line breakpoints by file and line
-// first, then function breakpoints.
+// first, then function breakpoints, then instruction breakpoints.
 func (s *Session) Breakpoints() []Breakpoint {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -355,6 +357,9 @@ func (s *Session) Breakpoints() []Breakpoint {
 			seen[b.id] = true
 			out = append(out, b.info())
 		}
+	}
+	for _, b := range s.bps.instrs {
+		out = append(out, b.info())
 	}
 	return out
 }

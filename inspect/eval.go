@@ -113,7 +113,10 @@ func (s *Session) runEval(fn *vm.Funcode, args []vm.Value) (v vm.Value, err erro
 		if left <= 0 {
 			return vm.Value{}, ErrStepLimit
 		}
-		switch stop := th.Run(left); stop {
+		if s.cancelled() {
+			return vm.Value{}, ErrCancelled
+		}
+		switch stop := th.Run(min(left, evalSlice)); stop {
 		case vm.StopDone:
 			if th.Uncaught != nil {
 				return vm.Value{}, fmt.Errorf("evaluation threw %s", vm.ExceptionString(th.Uncaught))
@@ -122,7 +125,7 @@ func (s *Session) runEval(fn *vm.Funcode, args []vm.Value) (v vm.Value, err erro
 		case vm.StopYield:
 			// thread.yield or sleep(0): nothing else runs; go on.
 		case vm.StopBudget:
-			return vm.Value{}, ErrStepLimit
+			// a slice spent: the step limit is checked above
 		case vm.StopPark:
 			return vm.Value{}, fmt.Errorf("evaluation would block (%s)", th.WaitReason)
 		default:

@@ -19,6 +19,12 @@ type hook struct{ s *Session }
 // and goes on).
 func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	s := h.s
+	if info := s.checkData(t, fn, pc); info != nil {
+		s.mu.Lock()
+		s.pending[t] = info
+		s.mu.Unlock()
+		return true
+	}
 	s.mu.Lock()
 	k := trapKey{fn, pc}
 	var ret *retValue
@@ -47,12 +53,14 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	list := append([]*bp(nil), s.bps.at[k]...)
 	s.mu.Unlock()
 	var hit []int
+	var fired []*bp
 	isFunc := false
 	for _, b := range list {
 		if !s.breakpointFires(t, b, k) {
 			continue
 		}
 		hit = append(hit, b.id)
+		fired = append(fired, b)
 		isFunc = isFunc || b.isFunc
 	}
 	if len(hit) == 0 {
@@ -65,6 +73,10 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	if isFunc {
 		info.Reason = ReasonFunction
 		info.Description = "Function breakpoint"
+	}
+	if isInstrStop(fired) {
+		info.Reason = ReasonInstruction
+		info.Description = "Instruction breakpoint"
 	}
 	s.mu.Lock()
 	s.pending[t] = info
@@ -110,11 +122,18 @@ func (s *Session) breakpointFires(t *vm.Thread, b *bp, k trapKey) bool {
 
 // OnThrow stops a thread at a throw when the exception filters say so.
 func (h hook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
+	if vm.IsTermination(exc) {
+		return false // the debugger ended the thread (TerminateThreads)
+	}
 	s := h.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	mode := ""
 	switch {
+	case s.excRules != nil:
+		if mode = s.excRules.mode(exc.Class, caught); mode == "" {
+			return false
+		}
 	case s.excAll:
 		mode = "always"
 	case s.excUnc && !caught:

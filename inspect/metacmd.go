@@ -21,6 +21,7 @@ const MetaHelp = `debugger commands (type them with a leading ':' in a debug con
   sched step            dispatch exactly one quantum, then stop
   sched next THREAD     the next dispatch takes THREAD
   sched quota N         reductions per dispatch
+  sched graph           who waits for whom (a deadlock cycle marked *)
   freeze THREAD         keep THREAD off the run queue
   thaw THREAD           undo freeze
   break safepoint [THREAD]          stop THREAD at its next safepoint
@@ -87,6 +88,12 @@ func (s *Session) MetaCommand(threadID int64, depth int, line string) (string, e
 			return fmt.Sprintf("next dispatch: thread %d", id), nil
 		case "breaks":
 			return strings.Join(s.SchedBreaks(), " "), nil
+		case "graph":
+			g, err := s.WaitGraph()
+			if err != nil {
+				return "", err
+			}
+			return FormatWaitGraph(g), nil
 		case "quota":
 			if len(f) < 3 {
 				return fmt.Sprintf("quota %d", s.sch.Quota()), nil
@@ -100,7 +107,7 @@ func (s *Session) MetaCommand(threadID int64, depth int, line string) (string, e
 			}
 			return fmt.Sprintf("quota %d", n), nil
 		}
-		return "", fmt.Errorf("unknown sched command %q (want step, next, quota)", f[1])
+		return "", fmt.Errorf("unknown sched command %q (want step, next, quota, graph)", f[1])
 	case "freeze", "thaw":
 		id, err := thread(1)
 		if err != nil {

@@ -62,6 +62,7 @@ type Session struct {
 	stoppedAt time.Duration
 	excAll    bool
 	excUnc    bool
+	excRules  *excRules         // filters with classes and exception options (excfilter.go)
 	excStops  map[int64]excStop // threads stopped on an exception
 	frozen    []*vm.Thread      // threads frozen for a single-thread resume
 	deadlock  bool
@@ -75,6 +76,12 @@ type Session struct {
 	stepping    bool                     // SchedStep is dispatching
 	safepoints  map[*vm.Thread]bool      // BreakSafepoint requests
 	schedBreaks map[sched.EventKind]bool // BreakSched kinds
+
+	data      *dataState  // data breakpoints (databp.go)
+	nextInto  int32       // the target of the next step in (StepInto)
+	cancel    cancelCheck // the request's cancel test (cancel.go)
+	fnIdxOnce sync.Once
+	fnIdx     map[*vm.Funcode]int // index in prog.Funcs (funcIndex)
 
 	// OnSched, if set, receives every scheduler event (the REPL's
 	// scheduler view). Called on the carrier goroutine.
@@ -469,6 +476,9 @@ func (s *Session) dropStaleQueuedLocked() {
 		}
 	}
 	for _, b := range s.bps.funcs {
+		live[b.id] = b.verified
+	}
+	for _, b := range s.bps.instrs {
 		live[b.id] = b.verified
 	}
 	kept := s.queued[:0]

@@ -1,6 +1,8 @@
 package inspect
 
 import (
+	"sort"
+
 	"github.com/nlangdbg/nlangdbg/vm"
 )
 
@@ -20,6 +22,9 @@ type stepReq struct {
 	retPC   int32
 	retSlot int32
 	callee  *vm.Funcode
+
+	instr bool  // by instructions, not statements (see istep.go)
+	into  int32 // a step in to the callee of the call at pc into-1 (0: any; stepin.go)
 }
 
 // retValue is what a step out brought back: the function it left and the
@@ -46,7 +51,8 @@ func (st *stepReq) isReturn(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 // returned reads the value the stepped-out function returned, at the
 // caller's return address.
 func (st *stepReq) returned(t *vm.Thread) *retValue {
-	rv := &retValue{thread: t, callee: st.callee, pc: st.retPC, atCall: true}
+	// (by instructions, the stop shows where the thread really is)
+	rv := &retValue{thread: t, callee: st.callee, pc: st.retPC, atCall: !st.instr}
 	caller := t.Frame(0)
 	if r := st.callee.Result; st.retSlot >= caller.Base && r != nil && r != vm.Void {
 		rv.v, rv.typ, rv.has = *t.Reg(caller, st.retSlot-caller.Base), r, true
@@ -57,6 +63,14 @@ func (st *stepReq) returned(t *vm.Thread) *retValue {
 // matches reports whether the step ends at pc of fn (a statement
 // boundary) on its thread.
 func (st *stepReq) matches(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
+	if st.instr {
+		return st.matchesInstr(t, fn, pc)
+	}
+	if !isStmt(fn, pc) && !st.isReturn(t, fn, pc) {
+		// a trap of something else (an instruction or data breakpoint)
+		// inside a statement
+		return false
+	}
 	d := t.Depth()
 	line, _ := fn.Pos(pc)
 	switch st.kind {
@@ -66,7 +80,7 @@ func (st *stepReq) matches(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		return st.isReturn(t, fn, pc) || d < st.depth && !(fn == st.retFn && pc == st.retPC)
 	case StepIn:
 		if d > st.depth {
-			return true
+			return st.into == 0 || st.entersTarget(t)
 		}
 	}
 	if d < st.depth {
@@ -83,6 +97,11 @@ func (st *stepReq) matches(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 // StepOut: in a caller). Other threads run too, unless singleThread; if
 // one of them stops first (a breakpoint), the step is cancelled.
 func (s *Session) Step(threadID int64, kind StepKind, singleThread bool) error {
+	return s.startStep(threadID, kind, singleThread, false)
+}
+
+// startStep starts a step by statements, or by instructions (instr).
+func (s *Session) startStep(threadID int64, kind StepKind, singleThread, instr bool) error {
 	if err := s.checkStopped(); err != nil {
 		return err
 	}
@@ -93,7 +112,7 @@ func (s *Session) Step(threadID int64, kind StepKind, singleThread bool) error {
 	if s.reportQueued(threadID, singleThread) {
 		return nil // another thread's stop is reported instead
 	}
-	if kind != StepOut && s.stepFromCall(threadID, t) {
+	if kind != StepOut && !instr && s.stepFromCall(threadID, t) {
 		return nil
 	}
 	s.mu.Lock()
@@ -106,7 +125,8 @@ func (s *Session) Step(threadID int64, kind StepKind, singleThread bool) error {
 		s.endStepLocked()
 	}
 	f := t.Frame(0)
-	st := &stepReq{thread: t, kind: kind, depth: t.Depth(), fn: f.Fn, pc: f.PC, retSlot: -1}
+	st := &stepReq{thread: t, kind: kind, depth: t.Depth(), fn: f.Fn, pc: f.PC, retSlot: -1, instr: instr, into: s.nextInto}
+	s.nextInto = 0
 	st.line, _ = f.Fn.Pos(f.PC)
 	if kind == StepOut && t.Depth() > 1 {
 		caller := t.Frame(1)
@@ -122,7 +142,11 @@ func (s *Session) Step(threadID int64, kind StepKind, singleThread bool) error {
 	for i := 0; i < t.Depth(); i++ {
 		fns[t.Frame(i).Fn] = true
 	}
-	if kind == StepIn {
+	if instr {
+		s.instrStepTrapsLocked(st, t, fns)
+		fns = nil
+	}
+	if kind == StepIn && !instr {
 		for _, fn := range s.prog.Funcs {
 			fns[fn] = true
 		}
@@ -185,10 +209,12 @@ func (s *Session) stepFromCall(threadID int64, t *vm.Thread) bool {
 	return true
 }
 
-// isStmt reports whether pc of fn starts a statement.
+// isStmt reports whether pc of fn starts a statement. (The line table
+// is sorted by pc.)
 func isStmt(fn *vm.Funcode, pc int32) bool {
-	for _, e := range fn.Lines {
-		if e.PC == pc && e.Stmt {
+	i := sort.Search(len(fn.Lines), func(i int) bool { return fn.Lines[i].PC >= pc })
+	for ; i < len(fn.Lines) && fn.Lines[i].PC == pc; i++ {
+		if fn.Lines[i].Stmt {
 			return true
 		}
 	}

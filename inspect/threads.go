@@ -86,13 +86,17 @@ func (s *Session) Stack(threadID int64, start, levels int) ([]FrameInfo, int, er
 	}
 	var out []FrameInfo
 	for d := start; d < end; d++ {
+		if (d-start)%cancelEvery == cancelEvery-1 && s.cancelled() {
+			return nil, 0, ErrCancelled
+		}
 		f := t.Frame(d)
 		pc := s.shownPC(t, f)
 		if (d > 0 || t.InNative()) && pc > 0 {
 			pc-- // the call in progress
 		}
 		line, col := f.Fn.Pos(pc)
-		out = append(out, FrameInfo{Depth: d, Func: f.Fn.Name, File: f.Fn.File, Line: int(line), Col: int(col), PC: int(pc), Native: f.Fn.Cont})
+		out = append(out, FrameInfo{Depth: d, Func: f.Fn.Name, File: f.Fn.File, Line: int(line), Col: int(col), PC: int(pc), Native: f.Fn.Cont,
+			Address: s.Address(f.Fn, pc)})
 	}
 	return out, total, nil
 }

@@ -177,6 +177,9 @@ func (s *Session) Variables(ref int, start, count int) (vars []Var, err error) {
 		end = start + count
 	}
 	for i := start; i < end; i++ {
+		if (i-start)%cancelEvery == cancelEvery-1 && s.cancelled() {
+			return nil, ErrCancelled
+		}
 		vars = append(vars, s.childVar(n, k, i))
 	}
 	return vars, nil

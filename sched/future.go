@@ -77,6 +77,9 @@ func (f *Future) get(t *vm.Thread) (vm.Value, error) {
 // waiter. Must hold s.mu.
 func (f *Future) complete(s *Scheduler, th *vm.Thread) {
 	f.done, f.val, f.exc = true, th.Result, th.Uncaught
+	if vm.IsTermination(f.exc) {
+		f.exc = terminatedException(s, th) // catchable, unlike the termination
+	}
 	for {
 		var err error
 		if f.exc != nil {

@@ -449,10 +449,11 @@ func (s *Scheduler) exit(t *vm.Thread) {
 			break
 		}
 	}
+	term := vm.IsTermination(t.Uncaught) // the debugger ended it (terminate.go)
 	switch fut := ti.future(); {
 	case fut != nil:
 		fut.complete(s, t)
-	case t.Uncaught != nil && t != s.main:
+	case t.Uncaught != nil && t != s.main && !term:
 		s.report(vm.ThreadExceptionText(t))
 	}
 	if s.watched() {
@@ -460,7 +461,9 @@ func (s *Scheduler) exit(t *vm.Thread) {
 	}
 	if t == s.main {
 		code := int(t.Result.I())
-		if t.Uncaught != nil {
+		if term {
+			code = TerminatedExitCode
+		} else if t.Uncaught != nil {
 			s.report("Runtime error: " + vm.FormatUncaught(t.Uncaught))
 			code = 1
 		}

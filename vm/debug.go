@@ -46,3 +46,11 @@ func (fn *Funcode) original(pc int32) Instr {
 	}
 	return fn.Code[pc]
 }
+
+// SkipTrapOnce makes the thread execute the instruction at pc of fn as
+// compiled the next time it reaches it, if that is the next instruction
+// it executes (a debugger starting a step there, so that the step does
+// not end where it begins). Call it only while the thread is stopped.
+func (t *Thread) SkipTrapOnce(fn *Funcode, pc int32) {
+	t.skipFn, t.skipPC = fn, pc
+}

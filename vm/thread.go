@@ -125,6 +125,9 @@ type Machine struct {
 
 	in *input // standard input
 
+	termOnce  sync.Once
+	termClass *Class // the class of terminations (terminate.go)
+
 	strings sync.Map
 }
 

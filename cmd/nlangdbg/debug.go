@@ -264,7 +264,7 @@ func (r *repl) completions(line string) (string, []string) {
 		}
 	case "sched":
 		if len(words) == 0 || len(words) == 1 && prefix != "" {
-			cands = []string{"step", "next", "quota"}
+			cands = []string{"step", "next", "quota", "graph"}
 		}
 	case "info":
 		if len(words) == 0 || len(words) == 1 && prefix != "" {

@@ -246,7 +246,7 @@ func TestREPLCompletionOffersWords(t *testing.T) {
 		line, head string
 		words      []string
 	}{
-		{"sched ", "sched ", []string{"next", "quota", "step"}},
+		{"sched ", "sched ", []string{"graph", "next", "quota", "step"}},
 		{"sched st", "sched ", []string{"step"}},
 		{"info b", "info ", []string{"breakpoints"}},
 		{"brea", "", []string{"break ", "breakpoints "}},

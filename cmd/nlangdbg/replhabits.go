@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/inspect"
 )
 
 // display is an expression shown at every stop (gdb's display).
@@ -405,13 +407,13 @@ func cmdUntil(r *repl, args string) error {
 }
 
 // framePC returns the bytecode pc of a frame (-1 if the server does not
-// say).
+// say): the low bits of its instruction address (inspect.AddrShift).
 func framePC(f dap.StackFrame) int {
-	n, err := strconv.Atoi(f.InstructionPointerReference)
+	n, err := strconv.ParseUint(strings.TrimPrefix(f.InstructionPointerReference, "0x"), 16, 64)
 	if err != nil {
 		return -1
 	}
-	return n
+	return int(n & (1<<inspect.AddrShift - 1))
 }
 
 // depth returns the number of frames of the selected thread.

@@ -129,7 +129,7 @@ func TestTerminalLiner(t *testing.T) {
 
 	// Tab twice lists the words that fit, not whole lines.
 	f.Write([]byte("sched \t\t"))
-	scr.expect(t, `\r?\nnext\s+quota\s+step\s*\r?\n`)
+	scr.expect(t, `\r?\ngraph\s+next\s+quota\s+step\s*\r?\n`)
 	f.Write([]byte("\x03"))
 	scr.expect(t, `\(nlangdbg\) `)
 

@@ -58,7 +58,7 @@ func NewClient(rw io.ReadWriteCloser) *Client {
 func (c *Client) readLoop() {
 	r := bufio.NewReader(c.rw)
 	for {
-		m, err := dap.ReadProtocolMessage(r)
+		m, err := readMessage(r)
 		c.mu.Lock()
 		if err != nil {
 			c.readErr = err

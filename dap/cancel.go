@@ -1,0 +1,137 @@
+package dap
+
+import (
+	"bytes"
+	"encoding/json"
+	"sync"
+
+	dap "github.com/google/go-dap"
+)
+
+// Cancellation. A reader goroutine reads messages ahead of the read
+// loop, so that a cancel request is seen while an earlier request is
+// still being handled: it records the cancelled request's seq at once.
+// The long requests (evaluate, variables, stackTrace) look at the record
+// while they work (through inspect.Session.SetCancelCheck) and answer
+// "cancelled"; a request cancelled before its turn is answered so
+// without running. The cancel request itself is answered in order, like
+// any other. A disconnect (or the connection's end) cancels everything
+// still running.
+
+// readResult is one message read, or the error that ended reading.
+type readResult struct {
+	content []byte
+	err     error
+}
+
+// cancels is the set of cancelled request seqs.
+type cancels struct {
+	mu  sync.Mutex
+	set map[int]bool
+	all bool // the client disconnected or went away: everything is
+}
+
+func (x *cancels) add(seq int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.set == nil {
+		x.set = map[int]bool{}
+	}
+	x.set[seq] = true
+}
+
+func (x *cancels) has(seq int) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.all || x.set[seq]
+}
+
+// cancelAll cancels every request still running or waiting.
+func (x *cancels) cancelAll() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.all = true
+}
+
+func (x *cancels) remove(seq int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	delete(x.set, seq)
+}
+
+// readAhead starts the reader; it stops at the first error (after
+// passing it on) or when done is closed.
+func (c *session) readAhead(done <-chan struct{}) <-chan readResult {
+	out := make(chan readResult, 16)
+	go func() {
+		for {
+			content, err := dap.ReadBaseMessage(c.r)
+			switch {
+			case err != nil:
+				c.cancelled.cancelAll() // nobody waits for the answers
+			case bytes.Contains(content, []byte(`"cancel"`)), bytes.Contains(content, []byte(`"disconnect"`)):
+				c.noteCancel(content)
+			}
+			select {
+			case out <- readResult{content, err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return out
+}
+
+// noteCancel records the request a cancel request cancels.
+func (c *session) noteCancel(content []byte) {
+	var m struct {
+		Type      string `json:"type"`
+		Command   string `json:"command"`
+		Arguments struct {
+			RequestID *int `json:"requestId"`
+		} `json:"arguments"`
+	}
+	if json.Unmarshal(content, &m) != nil || m.Type != "request" {
+		return
+	}
+	switch {
+	case m.Command == "cancel" && m.Arguments.RequestID != nil:
+		c.cancelled.add(*m.Arguments.RequestID)
+	case m.Command == "disconnect":
+		// what runs before the disconnect is cut short
+		c.cancelled.cancelAll()
+	}
+}
+
+// onCancelRequest answers cancel (the cancellation itself was recorded
+// when the request was read).
+func (c *session) onCancelRequest(req *dap.CancelRequest) {
+	c.respond(&dap.CancelResponse{Response: newResponse(req)})
+}
+
+// cancellable runs a long request: it answers "cancelled" (returning
+// false) if the request was cancelled before its turn, and otherwise
+// lets the program's work look at the cancellation while run runs.
+func (c *session) cancellable(req dap.RequestMessage, run func()) {
+	seq := req.GetRequest().Seq
+	defer c.cancelled.remove(seq)
+	if c.cancelled.has(seq) {
+		c.sendCancelled(req)
+		return
+	}
+	if c.prog != nil {
+		c.prog.SetCancelCheck(func() bool { return c.cancelled.has(seq) })
+		defer c.prog.SetCancelCheck(nil)
+	}
+	run()
+}
+
+// sendCancelled answers a cancelled request (success false, message
+// "cancelled", as the protocol asks).
+func (c *session) sendCancelled(req dap.RequestMessage) {
+	r := req.GetRequest()
+	c.respond(&dap.ErrorResponse{Response: dap.Response{RequestSeq: r.Seq, Command: r.Command, Success: false, Message: "cancelled"}})
+}

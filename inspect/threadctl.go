@@ -1,0 +1,260 @@
+package inspect
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// Thread control beyond resuming and stepping: ending threads, restarting
+// a frame, moving a thread's pc (DAP terminateThreads, restartFrame,
+// goto).
+
+// Stop reasons of restartFrame and goto.
+const (
+	ReasonRestart StopReason = "restart"
+	ReasonGoto    StopReason = "goto"
+)
+
+// TerminateThreads ends the threads with the given ids: each raises a
+// termination (class ThreadTermination, outside the Exception
+// hierarchy, so no catch clause matches it) where it is; it unwinds
+// through its finally blocks, which run (and release the locks they
+// release), and ends. Joiners wake, a Future of the thread throws
+// IllegalStateException, and no "Exception in thread" report is printed.
+// A parked thread leaves what it waits on; the unwinding happens when the
+// program resumes. Terminating main ends the program (exit code
+// sched.TerminatedExitCode) once its finally blocks have run. The program
+// must be stopped; ids that are not live threads are an error, and no
+// thread is terminated then.
+func (s *Session) TerminateThreads(ids []int64) error {
+	if err := s.checkStopped(); err != nil {
+		return err
+	}
+	var ts []*vm.Thread
+	for _, id := range ids {
+		t, err := s.thread(id)
+		if err != nil {
+			return fmt.Errorf("no thread %d", id)
+		}
+		ts = append(ts, t)
+	}
+	for _, t := range ts {
+		exc := s.m.NewTermination(fmt.Sprintf("thread %d %q terminated by the debugger", t.ID, t.Name))
+		if err := s.sch.Terminate(t, exc); err != nil {
+			return err
+		}
+		s.mu.Lock()
+		delete(s.excStops, t.ID)
+		if s.ret != nil && s.ret.thread == t {
+			s.ret = nil
+		}
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	s.refs.reset()
+	s.mu.Unlock()
+	return nil
+}
+
+// frameBlocker says why the frames from the top of t down to depth
+// cannot be dropped or moved ("" if they can): a native in progress (a
+// parked recv, a throw being reported) or a runtime continuation frame.
+func frameBlocker(t *vm.Thread, depth int) string {
+	if t.InNative() {
+		if t.State == vm.Waiting {
+			return fmt.Sprintf("the thread is parked in a native call (%s)", t.WaitReason)
+		}
+		return "the thread is stopped inside an instruction (a throw or a native call in progress)"
+	}
+	for d := 0; d <= depth; d++ {
+		if f := t.Frame(d); f.Fn.Cont {
+			return fmt.Sprintf("frame %d is the runtime's %s, which called NLang code and cannot be re-entered", d, f.Fn.Name)
+		}
+	}
+	return ""
+}
+
+// RestartFrame drops the frames above frame depth of a thread and
+// re-enters that frame's function at its first instruction with the
+// arguments it was called with, then reports a stop with reason restart
+// (the thread does not run). Side effects already done stay done (heap
+// writes, output, channel operations, locks taken: finally blocks of the
+// dropped frames do not run). Refused: a frame whose restart would cross
+// a native (the thread is parked in one, or a continuation frame lies on
+// the way), and a function that assigns one of its parameters (the VM
+// keeps arguments only in the parameters themselves, so the values it
+// was called with are gone).
+func (s *Session) RestartFrame(threadID int64, depth int) error {
+	if err := s.checkStopped(); err != nil {
+		return err
+	}
+	t, err := s.thread(threadID)
+	if err != nil {
+		return err
+	}
+	if depth < 0 || depth >= t.Depth() {
+		return ErrNoFrame
+	}
+	if why := frameBlocker(t, depth); why != "" {
+		return fmt.Errorf("cannot restart frame %d: %s", depth, why)
+	}
+	fn := t.Frame(depth).Fn
+	if p := assignedParam(fn); p != "" {
+		return fmt.Errorf("cannot restart %s: it assigns its parameter %s, so the argument it was called with is lost", fn.Name, p)
+	}
+	t.RestartFrame(depth)
+	s.stopInPlace(t, StopInfo{Reason: ReasonRestart, Description: "Restarted " + fn.Name})
+	return nil
+}
+
+// stopInPlace reports a stop of t without running anything (after the
+// debugger changed where t is).
+func (s *Session) stopInPlace(t *vm.Thread, info StopInfo) {
+	s.mu.Lock()
+	s.ret = nil
+	s.refs.reset()
+	info.ThreadID, info.AllThreadsStopped = t.ID, true
+	s.stop, s.stopped = info, t
+	delete(s.excStops, t.ID)
+	s.mu.Unlock()
+	s.emit(func(l Listener) { l.Continued(t.ID, true) })
+	s.emit(func(l Listener) { l.Stopped(info) })
+}
+
+// assignedParam returns the name of a parameter of fn that an
+// instruction of fn writes ("" if none).
+func assignedParam(fn *vm.Funcode) string {
+	params := map[int32]string{}
+	for _, l := range fn.Locals {
+		if l.IsParam {
+			params[l.Reg] = l.Name
+		}
+	}
+	if len(params) == 0 {
+		return ""
+	}
+	for pc := range fn.Code {
+		for _, r := range writtenRegs(fn, fn.Instr(int32(pc))) {
+			if name, ok := params[r]; ok {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
+// writtenRegs returns the registers an instruction writes; for a call,
+// the result register and every register from the first argument up (the
+// callee's frame overlays them). See the stack pictures in vm/opcode.go.
+func writtenRegs(fn *vm.Funcode, in vm.Instr) []int32 {
+	switch in.Op {
+	case vm.NOP, vm.JMP, vm.LOOP, vm.JT, vm.JF, vm.JNLTI, vm.JNLEI, vm.JNLTIK, vm.JNLEIK, vm.JNGTIK, vm.JNGEIK,
+		vm.LOOPLTIK, vm.LOOPLEIK, vm.LOOPGTIK, vm.LOOPGEIK, vm.LOOPLTI, vm.LOOPLEI, vm.LOOPT, vm.JNLTD, vm.JNLED,
+		vm.SETF, vm.ASET, vm.LSET, vm.RET, vm.RETV, vm.THROW, vm.RETHROW, vm.ASSERT, vm.TRAP:
+		return nil
+	case vm.CALL, vm.CALLV, vm.CALLI, vm.CALLN, vm.CALLF, vm.CONT:
+		out := []int32{in.C}
+		for r := in.A; r < int32(fn.NumRegs); r++ {
+			out = append(out, r)
+		}
+		return out
+	}
+	return []int32{in.A}
+}
+
+// GotoTarget is a place a thread can be moved to: a statement start.
+type GotoTarget struct {
+	ID    int // (function index + 1) << AddrShift | pc
+	Label string
+	Line  int
+	Col   int
+	Func  string
+}
+
+// GotoTargets lists the statement starts on line of file, in whatever
+// function (Goto checks that the thread is in it).
+func (s *Session) GotoTargets(file string, line int) ([]GotoTarget, error) {
+	file = canonPath(file)
+	var out []GotoTarget
+	for i, fn := range s.prog.Funcs {
+		if canonPath(fn.File) != file {
+			continue
+		}
+		for _, e := range stmtPCs(fn) {
+			if int(e.Line) != line {
+				continue
+			}
+			out = append(out, GotoTarget{ID: (i+1)<<AddrShift | int(e.PC), Line: line, Col: int(e.Col), Func: fn.Name,
+				Label: fmt.Sprintf("line %d in %s", line, fn.Name)})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("line %d has no statement", line)
+	}
+	return out, nil
+}
+
+// Goto moves thread threadID's innermost frame to a target of
+// GotoTargets in the same function, then reports a stop with reason goto
+// (the thread does not run). The code between is skipped, not undone.
+// Refused: a target in another function, one where a local is live
+// whose declaration the thread has not reached (its value would be
+// garbage), and a thread inside a native.
+func (s *Session) Goto(threadID int64, targetID int) error {
+	if err := s.checkStopped(); err != nil {
+		return err
+	}
+	t, err := s.thread(threadID)
+	if err != nil {
+		return err
+	}
+	fi, pc := targetID>>AddrShift-1, int32(targetID&(1<<AddrShift-1))
+	if fi < 0 || fi >= len(s.prog.Funcs) || int(pc) >= len(s.prog.Funcs[fi].Code) {
+		return fmt.Errorf("unknown goto target %d", targetID)
+	}
+	fn := s.prog.Funcs[fi]
+	if t.Depth() == 0 {
+		return fmt.Errorf("thread %d has no frame", threadID)
+	}
+	f := t.Frame(0)
+	if f.Fn != fn {
+		return fmt.Errorf("the target is in %s, but thread %d is in %s: goto moves within the current function", fn.Name, threadID, f.Fn.Name)
+	}
+	if why := frameBlocker(t, 0); why != "" {
+		return fmt.Errorf("cannot move thread %d: %s", threadID, why)
+	}
+	if dead := unsetLocals(fn, f.PC, pc); len(dead) > 0 {
+		line, _ := fn.Pos(pc)
+		return fmt.Errorf("cannot go to line %d: %s would be used before being set (declared after the current line)", line, strings.Join(dead, ", "))
+	}
+	t.SetPC(pc)
+	line, _ := fn.Pos(pc)
+	s.stopInPlace(t, StopInfo{Reason: ReasonGoto, Description: fmt.Sprintf("Moved to line %d", line)})
+	return nil
+}
+
+// unsetLocals lists the locals live at pc to that are not live at pc
+// from (in the same register): their values would be stale.
+func unsetLocals(fn *vm.Funcode, from, to int32) []string {
+	live := func(l vm.LocalVar, pc int32) bool { return pc >= l.StartPC && pc < l.EndPC }
+	var out []string
+	for _, l := range fn.Locals {
+		if !live(l, to) || l.IsParam {
+			continue
+		}
+		ok := false
+		for _, m := range fn.Locals {
+			if m.Reg == l.Reg && m.Name == l.Name && live(m, from) {
+				ok = true
+			}
+		}
+		if !ok {
+			out = append(out, l.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
