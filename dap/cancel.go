@@ -22,6 +22,7 @@ import (
 type readResult struct {
 	content []byte
 	err     error
+	last    bool // the reader goroutine stops after this one
 }
 
 // cancels is the set of cancelled request seqs.
@@ -59,10 +60,33 @@ func (x *cancels) remove(seq int) {
 	delete(x.set, seq)
 }
 
-// readAhead starts the reader; it stops at the first error (after
-// passing it on) or when done is closed.
-func (c *session) readAhead(done <-chan struct{}) <-chan readResult {
+// nextMessage returns the next message for the read loop. While no long
+// request runs it reads the connection itself: a hand-off to another
+// goroutine for every message costs a wake-up of tens of µs. A long
+// request (cancellable) starts a reader goroutine that reads ahead, so
+// that a cancel is seen while the request works; the read loop then
+// takes the messages from it until the reader hands over one read after
+// the long requests have ended, and reads directly again.
+func (c *session) nextMessage(done <-chan struct{}) ([]byte, error) {
+	if c.ahead != nil {
+		m := <-c.ahead
+		if m.last {
+			c.ahead = nil
+		}
+		return m.content, m.err
+	}
+	return dap.ReadBaseMessage(c.r)
+}
+
+// startAhead starts the reader goroutine, if it is not running, for a
+// long request that begins. Called by the read loop.
+func (c *session) startAhead(done <-chan struct{}) {
+	c.long.Store(true)
+	if c.ahead != nil {
+		return
+	}
 	out := make(chan readResult, 16)
+	c.ahead = out
 	go func() {
 		for {
 			content, err := dap.ReadBaseMessage(c.r)
@@ -72,17 +96,17 @@ func (c *session) readAhead(done <-chan struct{}) <-chan readResult {
 			case bytes.Contains(content, []byte(`"cancel"`)), bytes.Contains(content, []byte(`"disconnect"`)):
 				c.noteCancel(content)
 			}
+			last := err != nil || !c.long.Load()
 			select {
-			case out <- readResult{content, err}:
+			case out <- readResult{content: content, err: err, last: last}:
 			case <-done:
 				return
 			}
-			if err != nil {
+			if last {
 				return
 			}
 		}
 	}()
-	return out
 }
 
 // noteCancel records the request a cancel request cancels.
@@ -126,6 +150,8 @@ func (c *session) cancellable(req dap.RequestMessage, run func()) {
 		c.prog.SetCancelCheck(func() bool { return c.cancelled.has(seq) })
 		defer c.prog.SetCancelCheck(nil)
 	}
+	c.startAhead(c.readDone)
+	defer c.long.Store(false)
 	run()
 }
 

@@ -250,10 +250,9 @@ func (s *Server) logf(format string, args ...any) {
 func (c *session) readLoop() error {
 	done := make(chan struct{})
 	defer close(done)
-	msgs := c.readAhead(done) // (cancel.go)
+	c.readDone = done
 	for !c.disconnected {
-		m := <-msgs
-		content, err := m.content, m.err
+		content, err := c.nextMessage(done) // (cancel.go)
 		if err != nil {
 			var ne net.Error
 			if c.handshake != nil && errors.As(err, &ne) && ne.Timeout() {
@@ -451,6 +450,11 @@ type session struct {
 	broken     bool    // rw failed or was closed
 	closeAfter bool    // close rw once the held events are out
 	cancelled  cancels // requests cancelled (cancel.go)
+	// The reader goroutine of long requests (cancel.go): its messages,
+	// while it runs; whether a long request runs; the read loop's end.
+	ahead    chan readResult
+	long     atomic.Bool
+	readDone chan struct{}
 	// console is debugger output (log points) not sent yet: console
 	// lines that come in a burst go out as one output event, at most
 	// consoleDelay after the first (a log point on a hot loop would
