@@ -240,6 +240,30 @@ class Workbench {
     return h.jsonValue();
   }
 
+  /** viewPane returns a selector for the side bar's view titled title (header and body). */
+  viewPane(title) {
+    return `.pane:has(> .pane-header[aria-label^="${title}"])`;
+  }
+
+  /**
+   * clickToolbar clicks the debug toolbar's button labelled label once it
+   * shows (the toolbar redraws its buttons as the session's state changes).
+   */
+  async clickToolbar(label, timeout = 30000) {
+    const sel = `.debug-toolbar .action-item a[aria-label^="${label}"]:not(.disabled)`;
+    const end = Date.now() + timeout;
+    for (;;) {
+      const b = await this.page.waitForSelector(sel, { visible: true, timeout: Math.max(end - Date.now(), 1) });
+      try {
+        await b.click();
+        return;
+      } catch (e) {
+        if (Date.now() > end) throw e;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
   /** command runs a command through the Command Palette (F1). */
   async command(title) {
     await this.page.keyboard.press('F1');

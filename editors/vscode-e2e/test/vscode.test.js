@@ -3,8 +3,9 @@
 // headless Chromium), as a user meets it: a .n file opens with colours and
 // the language in the status bar; in a fresh folder (no launch.json) a
 // breakpoint in a spawned thread, F5, the debugger picked, the Call Stack
-// lists the virtual threads by name, Variables shows the locals, a step, a
-// continue to the other thread, and the output in the Debug Console;
+// lists the virtual threads by name, Variables shows the locals, the
+// Virtual threads view shows the run queue and main parked on its channel,
+// a step, Step Back, the Disassembly view, a continue to the other thread, and the output in the Debug Console;
 // NLang: Run File runs a file past its breakpoint to the end; an attach
 // configuration connects to `nlangdbg run --listen` and detaches.
 // Needs NLANG_VSIX, NLANGDBG (absolute paths) and E2E_OUT (screenshots).
@@ -77,7 +78,7 @@ test('a .n file opens with colours and the status bar shows NLang', { timeout: 6
   await wb.screenshot('1-colours');
 });
 
-test('F5 in a fresh folder: a breakpoint in a spawned thread, threads by name, locals, step, continue, output', { timeout: 120000 }, async () => {
+test('F5 in a fresh folder: a breakpoint in a spawned thread, threads by name, locals, the Virtual threads view, step, Step Back, the Disassembly view, continue, output', { timeout: 120000 }, async () => {
   const page = wb.page;
   await step('breakpoint', async () => {
     await wb.gotoLine(bpLine);
@@ -107,10 +108,42 @@ test('F5 in a fresh folder: a breakpoint in a spawned thread, threads by name, l
   });
   await wb.screenshot('2-breakpoint');
 
+  await step('virtual-threads', async () => {
+    // The extension's view in the Run and Debug side bar, filled from
+    // nlang/scheduler at the stop: main waits in results.recv().
+    await wb.command('Focus on Virtual threads View');
+    await wb.waitForText(wb.viewPane('Virtual threads'), /Run queue \(\d+\)[\s\S]*Parked \(1\)\s*\[1\] main\s*chan recv · main \(workers\.n:\d+\)/);
+    const view = await wb.text(wb.viewPane('Virtual threads'));
+    const queue = /Run queue \((\d+)\)([\s\S]*)Parked/.exec(view);
+    assert.ok(Number(queue[1]) >= 1, `the run queue lists a thread:\n${view}`);
+    assert.match(queue[2], /\[2\] alpha\s*next, stopped[\s\S]*\[3\] beta\s*runnable/, `the run queue lists the workers:\n${view}`);
+  });
+  await wb.screenshot('2-virtual-threads');
+
   await step('step', async () => {
     await page.keyboard.press('F10');
     await wb.waitForText('.debug-call-stack', new RegExp(`workers\\.n\\s*${bpLine + 1}:`));
   });
+
+  await step('step-back', async () => {
+    // The session records (one carrier): Step Back in the toolbar goes
+    // back to the breakpoint's line.
+    await wb.clickToolbar('Step Back');
+    await wb.waitForText('.debug-call-stack', new RegExp(`workers\\.n\\s*${bpLine}:`));
+    await wb.waitForText('.debug-call-stack', /alpha[^\n]*\n?\s*step back/i);
+    // The view refills at this stop too.
+    await wb.waitForText(wb.viewPane('Virtual threads'), /Parked \(1\)\s*\[1\] main\s*chan recv/);
+  });
+  await wb.screenshot('2-step-back');
+
+  await step('disassembly', async () => {
+    await wb.command('Open Disassembly View');
+    // Rows of bytecode under their source lines: the breakpoint's line,
+    // then its instructions (an address, an opcode, its operands).
+    await wb.waitForText('.disassembly-view', new RegExp(`${bpLine}:\\s*io\\.print[^\\n]*\\n\\s*0x[0-9a-f]+\\s+loadk\\s+r\\d+, k\\d+`));
+    assert.match(await wb.text('.disassembly-view'), /0x[0-9a-f]+\s+calln\s+r\d+, r\d+\s*; io\.print/);
+  });
+  await wb.screenshot('2-disassembly');
 
   await step('continue', async () => {
     await page.keyboard.press('F5');
