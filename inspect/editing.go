@@ -247,35 +247,17 @@ func (s *Session) memberCompletions(v vm.Value, typ *vm.Type, add func(label, ty
 	if typ == nil {
 		return
 	}
-	kind := ""
-	switch typ.Kind {
-	case vm.KString:
-		kind = "string"
-	case vm.KList:
-		kind = "List"
-	case vm.KDict:
-		kind = "Dict"
-	case vm.KArray:
-		kind = "array"
-	case vm.KHost:
+	if typ.Kind == vm.KHost {
 		if typ.Host != nil {
 			for _, m := range typ.Host.Methods {
-				add(methodName(m.Name), "method", m.Sig)
+				add(m.Method(), "method", m.Sig)
 			}
 		}
 		return
 	}
-	for _, m := range s.lib.Methods[kind] {
-		add(methodName(m.Name), "method", m.Sig)
+	for _, m := range s.lib.Methods[vm.MethodKind(typ)] {
+		add(m.Method(), "method", m.Sig)
 	}
-}
-
-// methodName is the method part of a native's qualified name.
-func methodName(qualified string) string {
-	if i := strings.LastIndexByte(qualified, '.'); i >= 0 {
-		return qualified[i+1:]
-	}
-	return qualified
 }
 
 // placeBefore returns the access path that ends text ("a.b[2]" in "x +

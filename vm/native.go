@@ -1,6 +1,9 @@
 package vm
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // NativeFunc implements a host function. args aliases the caller's
 // argument registers (for a method, args[0] is the receiver); a native
@@ -26,6 +29,32 @@ type Native struct {
 	Fn  NativeFunc
 	// Pinned marks a native that blocks its carrier (a blocking read).
 	Pinned bool
+}
+
+// Method returns the method part of the native's name ("add" of
+// "List.add", "print" of "io.print").
+func (n *Native) Method() string {
+	if i := strings.LastIndexByte(n.Name, '.'); i >= 0 {
+		return n.Name[i+1:]
+	}
+	return n.Name
+}
+
+// MethodKind returns the key of the built-in methods of values of type t
+// in Library.Methods ("string", "List", "Dict", "array"), or "" if t has
+// none there.
+func MethodKind(t *Type) string {
+	switch t.Kind {
+	case KString:
+		return "string"
+	case KList:
+		return "List"
+	case KDict:
+		return "Dict"
+	case KArray:
+		return "array"
+	}
+	return ""
 }
 
 // HostType is a built-in reference type implemented by the host, such as

@@ -114,22 +114,13 @@ func typeEnv(t *vm.Type) map[string]*vm.Type {
 
 // builtinMethods returns the methods of string, List, Dict and arrays.
 func (c *compiler) builtinMethods(t *vm.Type, name string) []*callee {
-	var key string
-	switch t.Kind {
-	case vm.KString:
-		key = "string"
-	case vm.KList:
-		key = "List"
-	case vm.KDict:
-		key = "Dict"
-	case vm.KArray:
-		key = "array"
-	default:
+	key := vm.MethodKind(t)
+	if key == "" {
 		return nil
 	}
 	var out []*callee
 	for _, n := range c.lib.Methods[key] {
-		if methodName(n) == name {
+		if n.Method() == name {
 			out = append(out, c.nativeCallee(n, typeEnv(t), ""))
 		}
 	}
@@ -140,7 +131,7 @@ func (c *compiler) builtinMethods(t *vm.Type, name string) []*callee {
 func (c *compiler) hostMethods(t *vm.Type, name string) []*callee {
 	var out []*callee
 	for _, n := range t.Host.Methods {
-		if methodName(n) == name {
+		if n.Method() == name {
 			out = append(out, c.nativeCallee(n, typeEnv(t), t.Host.Name))
 		}
 	}
@@ -154,20 +145,11 @@ func (c *compiler) packageFuncs(pkg, name string) []*callee {
 		return nil
 	}
 	for _, n := range p.Funcs {
-		if methodName(n) == name {
+		if n.Method() == name {
 			out = append(out, c.nativeCallee(n, nil, ""))
 		}
 	}
 	return out
-}
-
-// methodName returns the method name of a native named "Type.method" or
-// "pkg.func".
-func methodName(n *vm.Native) string {
-	if i := strings.LastIndexByte(n.Name, '.'); i >= 0 {
-		return n.Name[i+1:]
-	}
-	return n.Name
 }
 
 // bindArgs matches call arguments to a candidate's parameters: it returns,
