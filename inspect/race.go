@@ -3,16 +3,18 @@ package inspect
 import (
 	"errors"
 
-	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/sched/race"
 	"github.com/nlangdbg/nlangdbg/vm"
 )
 
 // This file runs a session with the race detector (Config.Race): the
-// program's accesses are patched with traps owned by the detector (one
-// reference each in s.traps, so that breakpoints set and cleared at the
-// same pcs leave them in place), and a new race stops the thread that
-// made the second access, with reason "data race".
+// program's accesses are patched with traps (instrumentAccesses,
+// shared.go), and a new race stops the thread that made the second
+// access, with reason "data race". Every machine of the session has its
+// own detector, the re-executions of time travel too: a re-execution
+// rebuilds the detector's state from the start, so that the races after
+// the moment it goes back to are found again when the program goes on;
+// it reports none before the session adopts it (they were reported).
 
 // ReasonDataRace is the stop of a thread whose access races with an
 // earlier one (Config.Race); the stop's Text is the report.
@@ -24,68 +26,25 @@ func (s *Session) initRace() error {
 	if s.cfg.Carriers > 1 {
 		return errors.New(`launch: "race" needs one carrier`)
 	}
-	race.Instrument(s.prog)
-	s.raceTraps = map[trapKey]bool{}
-	for _, fn := range s.prog.Funcs {
-		for pc := range fn.Code {
-			if fn.HasTrap(int32(pc)) {
-				k := trapKey{fn, int32(pc)}
-				s.raceTraps[k] = true
-				s.traps[k]++
-			}
-		}
-	}
+	s.instrumentAccesses()
+	s.race = true
 	return nil
 }
 
-// installRace puts the detector between machine m and its debug hook h.
-// Only the session's own run (h is the session's hook) detects races;
-// the re-executions of time travel only skip the detector's traps.
-func (s *Session) installRace(m *vm.Machine, sch *sched.Scheduler, h vm.DebugHook) {
-	if s.raceTraps == nil {
-		return
+// newDetector returns the race detector of a new machine, or nil.
+func (s *Session) newDetector() *race.Detector {
+	if !s.race {
+		return nil
 	}
-	rh := &raceHook{s: s, h: h}
-	if _, live := h.(hook); live {
-		rh.d = race.New(nil)
-		sch.SetRaceHook(rh.d)
-	}
-	m.Hook = rh
+	return race.New(nil)
 }
 
-// raceHook is the debug hook of a machine of a race session.
-type raceHook struct {
-	s *Session
-	h vm.DebugHook
-	d *race.Detector // nil in a re-execution
-}
-
-func (r *raceHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
-	s := r.s
-	k := trapKey{fn, pc}
-	s.mu.Lock()
-	mine, theirs := s.raceTraps[k], s.traps[k] > 1 || !s.raceTraps[k]
-	s.mu.Unlock()
-	stop := false
-	if mine && r.d != nil {
-		n := len(r.d.Races())
-		r.d.OnTrap(t, fn, pc)
-		if rs := r.d.Races(); len(rs) > n {
-			s.mu.Lock()
-			s.pending[t] = &StopInfo{Reason: ReasonDataRace, Description: "Data race", Text: rs[len(rs)-1].Report}
-			s.mu.Unlock()
-			stop = true
-		}
+// raceStop is the stop of t at its access that made the detector d find
+// a race (d had n races before it), or nil.
+func (a *accessHook) raceStop(t *vm.Thread, n int) *StopInfo {
+	rs := a.d.Races()
+	if len(rs) == n || !a.reports() {
+		return nil
 	}
-	if theirs && r.h.OnTrap(t, fn, pc) {
-		return true // a breakpoint or a step's end at the same pc decides
-	}
-	return stop
-}
-
-func (r *raceHook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
-	if th, ok := r.h.(vm.ThrowHook); ok {
-		return th.OnThrow(t, exc, caught)
-	}
-	return false
+	return &StopInfo{Reason: ReasonDataRace, Description: "Data race", Text: rs[len(rs)-1].Report}
 }

@@ -132,7 +132,7 @@ func (s *Session) newMachine(stdin io.Reader, stdout, stderr io.Writer, j *recor
 	m.DebugLog = s.cfg.DebugLog
 	m.Hook = h
 	sch := sched.New(m, sched.Options{Quota: s.cfg.Quota, Seed: s.cfg.Seed, Carriers: s.cfg.Carriers, Clock: clock})
-	s.installRace(m, sch, h) // race.go
+	s.installAccess(m, sch, h) // shared.go
 	if j != nil {
 		j.Start(m, sch)
 	}
@@ -405,7 +405,7 @@ func (s *Session) present() moment {
 	info, t := s.stop, s.stopped
 	s.mu.Unlock()
 	switch info.Reason {
-	case ReasonStep, ReasonBreakpoint, ReasonFunction, ReasonException:
+	case ReasonStep, ReasonBreakpoint, ReasonFunction, ReasonException, ReasonDataRace:
 		if t != nil && t.Depth() > 0 {
 			f := t.Frame(0)
 			m := moment{thread: t.ID, red: t.Reductions(), depth: t.Depth(), fn: f.Fn, pc: f.PC, trap: true}
@@ -829,9 +829,6 @@ func openReplay(cfg *Config) (*record.Recording, error) {
 		return nil, fmt.Errorf("a recording replays on one carrier, not %d", cfg.Carriers)
 	}
 	h := rec.Header
-	if h.Shared {
-		return nil, fmt.Errorf("%s was explored at --granularity shared: replay it with nlangdbg replay; the debugger does not open such recordings yet", path)
-	}
 	cfg.Quota, cfg.Seed, cfg.MaxFrames, cfg.Args = h.Quota, h.Seed, h.MaxFrames, h.Args
 	return rec, nil
 }

@@ -69,9 +69,14 @@ type Session struct {
 	code      int
 	done      chan struct{}
 	refs      handles
-	traps     map[trapKey]int  // reference counts of patched pcs
-	raceTraps map[trapKey]bool // the race detector's (race.go)
-	resumeCh  chan struct{}    // closed at the next resume (made at each stop)
+	traps     map[trapKey]int // reference counts of patched pcs
+	// accessTraps are the traps at shared accesses (shared.go), for
+	// race (the race detector: race.go) and shared (a recording explored
+	// at --granularity shared: every access is a scheduling point)
+	accessTraps map[trapKey]bool
+	race        bool
+	shared      bool
+	resumeCh    chan struct{} // closed at the next resume (made at each stop)
 
 	stepping    bool                     // SchedStep is dispatching
 	safepoints  map[*vm.Thread]bool      // BreakSafepoint requests
@@ -208,6 +213,9 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 		if err := s.initRace(); err != nil {
 			return nil, err
 		}
+	}
+	if rec != nil && rec.Header.Shared {
+		s.initShared() // shared.go
 	}
 	s.m, s.sch = s.newMachine(stdin, stdout, stderr, j, hook{s})
 	s.sch.OnEvent = s.events(s.sch)
@@ -398,6 +406,7 @@ func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
 // Must hold s.mu.
 func (s *Session) resumeLocked() {
 	s.state = stateRunning
+	s.releaseOwed() // shared.go
 	s.ret = nil
 	s.refs.reset()
 	if s.resumeCh != nil {
