@@ -32,8 +32,10 @@ that fails, a nonzero exit code, a run that does not end within
 output that differs from FILE. A thread may be preempted at every
 safepoint (function entry, loop back-edge) and after every
 synchronisation operation (spawn, join, channel, future, lock,
-semaphore, atomic, sleep); with --granularity shared also before every
-read and write of a field, an array or List element, a List or a Dict.
+semaphore, atomic, sleep), and before every read and write of a field,
+an array or List element, a List or a Dict (--granularity shared, the
+default; --granularity sync leaves the accesses out: fewer points, but a
+lost update inside one statement is then out of reach).
 
 Strategies (--strategy): pct (the default) draws --depth - 1 priority
 change points at random: a bug that needs D ordering constraints is
@@ -89,7 +91,7 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var((*listFlag)(&allowWrite), "allow-write", "directory the program may write (repeatable)")
 	denyFS := fs.Bool("deny-fs", false, "no file access")
 	fs.BoolVar(&cfg.Race, "race", false, "detect data races in every schedule")
-	fs.StringVar(&cfg.Granularity, "granularity", "sync", "scheduling points: sync (safepoints and synchronisation operations) or shared (also every shared access)")
+	fs.StringVar(&cfg.Granularity, "granularity", "shared", "scheduling points: shared (safepoints, synchronisation operations and every shared access) or sync (not the accesses)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -214,8 +216,8 @@ func printSummary(w io.Writer, res *explore.Result) {
 		shard = fmt.Sprintf(", shard %d/%d", res.Shard, res.Shards)
 	}
 	gran := ""
-	if res.Granularity == "shared" {
-		gran = ", granularity shared"
+	if res.Granularity == "sync" {
+		gran = ", granularity sync" // shared is the default
 	}
 	fmt.Fprintf(w, "explore %s: %d schedules (%s, depth %d, seed %d%s%s) in %.2f s (%.0f/s): ",
 		res.Program, res.Schedules, res.Strategy, res.Depth, res.Seed, gran, shard, res.Seconds, rate)

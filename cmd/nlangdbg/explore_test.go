@@ -153,6 +153,21 @@ func TestRunRace(t *testing.T) {
 	}
 }
 
+// TestExploreDefaultGranularity: with no --granularity every shared access
+// is a scheduling point, so explore finds the lost update inside one
+// statement (main exits 1); --granularity sync does not.
+func TestExploreDefaultGranularity(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := cli("explore", "--schedules", "200", "--out", dir, "../../testdata/explore/lost_update.n")
+	if code != 3 || !strings.Contains(out, "1 failure") || !strings.Contains(out, "exit code 1") || strings.Contains(out, "granularity") {
+		t.Errorf("explore: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = cli("explore", "--schedules", "200", "--granularity", "sync", "--out", dir, "../../testdata/explore/lost_update.n")
+	if code != 0 || !strings.Contains(out, "granularity sync) in") || !strings.Contains(out, "no failure") {
+		t.Errorf("explore --granularity sync: exit %d\n%s%s", code, out, errs)
+	}
+}
+
 // TestExploreProgress: on a terminal explore shows its progress (the
 // schedules run, the rate, the failures so far) and clears the line for
 // the summary.

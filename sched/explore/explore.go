@@ -66,10 +66,11 @@ type Config struct {
 	MaxHeap   int64
 	// FS, if not nil, restricts the file access of every run.
 	FS *vm.FSPolicy
-	// Granularity is "sync" (the default: scheduling points at
-	// safepoints and synchronisation operations) or "shared" (also
-	// before every access of a field, an array or List element, a List
-	// or a Dict). Explore instruments Prog for "shared".
+	// Granularity is "shared" (the default: scheduling points at
+	// safepoints, synchronisation operations and before every access of
+	// a field, an array or List element, a List or a Dict) or "sync"
+	// (only safepoints and synchronisation operations). Explore
+	// instruments Prog for "shared".
 	Granularity string
 	// Race runs every schedule with the race detector (sched/race): a
 	// data race is a failure. Explore instruments Prog for it.
@@ -92,7 +93,7 @@ func (c *Config) defaults() error {
 	}
 	switch c.Granularity {
 	case "":
-		c.Granularity = "sync"
+		c.Granularity = "shared"
 	case "sync", "shared":
 	default:
 		return fmt.Errorf("unknown granularity %q (want sync or shared)", c.Granularity)

@@ -54,6 +54,7 @@ var planted = []struct {
 	{"dict_check_then_act.n", "assertion failure", "main (dict_check_then_act.n:40)"},
 	{"missed_wakeup.n", "deadlock", "chan at worker (missed_wakeup.n:26)"},
 	{"atomicity.n", "exit code 1", ""},
+	{"lost_update.n", "exit code 1", ""}, // at the default granularity, shared
 }
 
 const plantedDir = "../../testdata/explore"
@@ -330,20 +331,21 @@ func TestStepBound(t *testing.T) {
 
 // TestLostUpdateNeedsRace: a lost update with no scheduling point between
 // the read and the write is out of reach of sync granularity; the race
-// detector finds it in the first schedule, which needs no preemption.
+// detector finds it there in the first schedule, which needs no
+// preemption.
 func TestLostUpdateNeedsRace(t *testing.T) {
 	path := filepath.Join(plantedDir, "lost_update.n")
 	cfg := load(t, path)
 	if code, out, _ := plainRun(cfg); code != 0 || out != "200\n" {
 		t.Fatalf("plain run: exit %d, %q", code, out)
 	}
-	cfg.Schedules, cfg.Expect = 200, []byte("200\n")
+	cfg.Schedules, cfg.Expect, cfg.Granularity = 200, []byte("200\n"), "sync"
 	res, err := Explore(cfg, nil)
 	if err != nil || len(res.Failures) != 0 {
 		t.Fatalf("without the detector: %v, %+v", err, res.Failures)
 	}
 	cfg = load(t, path)
-	cfg.Schedules, cfg.Race = 200, true
+	cfg.Schedules, cfg.Race, cfg.Granularity = 200, true, "sync"
 	res, err = Explore(cfg, nil)
 	if err != nil || len(res.Failures) != 1 {
 		t.Fatalf("with the detector: %v, %+v", err, res.Failures)
@@ -420,15 +422,15 @@ func TestPlantedBugsAcrossSeeds(t *testing.T) {
 	}
 }
 
-// TestSharedGranularity: at --granularity shared every access is a
-// scheduling point, so the lost update with no call inside the statement
-// is found (main exits 1) with one preemption, and its recording replays
-// on a fresh compile of the program, whose accesses the replay makes
-// scheduling points again.
+// TestSharedGranularity: at --granularity shared, the default, every
+// access is a scheduling point, so the lost update with no call inside
+// the statement is found (main exits 1) with one preemption, and its
+// recording replays on a fresh compile of the program, whose accesses the
+// replay makes scheduling points again.
 func TestSharedGranularity(t *testing.T) {
 	path := filepath.Join(plantedDir, "lost_update.n")
 	cfg := load(t, path)
-	cfg.Schedules, cfg.Granularity = 200, "shared"
+	cfg.Schedules = 200 // no Granularity: the default
 	res, err := Explore(cfg, nil)
 	if err != nil || len(res.Failures) != 1 {
 		t.Fatalf("%v, %+v", err, res.Failures)
@@ -489,11 +491,18 @@ func TestConcurrencyScriptsExploreShared(t *testing.T) {
 // (no interleaving is run twice), and the bound holds: no schedule has
 // more preemptions than it.
 func TestDFSRunsEachScheduleOnce(t *testing.T) {
-	for _, bound := range []int{1, 2} {
+	for _, c := range []struct {
+		gran  string
+		bound int
+	}{{"sync", 1}, {"sync", 2}, {"shared", 1}} {
+		bound := c.bound
 		cfg := load(t, filepath.Join(plantedDir, "atomicity.n"))
-		cfg.Strategy, cfg.Depth, cfg.Schedules = DFS, bound, 1_000_000
+		cfg.Strategy, cfg.Depth, cfg.Schedules, cfg.Granularity = DFS, bound, 1_000_000, c.gran
 		if err := cfg.defaults(); err != nil {
 			t.Fatal(err)
+		}
+		if c.gran == "shared" {
+			sched.InstrumentAccesses(cfg.Prog) // as Explore does
 		}
 		r := newRunner(&cfg)
 		seen := map[string]bool{}
@@ -526,8 +535,8 @@ func TestDFSRunsEachScheduleOnce(t *testing.T) {
 		}
 		res, err := Explore(cfg, nil)
 		if err != nil || !res.Complete || res.Schedules != len(seen) {
-			t.Fatalf("bound %d: explore ran %d schedules (complete %v, %v), the search here %d", bound, res.Schedules, res.Complete, err, len(seen))
+			t.Fatalf("%s, bound %d: explore ran %d schedules (complete %v, %v), the search here %d", c.gran, bound, res.Schedules, res.Complete, err, len(seen))
 		}
-		t.Logf("bound %d: %d distinct schedules", bound, len(seen))
+		t.Logf("%s, bound %d: %d distinct schedules", c.gran, bound, len(seen))
 	}
 }
