@@ -830,6 +830,7 @@ func openReplay(cfg *Config) (*record.Recording, error) {
 	}
 	h := rec.Header
 	cfg.Quota, cfg.Seed, cfg.MaxFrames, cfg.Args = h.Quota, h.Seed, h.MaxFrames, h.Args
+	cfg.Race = cfg.Race || h.Race // a recording made with the detector replays with it
 	return rec, nil
 }
 

@@ -197,7 +197,7 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 		stderr = cfg.Stderr
 	}
 	hdr := record.Header{Path: path, Source: src, Hash: record.ProgramHash(prog), Quota: cfg.Quota,
-		Seed: cfg.Seed, MaxFrames: cfg.MaxFrames, Args: cfg.Args}
+		Seed: cfg.Seed, MaxFrames: cfg.MaxFrames, Args: cfg.Args, Race: cfg.Race}
 	if s.tt, err = newTimeTravel(cfg, hdr, replayLog, stdin, stdout, stderr); err != nil {
 		return nil, err
 	}

@@ -153,14 +153,20 @@ func InstrumentAccesses(prog *vm.Program) {
 
 // AccessPoints is the debug hook of a run at --granularity shared: every
 // instrumented access is a scheduling point (PreemptAtTrap). Next, if not
-// nil, sees the other traps.
+// nil, sees every trap first (the race detector sees the access); where
+// it stops the thread (returns true) there is no scheduling point. A
+// debugger, whose stops at an access must keep the scheduling point for
+// when the thread resumes, composes them itself (inspect/shared.go).
 type AccessPoints struct{ Next vm.DebugHook }
 
 // OnTrap implements vm.DebugHook.
 func (h AccessPoints) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
+	if h.Next != nil && h.Next.OnTrap(t, fn, pc) {
+		return true
+	}
 	if IsAccess(fn, pc) {
 		PreemptAtTrap(t)
 		return true
 	}
-	return h.Next != nil && h.Next.OnTrap(t, fn, pc)
+	return false
 }

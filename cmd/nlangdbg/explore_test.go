@@ -153,6 +153,44 @@ func TestRunRace(t *testing.T) {
 	}
 }
 
+// TestReplayRace: a recording made with run --race replays with the
+// detector (the report again, exit 66); replay --race runs it on a plain
+// recording, which without the flag replays without a report; a race
+// found by explore --race replays with its report.
+func TestReplayRace(t *testing.T) {
+	dir := t.TempDir()
+	lost := "../../testdata/explore/lost_update.n"
+	const report = "WARNING: DATA RACE\nRead of Counter.n by thread 3 \"thread-3\":\n  at add (lost_update.n:21)\n"
+	raced, plain := filepath.Join(dir, "race.rec"), filepath.Join(dir, "plain.rec")
+	if code, out, errs := cli("run", "--race", "--record", raced, lost); code != 66 || out != "200\n" || !strings.Contains(errs, report) {
+		t.Fatalf("run --race --record: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if code, _, errs := cli("run", "--record", plain, lost); code != 0 || errs != "" {
+		t.Fatalf("run --record: exit %d, stderr %q", code, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		race bool
+	}{
+		{[]string{"replay", raced}, 66, true},
+		{[]string{"replay", "--race", plain}, 66, true},
+		{[]string{"replay", plain}, 0, false},
+	} {
+		code, out, errs := cli(c.args...)
+		if code != c.code || out != "200\n" || strings.Contains(errs, report) != c.race || strings.Contains(errs, "diverge") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, report %v", c.args, code, out, errs, c.code, c.race)
+		}
+	}
+	out := filepath.Join(dir, "explored")
+	if code, _, _ := cli("explore", "--race", "--schedules", "20", "--out", out, lost); code != 3 {
+		t.Fatalf("explore --race: exit %d", code)
+	}
+	if code, _, errs := cli("replay", filepath.Join(out, "failure-1.replay")); code != 66 || !strings.Contains(errs, "WARNING: DATA RACE\nRead of Counter.n") {
+		t.Errorf("replay of an explored race: exit %d, stderr %q", code, errs)
+	}
+}
+
 // TestExploreDefaultGranularity: with no --granularity every shared access
 // is a scheduling point, so explore finds the lost update inside one
 // statement (main exits 1); --granularity sync does not.

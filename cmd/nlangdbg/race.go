@@ -41,3 +41,27 @@ func raceProgram(path string, src []byte, opts runOptions, stdin io.Reader, stdo
 	}
 	return code
 }
+
+// startRace instruments prog and installs a race detector writing to
+// stderr in m and s, if on; it returns the detector (nil if off). Call it
+// before anything that wraps m's debug hook.
+func startRace(on bool, prog *vm.Program, m *vm.Machine, s *sched.Scheduler, stderr io.Writer) (*race.Detector, error) {
+	if !on {
+		return nil, nil
+	}
+	race.Instrument(prog)
+	d := race.New(stderr)
+	if err := d.Install(m, s); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// raceStatus is the exit code of a run that ended with code and had the
+// detector d (nil: none): raceExit if it found a race and code is 0.
+func raceStatus(d *race.Detector, code int) int {
+	if d != nil && code == 0 && len(d.Races()) > 0 {
+		return raceExit
+	}
+	return code
+}

@@ -20,7 +20,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "replay",
-		usage:   "REC [PROG.n]",
+		usage:   "[--race] REC [PROG.n]",
 		summary: "re-execute a recording made with run --record",
 		help: `
 Re-executes the run recorded in REC (nlangdbg run --record REC PROG.n):
@@ -35,6 +35,11 @@ If the replay does anything the recorded run did not, it stops at the
 first event that differs, says which on stderr and exits 1. A recording
 made by another build of nlangdbg (one that compiles the program to other
 bytecode) is refused, as is one of another program when PROG.n is given.
+
+--race runs the race detector as run --race does: each race is reported
+on stderr (not checked against the recording), and a replay that would
+exit 0 exits 66 if it found one. A recording made with the detector on
+(run --race --record, explore --race) replays with it without the flag.
 See docs/recording.md.`,
 		run: replayCmd,
 	})
@@ -76,7 +81,7 @@ func recordProgram(path string, src []byte, args []string, opts runOptions, recP
 // error writing the recording.
 func recordRun(prog *vm.Program, path string, src []byte, args []string, opts runOptions, w io.Writer, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	hdr := record.Header{Path: path, Source: src, Hash: record.ProgramHash(prog), Quota: opts.Quota,
-		Seed: opts.Seed, MaxFrames: opts.MaxFrames, MaxHeap: opts.MaxHeap, Args: args}
+		Seed: opts.Seed, MaxFrames: opts.MaxFrames, MaxHeap: opts.MaxHeap, Args: args, Race: opts.Race}
 	rec := record.NewRecorder(hdr)
 	m := vm.NewMachine(prog, stdin, rec.Stdout(stdout), rec.Stderr(stderr))
 	setLimits(m, opts)
@@ -86,12 +91,16 @@ func recordRun(prog *vm.Program, path string, src []byte, args []string, opts ru
 	}
 	m.FS = policy // a recorded run has the permissions a plain one has
 	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed, Clock: rec.Clock()})
+	d, err := startRace(opts.Race, prog, m, s, stderr) // the reports are not part of the recording
+	if err != nil {
+		return 1, err
+	}
 	if err := rec.Start(w, m, s); err != nil {
 		return 1, err
 	}
 	s.Start(m.NewCallThread(prog.Main, nil))
 	code := s.Run()
-	return code, rec.Finish(code)
+	return raceStatus(d, code), rec.Finish(code) // the recording keeps main's code
 }
 
 // setLimits applies the options' limits to m.
@@ -106,6 +115,7 @@ func setLimits(m *vm.Machine, opts runOptions) {
 
 func replayCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("replay", stderr)
+	race := fs.Bool("race", false, "run the race detector (see run --race)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -122,7 +132,7 @@ func replayCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		bw = bufio.NewWriterSize(stdout, 64<<10)
 		out = bw
 	}
-	code := replayFile(fs.Arg(0), fs.Arg(1), out, &flushWriter{w: stderr, flush: bw})
+	code := replayFile(fs.Arg(0), fs.Arg(1), *race, out, &flushWriter{w: stderr, flush: bw})
 	if bw != nil {
 		bw.Flush()
 	}
@@ -131,7 +141,7 @@ func replayCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // replayFile replays the recording recPath (of the program progPath, if
 // not "") and returns the exit code.
-func replayFile(recPath, progPath string, stdout, stderr io.Writer) int {
+func replayFile(recPath, progPath string, race bool, stdout, stderr io.Writer) int {
 	rec, err := record.ReadFile(recPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "nlangdbg replay: %v\n", err)
@@ -142,7 +152,7 @@ func replayFile(recPath, progPath string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "nlangdbg replay: %s\n", msg)
 		return 1
 	}
-	code, div := replayRun(prog, rec, stdout, stderr)
+	code, div := replayRun(prog, rec, race || rec.Header.Race, stdout, stderr)
 	if div != nil {
 		fmt.Fprintf(stderr, "nlangdbg replay: %s: %v\n", recPath, div)
 		return 1
@@ -151,19 +161,25 @@ func replayFile(recPath, progPath string, stdout, stderr io.Writer) int {
 }
 
 // replayRun replays rec with prog and returns the exit code and the
-// first divergence, if any.
-func replayRun(prog *vm.Program, rec *record.Recording, stdout, stderr io.Writer) (int, *record.Divergence) {
+// first divergence, if any. With race, the race detector runs and writes
+// its reports to stderr (they are not checked against the recording).
+func replayRun(prog *vm.Program, rec *record.Recording, race bool, stdout, stderr io.Writer) (int, *record.Divergence) {
 	h := rec.Header
 	rp := record.NewReplayer(rec)
 	m := vm.NewMachine(prog, nil, rp.Stdout(stdout), rp.Stderr(stderr))
 	setLimits(m, runOptions{MaxFrames: h.MaxFrames, MaxHeap: h.MaxHeap})
 	s := sched.New(m, sched.Options{Quota: h.Quota, Seed: h.Seed, Clock: rp.Clock()})
-	if err := rp.Start(m, s); err != nil {
+	d, err := startRace(race, prog, m, s, stderr)
+	if err == nil {
+		err = rp.Start(m, s) // after the detector: the access points see it first
+	}
+	if err != nil {
 		return 1, &record.Divergence{Want: "one carrier", Got: err.Error()}
 	}
 	s.Start(m.NewCallThread(prog.Main, nil))
 	code := s.Run()
-	return code, rp.Finish(code)
+	div := rp.Finish(code) // against the recorded exit code
+	return raceStatus(d, code), div
 }
 
 // loadRecorded compiles the program of a recording (the source it holds,

@@ -56,7 +56,8 @@ Flags:
                    nlangdbg debug --core FILE opens it at the crash
   --race           detect data races (one carrier): each is reported on
                    stderr as it happens, with both threads and stacks, and
-                   a run that would exit 0 exits 66 (see docs/explore.md)
+                   a run that would exit 0 exits 66 (see docs/explore.md);
+                   with --record, the recording replays with the detector
   --listen ADDR    run the program normally and serve DAP at ADDR
                    (host:port; a bare port means loopback, port 0 picks a
                    free one; the address is printed on stderr). A debugger
@@ -93,6 +94,9 @@ type runOptions struct {
 	// AllowRead, AllowWrite and DenyFS restrict file access (vm.FSPolicy).
 	AllowRead, AllowWrite []string
 	DenyFS                bool
+	// Race runs the race detector (run --race), writing its reports to
+	// the process's stderr.
+	Race bool
 }
 
 func (o *runOptions) flags(fs *flag.FlagSet) {
@@ -210,10 +214,11 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "nlangdbg run: --allow-remote, --token-file and --accept-multiclient need --listen")
 		return 2
 	}
-	if *raceOn && (opts.Carriers > 1 || *listen != "" || *recPath != "" || *dumpPath != "") {
-		fmt.Fprintln(stderr, "nlangdbg run: --race runs on one carrier, without --listen, --record or --dump-on-crash")
+	if *raceOn && (opts.Carriers > 1 || *listen != "" || *dumpPath != "") {
+		fmt.Fprintln(stderr, "nlangdbg run: --race runs on one carrier, without --listen or --dump-on-crash")
 		return 2
 	}
+	opts.Race = *raceOn
 	if *listen != "" {
 		return runListen(*listen, sf, fs.Arg(0), fs.Args()[1:], opts, stdin, stdout, stderr)
 	}
@@ -232,7 +237,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var code int
 	if *dumpPath != "" {
 		code = dumpOnCrash(path, src, fs.Args()[1:], opts, *recPath, *dumpPath, stdin, out, &flushWriter{w: stderr, flush: bw})
-	} else if *raceOn {
+	} else if *raceOn && *recPath == "" {
 		code = raceProgram(path, src, opts, stdin, out, &flushWriter{w: stderr, flush: bw})
 	} else if *recPath != "" {
 		code = recordProgram(path, src, fs.Args()[1:], opts, *recPath, stdin, out, &flushWriter{w: stderr, flush: bw})

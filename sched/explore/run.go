@@ -57,7 +57,7 @@ func (r *runner) run(ch chooser, w io.Writer) (*failure, error) {
 	if w != nil {
 		rec = record.NewRecorder(record.Header{Path: r.cfg.Path, Source: r.cfg.Source, Hash: r.cfg.programHash(),
 			Quota: r.cfg.Quota, MaxFrames: r.cfg.MaxFrames, MaxHeap: r.cfg.MaxHeap, Args: r.cfg.Args, Scheduled: true,
-			Shared: r.cfg.Granularity == "shared"})
+			Shared: r.cfg.Granularity == "shared", Race: r.cfg.Race})
 		rec.SetClock(clock)
 		stdout, stderr, sc = rec.Stdout(stdout), rec.Stderr(stderr), rec.Clock()
 	}

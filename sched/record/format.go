@@ -49,6 +49,9 @@ type Header struct {
 	// point (nlangdbg explore --granularity shared): a replay makes them
 	// so again (sched.AccessPoints).
 	Shared bool
+	// Race says that the run had the race detector on (run --race,
+	// explore --race): a replay of it runs the detector again.
+	Race bool
 }
 
 // Event kinds, one byte each in the file (see docs/recording.md).
@@ -127,7 +130,7 @@ func (e *encoder) header(h *Header) {
 	for _, a := range h.Args {
 		e.string(a)
 	}
-	var flags byte // bit 0: InputDirect, bit 1: Scheduled, bit 2: Shared
+	var flags byte // bit 0: InputDirect, bit 1: Scheduled, bit 2: Shared, bit 3: Race
 	if h.InputDirect {
 		flags |= 1
 	}
@@ -136,6 +139,9 @@ func (e *encoder) header(h *Header) {
 	}
 	if h.Shared {
 		flags |= 4
+	}
+	if h.Race {
+		flags |= 8
 	}
 	e.byte(flags)
 }
@@ -432,7 +438,7 @@ func Parse(data []byte) (*Recording, error) {
 		h.Args = append(h.Args, d.string())
 	}
 	flags := d.byte()
-	h.InputDirect, h.Scheduled, h.Shared = flags&1 != 0, flags&2 != 0, flags&4 != 0
+	h.InputDirect, h.Scheduled, h.Shared, h.Race = flags&1 != 0, flags&2 != 0, flags&4 != 0, flags&8 != 0
 	// The file must end with the CRC of everything before it; when it
 	// does not, say whether it was cut short or changed.
 	crcOK := len(data) >= 4 &&
