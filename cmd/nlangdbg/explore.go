@@ -42,7 +42,10 @@ change points at random: a bug that needs D ordering constraints is
 found by one schedule with probability at least 1/(n k^(D-1)) for n
 threads and k scheduling points; random is a seeded random walk; dfs
 runs every schedule with at most --depth preemptions, depth first, and
-says when it has run them all.
+says when it has run them all; with --state-cache it hashes the program's
+state at every scheduling point and skips the schedules that branch after
+a state it has explored from already (fewer schedules, each dearer: it
+pays from --depth 3).
 
 Each distinct failure (kind and place) is reported once, with the number
 of schedules it took; its schedule is shrunk to the fewest preemptions
@@ -91,6 +94,7 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var((*listFlag)(&allowWrite), "allow-write", "directory the program may write (repeatable)")
 	denyFS := fs.Bool("deny-fs", false, "no file access")
 	fs.BoolVar(&cfg.Race, "race", false, "detect data races in every schedule")
+	fs.BoolVar(&cfg.StateCache, "state-cache", false, "dfs: skip the schedules that branch after a state already explored (pays from --depth 3)")
 	fs.StringVar(&cfg.Granularity, "granularity", "shared", "scheduling points: shared (safepoints, synchronisation operations and every shared access) or sync (not the accesses)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -111,6 +115,9 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail("--shard %q: want I/K with 0 <= I < K", *shard)
 		}
 		cfg.Shard, cfg.Shards = i, k
+	}
+	if cfg.StateCache && cfg.Strategy != explore.DFS {
+		return fail("--state-cache needs --strategy dfs")
 	}
 	if cfg.Schedules < 1 || cfg.Jobs < 1 || cfg.Depth < 0 {
 		return fail("--schedules and --jobs must be at least 1, --depth not negative")

@@ -123,6 +123,7 @@ func TestExploreErrors(t *testing.T) {
 		{[]string{"explore", "--shard", "3/3", "../../testdata/explore/bench4.n"}, `--shard "3/3": want I/K`},
 		{[]string{"explore", "--granularity", "fine", "../../testdata/explore/bench4.n"}, `unknown granularity "fine"`},
 		{[]string{"explore", "--schedules", "0", "../../testdata/explore/bench4.n"}, "at least 1"},
+		{[]string{"explore", "--state-cache", "../../testdata/explore/bench4.n"}, "--state-cache needs --strategy dfs"},
 		{[]string{"explore", "merge"}, "want the --out directories"},
 		{[]string{"explore", "merge", dir}, "result.json"},
 	} {
@@ -188,6 +189,30 @@ func TestReplayRace(t *testing.T) {
 	}
 	if code, _, errs := cli("replay", filepath.Join(out, "failure-1.replay")); code != 66 || !strings.Contains(errs, "WARNING: DATA RACE\nRead of Counter.n") {
 		t.Errorf("replay of an explored race: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestExploreStateCache: dfs --state-cache completes the bounded search
+// over the atomicity violation with fewer schedules and the same failure.
+func TestExploreStateCache(t *testing.T) {
+	dir := t.TempDir()
+	var got [2]explore.Result
+	for i, args := range [][]string{nil, {"--state-cache"}} {
+		args = append(append([]string{"explore", "--json", "--strategy", "dfs", "--depth", "3", "--schedules", "100000", "--out", dir}, args...),
+			"../../testdata/explore/atomicity.n")
+		code, out, errs := cli(args...)
+		if code != 3 {
+			t.Fatalf("%v: exit %d, %s", args, code, errs)
+		}
+		if err := json.Unmarshal([]byte(out), &got[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plain, cached := got[0], got[1]
+	if !plain.Complete || !cached.Complete || cached.Schedules >= plain.Schedules ||
+		len(cached.Failures) != 1 || cached.Failures[0].Key() != plain.Failures[0].Key() {
+		t.Errorf("without the cache %d schedules (complete %v), with it %d (complete %v), failures %+v and %+v",
+			plain.Schedules, plain.Complete, cached.Schedules, cached.Complete, plain.Failures, cached.Failures)
 	}
 }
 

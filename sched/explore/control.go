@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"hash/maphash"
+
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -64,12 +66,51 @@ type controller struct {
 	trace      []quantum
 	ids        []int64 // the runnable threads of every Pick (quantum.alt)
 	stopped    bool    // the run passed the step bound
+
+	// With a state cache (dfs, Config.StateCache): the hash of the state
+	// at every Pick (0: not hashable), parallel to trace.
+	hashing bool
+	s       *sched.Scheduler
+	seed    maphash.Seed
+	hashes  []uint64
+	extra   func(h *maphash.Hash) // the runner's part of the state
+	hash    maphash.Hash
+	hasher  sched.StateHasher
 }
 
 func (c *controller) reset(ch chooser) {
 	c.ch, c.prev, c.prevRed, c.prevBudget, c.point, c.stopped = ch, nil, 0, 0, 0, false
 	c.runStart, c.runLen = 0, 0
-	c.trace, c.ids = c.trace[:0], c.ids[:0]
+	c.trace, c.ids, c.hashes = c.trace[:0], c.ids[:0], c.hashes[:0]
+}
+
+// stateHash returns the hash of the state at this Pick (0: none): the
+// program's (sched.StateHasher), the runner's, and what the default choice
+// depends on (the previous thread, how long it has run).
+func (c *controller) stateHash(prev *vm.Thread, prevRun bool) uint64 {
+	h := &c.hash
+	h.SetSeed(c.seed)
+	if !c.hasher.Hash(c.s, h) {
+		return 0
+	}
+	var b [24]byte
+	if prev != nil {
+		putU64(b[0:], uint64(prev.ID))
+	}
+	if prevRun {
+		putU64(b[8:], uint64(c.runLen)+1)
+	}
+	h.Write(b[:16])
+	if c.extra != nil {
+		c.extra(h)
+	}
+	return h.Sum64() | 1
+}
+
+func putU64(b []byte, x uint64) {
+	for i := range 8 {
+		b[i] = byte(x >> (8 * i))
+	}
 }
 
 // account closes the quantum of the previous Pick.
@@ -111,6 +152,13 @@ func (c *controller) Pick(runnable []*vm.Thread) sched.Pick {
 				}
 			}
 		}
+	}
+	if c.hashing {
+		var h uint64
+		if f, ok := c.ch.(*forced); !ok || len(f.ds) == 0 || c.point > f.ds[len(f.ds)-1].Point {
+			h = c.stateHash(prev, prevRun) // where the search branches: after the last decision
+		}
+		c.hashes = append(c.hashes, h)
 	}
 	t, budget := c.ch.choose(c, runnable, def)
 	if t == nil {

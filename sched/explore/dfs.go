@@ -27,6 +27,9 @@ type dfsFrame struct {
 	off   int64 // the point in it (0: its Pick)
 	ai    int   // the next runnable thread to try there
 	kids  int   // children made so far
+	// limit, if > 0, is the first point whose children are not made: the
+	// state there was met before (the state cache).
+	limit int64
 }
 
 // next returns the next child of f within the bound, or false.
@@ -42,6 +45,9 @@ func (f *dfsFrame) next(bound int) ([]Decision, int, bool) {
 			continue
 		}
 		p := q.point + f.off
+		if f.limit > 0 && p >= f.limit {
+			return nil, 0, false
+		}
 		if p <= f.after {
 			f.off, f.ai = f.off+1, 0
 			continue
@@ -87,6 +93,7 @@ func exploreDFS(cfg *Config, res *Result, prog *Progress) (map[string]*Failure, 
 			found := map[string]*Failure{}
 			founds[j] = found
 			r := newRunner(cfg)
+			seen := stateCache{}
 			n := 0
 			run := func(ds []Decision, cost int, after int64) (*dfsFrame, bool) {
 				f, err := r.run(&forced{ds: ds}, nil)
@@ -96,6 +103,9 @@ func exploreDFS(cfg *Config, res *Result, prog *Progress) (map[string]*Failure, 
 				}
 				fr := &dfsFrame{ds: ds, cost: cost, after: after,
 					trace: append([]quantum(nil), r.ctl.trace...), ids: append([]int64(nil), r.ctl.ids...)}
+				if r.ctl.hashing && (after >= 0 || slots == 1) {
+					fr.limit = seen.prune(r.ctl.trace, r.ctl.hashes, after, cost)
+				}
 				if f != nil && (slot == 0 || after >= 0) {
 					if note(found, f, n, cfg.Shard, r) {
 						prog.Failures.Add(1)
@@ -145,4 +155,31 @@ func exploreDFS(cfg *Config, res *Result, prog *Progress) (map[string]*Failure, 
 		res.Complete = res.Complete && complete[j]
 	}
 	return all, nil
+}
+
+// stateCache holds the states a worker's search has met at a scheduling
+// point where it branches (after the schedule's last decision), with the
+// fewest preemptions spent to get there. A schedule that meets one of
+// them again, with no fewer preemptions spent, has nothing left to try
+// from there on: every schedule that branches later has the future of one
+// that branches from the state met before, within the same bound. The
+// cache is per worker (a shard's subtrees are its own), and the root's
+// states are not kept when the root's children are shared out.
+type stateCache map[uint64]int
+
+// prune records the states of a run (trace and hashes) at its points
+// after after, reached with cost preemptions, and returns the first point
+// whose state was met before with no more preemptions (0: none).
+func (c stateCache) prune(trace []quantum, hashes []uint64, after int64, cost int) int64 {
+	for i, q := range trace {
+		if q.point <= after || i >= len(hashes) || hashes[i] == 0 {
+			continue
+		}
+		h := hashes[i]
+		if old, ok := c[h]; ok && old <= cost {
+			return max(q.point, 1)
+		}
+		c[h] = cost
+	}
+	return 0
 }

@@ -75,6 +75,11 @@ type Config struct {
 	// Race runs every schedule with the race detector (sched/race): a
 	// data race is a failure. Explore instruments Prog for it.
 	Race bool
+	// StateCache makes dfs hash the program's state at every scheduling
+	// point (sched.StateHasher) and run no schedule that branches after a
+	// state the search has met before with as many preemptions left: its
+	// future is one already explored (see docs/explore.md).
+	StateCache bool
 	// ShrinkRuns caps the runs spent shrinking each failure; 0: 2000.
 	ShrinkRuns int
 

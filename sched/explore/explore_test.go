@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -538,5 +539,93 @@ func TestDFSRunsEachScheduleOnce(t *testing.T) {
 			t.Fatalf("%s, bound %d: explore ran %d schedules (complete %v, %v), the search here %d", c.gran, bound, res.Schedules, res.Complete, err, len(seen))
 		}
 		t.Logf("%s, bound %d: %d distinct schedules", c.gran, bound, len(seen))
+	}
+}
+
+// TestStateCache: with the state cache, the bounded search over each
+// planted bug still runs to its end and finds the same failures, with
+// fewer schedules; the correct concurrency scripts stay clean with it.
+func TestStateCache(t *testing.T) {
+	for _, p := range planted {
+		if p.file == "lost_update.n" {
+			continue // millions of schedules within the bound (BenchmarkDFSComplete)
+		}
+		depth := 3
+		if p.file == "dict_check_then_act.n" {
+			depth = 2 // 14,383 schedules at depth 3: too many for a unit test
+		}
+		var keys [2][]string
+		var schedules [2]int
+		for i, cache := range []bool{false, true} {
+			cfg := load(t, filepath.Join(plantedDir, p.file))
+			cfg.Strategy, cfg.Depth, cfg.StateCache, cfg.Schedules, cfg.ShrinkRuns = DFS, depth, cache, 1_000_000, 1
+			res, err := Explore(cfg, nil)
+			if err != nil || !res.Complete {
+				t.Fatalf("%s, cache %v: %v, complete %v", p.file, cache, err, res.Complete)
+			}
+			for _, f := range res.Failures {
+				keys[i] = append(keys[i], f.Key())
+			}
+			schedules[i] = res.Schedules
+		}
+		if !slices.Equal(keys[0], keys[1]) || len(keys[1]) == 0 {
+			t.Errorf("%s: failures %q without the cache, %q with it", p.file, keys[0], keys[1])
+		}
+		if schedules[1] >= schedules[0] {
+			t.Errorf("%s: %d schedules with the cache, %d without", p.file, schedules[1], schedules[0])
+		}
+		t.Logf("%s, depth %d: %d schedules, %d with the state cache", p.file, depth, schedules[0], schedules[1])
+	}
+	files, _ := filepath.Glob("../../testdata/run/concurrency/*.n")
+	for _, path := range files {
+		cfg := load(t, path)
+		if code, _, errs := plainRun(cfg); code != 0 || errs != "" {
+			continue // fails by design
+		}
+		sc, err := scripttest.Parse(path, cfg.Source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Expect, cfg.Schedules, cfg.Strategy, cfg.StateCache = []byte(sc.Stdout), 60, DFS, true
+		res, err := Explore(cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range res.Failures {
+			t.Errorf("%s: %s at %s: %s", filepath.Base(path), f.Kind, f.Place, f.Message)
+		}
+	}
+}
+
+// TestStateHashIgnoresAddresses: two runs of the same schedule, on fresh
+// machines whose objects live at other addresses, hash every scheduling
+// point alike; a run that switches threads elsewhere differs after the
+// switch.
+func TestStateHashIgnoresAddresses(t *testing.T) {
+	cfg := load(t, filepath.Join(plantedDir, "atomicity.n"))
+	cfg.Strategy, cfg.StateCache = DFS, true
+	if err := cfg.defaults(); err != nil {
+		t.Fatal(err)
+	}
+	sched.InstrumentAccesses(cfg.Prog)
+	r := newRunner(&cfg)
+	var runs [3][]uint64
+	for i, ds := range [][]Decision{nil, nil, {{Point: 5, Thread: 3}}} {
+		if _, err := r.run(&forced{ds: ds}, nil); err != nil {
+			t.Fatal(err)
+		}
+		runs[i] = append([]uint64(nil), r.ctl.hashes...)
+	}
+	hashed := 0
+	for _, h := range runs[0] {
+		if h != 0 {
+			hashed++
+		}
+	}
+	if hashed < len(runs[0])/2 || !slices.Equal(runs[0], runs[1]) {
+		t.Fatalf("the same schedule twice: %x and %x (%d of %d points hashed)", runs[0], runs[1], hashed, len(runs[0]))
+	}
+	if slices.Equal(runs[0], runs[2]) {
+		t.Errorf("another schedule hashes alike: %x", runs[2])
 	}
 }

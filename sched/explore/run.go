@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"path/filepath"
 	"slices"
@@ -39,7 +40,58 @@ type runner struct {
 }
 
 func newRunner(cfg *Config) *runner {
-	return &runner{cfg: cfg, ctl: controller{quota: cfg.Quota, bound: cfg.StepBound, fair: cfg.fair}}
+	r := &runner{cfg: cfg, ctl: controller{quota: cfg.Quota, bound: cfg.StepBound, fair: cfg.fair}}
+	if cfg.StateCache && cfg.Strategy == DFS && cacheable(cfg) {
+		r.ctl.hashing, r.ctl.seed = true, maphash.MakeSeed()
+		r.ctl.extra = r.stateHash
+	}
+	return r
+}
+
+// stateHash writes the runner's part of the state: the first thread that
+// ended with an exception nobody sees (the failure it makes) and, with
+// an expected output, the output so far.
+func (r *runner) stateHash(h *maphash.Hash) {
+	var id [8]byte
+	if r.thrown != nil {
+		putU64(id[:], uint64(r.thrown.ID))
+	}
+	h.Write(id[:])
+	if r.cfg.Expect != nil {
+		h.Write(r.out.Bytes())
+	}
+}
+
+// cacheable reports whether the state of a run of cfg's program is what
+// sched.StateHasher sees: no race detector (whose clocks are state too),
+// and no native whose result depends on what is outside the program
+// (files, the random generator).
+func cacheable(cfg *Config) bool {
+	if cfg.Race {
+		return false
+	}
+	for _, fn := range cfg.Prog.Funcs {
+		for _, nc := range fn.NCalls {
+			if outsideNative(nc.Native.Name) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// outsideNative reports whether a native reads or changes what the state
+// hash does not see.
+func outsideNative(name string) bool {
+	switch {
+	case strings.HasPrefix(name, "fs."), strings.HasPrefix(name, "FileStream"), strings.HasPrefix(name, "ByteStream"):
+		return true
+	}
+	switch name {
+	case "io.readFile", "io.writeFile", "io.appendFile", "math.random", "math.randomi", "math.srand":
+		return true
+	}
+	return false
 }
 
 // run runs the program once with ch choosing and returns what failed, or
@@ -70,7 +122,7 @@ func (r *runner) run(ch chooser, w io.Writer) (*failure, error) {
 	}
 	m.FS = r.cfg.FS
 	s := sched.New(m, sched.Options{Quota: r.cfg.Quota, Clock: sc})
-	r.s = s
+	r.s, r.ctl.s = s, s
 	if rec != nil {
 		if err := rec.Start(w, m, s); err != nil {
 			return nil, err
