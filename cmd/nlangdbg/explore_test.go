@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -291,6 +292,47 @@ func TestDebugReplayExplored(t *testing.T) {
 	} {
 		if out := ft.Exec(step.cmd); !strings.Contains(out, step.want) {
 			t.Fatalf("%s: %q, want %q", step.cmd, out, step.want)
+		}
+	}
+}
+
+// TestDebugReplaySharedExplored: the REPL opens the lost update explore
+// finds at the default granularity; a breakpoint on the racy line (whose
+// first instruction reads the field: a scheduling point) takes reverse
+// continue from the failure to the last add; stepping back and forward
+// from there keeps to the explored schedule (the recording has not
+// forked), and the program ends with the lost update again.
+func TestDebugReplaySharedExplored(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errs := cli("explore", "--schedules", "50", "--out", dir, "../../testdata/explore/lost_update.n"); code != 3 {
+		t.Fatalf("explore: exit %d, %s", code, errs)
+	}
+	ft := newFakeTerminalArgs(t, map[string]any{"replay": filepath.Join(dir, "failure-1.replay"), "stopOnEntry": true})
+	for _, step := range []struct{ cmd, want string }{
+		{"break lost_update.n:33", "Breakpoint 1"},
+		{"continue", `at main (lost_update.n:33)`},
+		{"break lost_update.n:21", "Breakpoint 2"},
+		{"rev continue", `at add (lost_update.n:21)`},
+		{"print i", "99"},
+		{"rev next", `Step back at add (lost_update.n:20)`},
+		{"rev next", `Step back at add (lost_update.n:20)`},
+		{"rev next", `Step back at add (lost_update.n:21)`},
+		{"print i", "98"},
+		{"next", `at add (lost_update.n:20)`},
+		{"when", "event byte"},
+		{"clear 2", "cleared"},
+		{"continue", `at main (lost_update.n:33)`},
+		{"print c.n", "\n"},
+		{"when", "event byte"},
+	} {
+		out := ft.Exec(step.cmd)
+		if !strings.Contains(out, step.want) || strings.Contains(out, "forked") {
+			t.Fatalf("%s: %q, want %q", step.cmd, out, step.want)
+		}
+		if step.cmd == "print c.n" {
+			if n, err := strconv.Atoi(strings.TrimSpace(out)); err != nil || n >= 200 {
+				t.Fatalf("print c.n: %q, want the lost update (fewer than 200)", out)
+			}
 		}
 	}
 }
