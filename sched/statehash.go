@@ -152,7 +152,16 @@ func (w *stateWriter) ref(r any) bool {
 	case *vm.Thread:
 		w.u64(3)
 		w.u64(uint64(x.ID))
-		return true
+		if x.State != vm.Dead {
+			return true // written with the live threads
+		}
+		// an ended thread: what a join of it may see
+		if x.Uncaught != nil {
+			w.str(x.Uncaught.Class.Name)
+		} else {
+			w.str("")
+		}
+		return w.value(x.Result)
 	}
 	id, ok := w.ids[r]
 	if !ok {
