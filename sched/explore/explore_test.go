@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -628,4 +629,85 @@ func TestStateHashIgnoresAddresses(t *testing.T) {
 	if slices.Equal(runs[0], runs[2]) {
 		t.Errorf("another schedule hashes alike: %x", runs[2])
 	}
+}
+
+// TestStateCacheKeepsOutcomes: the state cache runs fewer schedules but
+// leaves out no outcome: over every schedule within two preemptions of a
+// program whose output is its interleaving (three threads adding to one
+// List), the search with the cache prints each output the search without
+// it prints. (A hash that leaves out the List's elements fails here.)
+func TestStateCacheKeepsOutcomes(t *testing.T) {
+	src := []byte(`import io;
+import thread;
+
+class Log {
+    public List<int> xs;
+    public Log() {
+        xs = {};
+    }
+}
+
+void w(Log l, int id) {
+    for (int i = 0; i < 2; i += 1) {
+        l.xs.add(id);
+    }
+}
+
+int main() {
+    Log l = new Log();
+    Thread a = thread.spawn(w, l, 1);
+    Thread b = thread.spawn(w, l, 2);
+    Thread c = thread.spawn(w, l, 3);
+    a.join();
+    b.join();
+    c.join();
+    io.print(l.xs);
+    return 0;
+}
+`)
+	outcomes := func(cache bool) (map[string]bool, int) {
+		prog, err := compile.CompileFile("log.n", src, compile.Options{Lib: library()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := Config{Prog: prog, Path: "log.n", Source: src, Strategy: DFS, Depth: 2, StateCache: cache,
+			Expect: []byte("the output is part of the state\n")}
+		if err := cfg.defaults(); err != nil {
+			t.Fatal(err)
+		}
+		sched.InstrumentAccesses(cfg.Prog)
+		r := newRunner(&cfg)
+		seen := stateCache{}
+		outs := map[string]bool{}
+		runs := 0
+		run := func(ds []Decision, cost int, after int64) *dfsFrame {
+			if _, err := r.run(&forced{ds: ds}, nil); err != nil {
+				t.Fatal(err)
+			}
+			runs++
+			outs[r.out.String()] = true
+			fr := &dfsFrame{ds: ds, cost: cost, after: after,
+				trace: append([]quantum(nil), r.ctl.trace...), ids: append([]int64(nil), r.ctl.ids...)}
+			if cache {
+				fr.limit = seen.prune(r.ctl.trace, r.ctl.hashes, after, cost)
+			}
+			return fr
+		}
+		stack := []*dfsFrame{run(nil, 0, -1)}
+		for len(stack) > 0 {
+			ds, cost, ok := stack[len(stack)-1].next(cfg.Depth)
+			if !ok {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			stack = append(stack, run(ds, cost, ds[len(ds)-1].Point))
+		}
+		return outs, runs
+	}
+	all, n := outcomes(false)
+	cached, m := outcomes(true)
+	if len(all) < 3 || !maps.Equal(all, cached) || m >= n {
+		t.Fatalf("without the cache %d schedules print %v; with it %d print %v", n, all, m, cached)
+	}
+	t.Logf("%d outputs: %d schedules, %d with the state cache", len(all), n, m)
 }
