@@ -465,9 +465,10 @@ func TestSharedGranularity(t *testing.T) {
 	}
 }
 
-// TestConcurrencyScriptsExploreShared: the correct concurrency scripts
-// stay clean with every access a scheduling point.
-func TestConcurrencyScriptsExploreShared(t *testing.T) {
+// TestConcurrencyScriptsExploreSync: the correct concurrency scripts stay
+// clean at --granularity sync too (TestConcurrencyScriptsExploreClean
+// explores them at the default, shared).
+func TestConcurrencyScriptsExploreSync(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/run/concurrency/*.n")
 	for _, path := range files {
 		cfg := load(t, path)
@@ -478,7 +479,7 @@ func TestConcurrencyScriptsExploreShared(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg.Expect, cfg.Schedules, cfg.Granularity = []byte(sc.Stdout), 60, "shared"
+		cfg.Expect, cfg.Schedules, cfg.Granularity = []byte(sc.Stdout), 60, "sync"
 		res, err := Explore(cfg, nil)
 		if err != nil {
 			t.Fatal(err)
