@@ -75,6 +75,10 @@ func (s *Scheduler) TakeSnapshot() (*Snapshot, error) {
 // for looking at the moment (its reductions), not for changing.
 func (sn *Snapshot) Thread(id int64) *vm.Thread { return sn.s.Thread(id) }
 
+// Spawned reports whether the thread with the given id had been spawned
+// at the snapshot's moment.
+func (sn *Snapshot) Spawned(id int64) bool { return id <= sn.s.nextID }
+
 // Restore returns a scheduler that goes on from the snapshot, on m — a
 // new machine of the same program, with its own writers, input and
 // hook, on which nothing ran. The scheduler is paused; set OnEvent and a
