@@ -64,7 +64,7 @@ type snapStore struct {
 	interval time.Duration
 	taken    int
 	dropped  int
-	restores int // re-executions started from a copy
+	restores int    // re-executions started from a copy
 	stopped  string // why no more are taken ("" while they are)
 	cost     time.Duration
 	// heap is the bytes the copies hold, excluded from the program's
@@ -185,9 +185,9 @@ type SnapshotStats struct {
 	Kept, Taken, Dropped int
 	// Restores counts the re-executions that started from a checkpoint
 	// rather than from the start.
-	Restores int
-	Bytes, Budget        int64
-	Interval             time.Duration
+	Restores      int
+	Bytes, Budget int64
+	Interval      time.Duration
 	// LastCost is how long the last copy took.
 	LastCost time.Duration
 	// Stopped says why no more copies are taken ("" while they are).
