@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -45,11 +46,17 @@ int main() {
 // benchSession launches src stopped at the first hit of the breakpoint
 // at marker, after hits-1 more continues.
 func benchSession(b *testing.B, src, marker string, hits int) (*Session, *coreListener) {
+	return benchSessionCfg(b, src, marker, hits, Config{})
+}
+
+// benchSessionCfg is benchSession with a configuration.
+func benchSessionCfg(b *testing.B, src, marker string, hits int, cfg Config) (*Session, *coreListener) {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "prog.n")
 	os.WriteFile(path, []byte(src), 0o644)
 	l := newCoreListener()
-	s, err := Launch(Config{Program: path}, l)
+	cfg.Program = path
+	s, err := Launch(cfg, l)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -119,6 +126,47 @@ func BenchmarkStepBack10MLoopExit(b *testing.B) {
 			b.Fatal(err)
 		}
 		<-l.stops
+	}
+}
+
+// back100M is back10M running ten times longer.
+var back100M = strings.Replace(back10M, "10000000", "100000000", 1)
+
+// BenchmarkStepBackLoopExit steps back at a loop's exit (two
+// re-executions) after 10 and 100 million reductions, from checkpoints
+// (the default) and from the start (checkpoints off), side by side: from
+// checkpoints the cost does not grow with the run's length.
+//
+//	go test ./inspect -run '^$' -bench 'StepBackLoopExit' -benchtime 5x
+func BenchmarkStepBackLoopExit(b *testing.B) {
+	for _, c := range []struct {
+		name     string
+		src      string
+		interval time.Duration
+	}{
+		{"10M/checkpoints", back10M, 0},
+		{"10M/from-start", back10M, -1},
+		{"100M/checkpoints", back100M, 0},
+		{"100M/from-start", back100M, -1},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			s, l := benchSessionCfg(b, c.src, "a", 1, Config{SnapshotInterval: c.interval})
+			for b.Loop() {
+				if err := s.StepBack(1, StepOver); err != nil {
+					b.Fatal(err)
+				}
+				if st := <-l.stops; st.Reason != ReasonStep {
+					b.Fatalf("stop %+v", st)
+				}
+				if err := s.Step(1, StepOver, false); err != nil {
+					b.Fatal(err)
+				}
+				<-l.stops
+			}
+			st := s.SnapshotStats()
+			b.ReportMetric(float64(st.Kept), "checkpoints")
+			b.ReportMetric(float64(st.Bytes)/float64(max(1, st.Kept)), "B/checkpoint")
+		})
 	}
 }
 

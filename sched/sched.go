@@ -108,8 +108,9 @@ type Scheduler struct {
 	race        RaceHook // SetRaceHook (racehook.go)
 	// pcg is rng's source (copied by snapshots); ckpt is told of the end
 	// of every full quantum (SetCheckpointer, snapshot.go).
-	pcg  *rand.PCG
-	ckpt Checkpointer
+	pcg     *rand.PCG
+	ckpt    Checkpointer
+	objects int // in the last snapshot
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).

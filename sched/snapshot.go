@@ -25,7 +25,8 @@ import (
 // run itself: Restore makes a runnable copy of it, as many times as
 // wanted.
 type Snapshot struct {
-	s *Scheduler
+	s       *Scheduler
+	objects int // in the copy (a hint for the next copy's memo)
 	// Bytes estimates the memory the snapshot holds.
 	Bytes int64
 }
@@ -64,11 +65,12 @@ func (s *Scheduler) TakeSnapshot() (*Snapshot, error) {
 		return nil, ErrSnapshot
 	}
 	m := vm.NewMachine(s.m.Prog, nil, nil, nil)
-	cp, c := s.copyInto(m, nil)
+	cp, c := s.copyInto(m, nil, s.objects)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
-	return &Snapshot{s: cp, Bytes: c.Bytes}, nil
+	s.objects = c.Objects
+	return &Snapshot{s: cp, Bytes: c.Bytes, objects: c.Objects}, nil
 }
 
 // Thread returns the thread of the snapshot with the given id, or nil:
@@ -86,7 +88,7 @@ func (sn *Snapshot) Spawned(id int64) bool { return id <= sn.s.nextID }
 func (sn *Snapshot) Restore(m *vm.Machine, clock Clock) (*Scheduler, error) {
 	sn.s.mu.Lock()
 	defer sn.s.mu.Unlock()
-	cp, c := sn.s.copyInto(m, clock)
+	cp, c := sn.s.copyInto(m, clock, sn.objects)
 	return cp, c.Err()
 }
 
@@ -99,14 +101,14 @@ type copyCtx struct {
 
 // copyInto copies s onto m (a machine on which nothing ran) and returns
 // the new, paused scheduler. Must hold s.mu.
-func (s *Scheduler) copyInto(m *vm.Machine, clock Clock) (*Scheduler, *vm.Copier) {
+func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int) (*Scheduler, *vm.Copier) {
 	d := New(m, Options{Quota: s.quota, Carriers: len(s.carriers), Clock: clock})
 	if s.pcg != nil {
 		p := *s.pcg
 		d.pcg = &p
 		d.rng = rand.New(d.pcg)
 	}
-	c := vm.NewCopier(m)
+	c := vm.NewCopier(m, hint)
 	cx := &copyCtx{to: d, carriers: map[*carrier]*carrier{}}
 	for i, sc := range s.carriers {
 		cx.carriers[sc] = d.carriers[i]

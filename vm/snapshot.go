@@ -28,7 +28,9 @@ type Copyable interface {
 
 // A Copier copies values, objects and threads of one machine into
 // another (M). Each object is copied once: a second reference to it
-// gets the same copy.
+// gets the same copy. The copy is iterative (a work list of objects
+// whose contents are still to copy), so a long chain of objects — a
+// linked list of millions — takes no Go stack.
 type Copier struct {
 	// M is the machine the copies belong to.
 	M *Machine
@@ -37,13 +39,31 @@ type Copier struct {
 	Ctx  any
 	memo map[unsafe.Pointer]any
 	err  error
-	// Bytes estimates the memory of the copies made.
-	Bytes int64
+	// Bytes estimates the memory of the copies made; Objects counts them.
+	Bytes   int64
+	Objects int
+	// work lists the copies whose contents are still the original's.
+	work     []pending
+	draining bool
 }
 
-// NewCopier returns a copier into m.
-func NewCopier(m *Machine) *Copier {
-	return &Copier{M: m, memo: map[unsafe.Pointer]any{}}
+// pending is a copy whose references still point into the original.
+type pending struct {
+	kind uint8
+	p    unsafe.Pointer
+	n    int // pendValues: the number of values at p
+}
+
+const (
+	pendValues uint8 = iota // *[]Value: a slice of values
+	pendFunc                // *FuncVal: its receiver
+	pendThread              // *Thread: its registers and references
+)
+
+// NewCopier returns a copier into m; hint, if positive, is the number of
+// objects expected.
+func NewCopier(m *Machine, hint int) *Copier {
+	return &Copier{M: m, memo: make(map[unsafe.Pointer]any, max(hint, 0))}
 }
 
 // Err returns the first error met: a host object that cannot be copied.
@@ -69,33 +89,105 @@ func (c *Copier) Seen(p unsafe.Pointer) (any, bool) {
 // Value returns the copy of v.
 func (c *Copier) Value(v Value) Value {
 	if v.R != nil {
-		v.R = c.Ref(v.R)
+		v.R = c.ref(v.R)
+		c.drain()
 	}
 	return v
 }
 
 // Values returns a copy of vs (nil stays nil), with the same capacity.
 func (c *Copier) Values(vs []Value) []Value {
-	if vs == nil {
-		return nil
-	}
-	out := make([]Value, len(vs), cap(vs))
-	for i, v := range vs {
-		out[i] = c.Value(v)
-	}
-	c.Bytes += int64(cap(vs)) * int64(unsafe.Sizeof(Value{}))
+	out := c.values(vs)
+	c.drain()
 	return out
 }
 
 // Ref returns the copy of a reference (the R of a Value, a host field).
 func (c *Copier) Ref(r any) any {
+	r = c.ref(r)
+	c.drain()
+	return r
+}
+
+// Object returns the copy of o.
+func (c *Copier) Object(o *Object) *Object {
+	o = c.object(o)
+	c.drain()
+	return o
+}
+
+// List returns the copy of l.
+func (c *Copier) List(l *List) *List {
+	l = c.list(l)
+	c.drain()
+	return l
+}
+
+// Thread returns the copy of t: its frames, registers and state. The
+// scheduler's data (Sched) is copied if it is Copyable.
+func (c *Copier) Thread(t *Thread) *Thread {
+	t = c.thread(t)
+	c.drain()
+	return t
+}
+
+// drain copies the contents of the pending copies (unless a drain is
+// already under way further up).
+func (c *Copier) drain() {
+	if c.draining {
+		return
+	}
+	c.draining = true
+	for len(c.work) > 0 {
+		w := c.work[len(c.work)-1]
+		c.work = c.work[:len(c.work)-1]
+		switch w.kind {
+		case pendValues:
+			vs := unsafe.Slice((*Value)(w.p), w.n)
+			for i := range vs {
+				if vs[i].R != nil {
+					vs[i].R = c.ref(vs[i].R)
+				}
+			}
+		case pendFunc:
+			f := (*FuncVal)(w.p)
+			f.Recv.R = c.ref(f.Recv.R)
+		case pendThread:
+			c.fillThread((*Thread)(w.p))
+		}
+	}
+	c.draining = false
+}
+
+// values makes a shallow copy of vs and leaves its references for later.
+func (c *Copier) values(vs []Value) []Value {
+	if vs == nil {
+		return nil
+	}
+	out := make([]Value, len(vs), cap(vs))
+	copy(out, vs)
+	c.Bytes += int64(cap(vs)) * int64(unsafe.Sizeof(Value{}))
+	c.later(out)
+	return out
+}
+
+// later queues the references of vs, a copy's own values, to be copied.
+func (c *Copier) later(vs []Value) {
+	if len(vs) > 0 {
+		c.work = append(c.work, pending{pendValues, unsafe.Pointer(unsafe.SliceData(vs)), len(vs)})
+	}
+}
+
+// ref returns the copy of r: for an object not seen before, a new copy
+// whose contents are queued.
+func (c *Copier) ref(r any) any {
 	switch x := r.(type) {
 	case nil, string, *Type, *Funcode, *Class, *Native:
 		return r
 	case *Object:
-		return c.Object(x)
+		return c.object(x)
 	case *List:
-		return c.List(x)
+		return c.list(x)
 	case *Array:
 		if x == nil {
 			return x
@@ -103,10 +195,11 @@ func (c *Copier) Ref(r any) any {
 		if cp, ok := c.memo[unsafe.Pointer(x)]; ok {
 			return cp
 		}
-		cp := &Array{Type: x.Type}
+		cp := &Array{Type: x.Type, Data: x.Data}
 		c.memo[unsafe.Pointer(x)] = cp
-		cp.Data = c.Values(x.Data)
+		cp.Data = c.values(x.Data)
 		c.Bytes += int64(unsafe.Sizeof(*x))
+		c.Objects++
 		return cp
 	case *Dict:
 		return c.dict(x)
@@ -120,11 +213,12 @@ func (c *Copier) Ref(r any) any {
 		cp := new(FuncVal)
 		*cp = *x
 		c.memo[unsafe.Pointer(x)] = cp
-		cp.Recv = c.Value(x.Recv)
+		c.work = append(c.work, pending{kind: pendFunc, p: unsafe.Pointer(cp)})
 		c.Bytes += int64(unsafe.Sizeof(*x))
+		c.Objects++
 		return cp
 	case *Thread:
-		return c.Thread(x)
+		return c.thread(x)
 	case *input: // what a thread reading standard input waits on
 		return c.M.in
 	case *Trace:
@@ -134,7 +228,7 @@ func (c *Copier) Ref(r any) any {
 			return x
 		}
 		cp := *x
-		cp.Obj = c.Object(x.Obj)
+		cp.Obj = c.object(x.Obj)
 		return &cp
 	case Copyable:
 		return x.CopyFor(c)
@@ -143,8 +237,7 @@ func (c *Copier) Ref(r any) any {
 	return r
 }
 
-// Object returns the copy of o.
-func (c *Copier) Object(o *Object) *Object {
+func (c *Copier) object(o *Object) *Object {
 	if o == nil {
 		return nil
 	}
@@ -153,16 +246,16 @@ func (c *Copier) Object(o *Object) *Object {
 	}
 	cp := &Object{Class: o.Class, id: o.id}
 	c.memo[unsafe.Pointer(o)] = cp
-	cp.Fields = c.Values(o.Fields)
+	cp.Fields = c.values(o.Fields)
 	if o.Native != nil {
-		cp.Native = c.Ref(o.Native)
+		cp.Native = c.ref(o.Native)
 	}
 	c.Bytes += int64(unsafe.Sizeof(*o))
+	c.Objects++
 	return cp
 }
 
-// List returns the copy of l.
-func (c *Copier) List(l *List) *List {
+func (c *Copier) list(l *List) *List {
 	if l == nil {
 		return nil
 	}
@@ -171,8 +264,9 @@ func (c *Copier) List(l *List) *List {
 	}
 	cp := &List{Type: l.Type}
 	c.memo[unsafe.Pointer(l)] = cp
-	cp.Data = c.Values(l.Data)
+	cp.Data = c.values(l.Data)
 	c.Bytes += int64(unsafe.Sizeof(*l))
+	c.Objects++
 	return cp
 }
 
@@ -185,13 +279,21 @@ func (c *Copier) dict(d *Dict) *Dict {
 	}
 	cp := &Dict{Type: d.Type}
 	c.memo[unsafe.Pointer(d)] = cp
-	cp.Keys = c.Values(d.Keys)
-	cp.Vals = c.Values(d.Vals)
-	cp.index = make(map[Value]int, len(cp.Keys))
-	for i, k := range cp.Keys {
-		cp.index[k] = i // the keys are stored normalised (dictKey)
+	// The index is keyed by the keys' copies: they are copied now (a
+	// key is a string, a scalar or an object whose copy is made at once,
+	// its contents later).
+	cp.Keys = make([]Value, len(d.Keys), cap(d.Keys))
+	cp.index = make(map[Value]int, len(d.Keys))
+	for i, k := range d.Keys {
+		if k.R != nil {
+			k.R = c.ref(k.R)
+		}
+		cp.Keys[i] = k
+		cp.index[k] = i // (stored normalised: dictKey)
 	}
-	c.Bytes += int64(unsafe.Sizeof(*d)) + int64(len(cp.Keys))*48
+	cp.Vals = c.values(d.Vals)
+	c.Bytes += int64(unsafe.Sizeof(*d)) + int64(len(cp.Keys))*(48+24)
+	c.Objects++
 	return cp
 }
 
@@ -210,9 +312,8 @@ func (c *Copier) trace(tr *Trace) *Trace {
 	return cp
 }
 
-// Thread returns the copy of t: its frames, registers and state. The
-// scheduler's data (Sched) is copied if it is Copyable.
-func (c *Copier) Thread(t *Thread) *Thread {
+// thread returns the copy of t, its registers and references queued.
+func (c *Copier) thread(t *Thread) *Thread {
 	if t == nil {
 		return nil
 	}
@@ -233,35 +334,53 @@ func (c *Copier) Thread(t *Thread) *Thread {
 	}
 	if cap(t.stack) > 0 && &t.stack[:1][0] == &t.stack0[0] {
 		cp.stack = cp.stack0[:len(t.stack):cap(t.stack)]
-		for i := range cp.stack0 {
-			cp.stack0[i] = c.Value(t.stack0[i])
-		}
 	} else {
-		for i := range cp.stack0 {
-			cp.stack0[i] = Value{}
-		}
-		cp.stack = c.Values(t.stack)
+		cp.stack0 = [len(t.stack0)]Value{}
+		st := make([]Value, cap(t.stack)) // (all of it: registers past the top too)
+		copy(st, t.stack[:cap(t.stack)])
+		cp.stack = st[:len(t.stack)]
+		c.Bytes += int64(cap(t.stack)) * int64(unsafe.Sizeof(Value{}))
 	}
-	cp.WaitOn = c.Ref(t.WaitOn)
-	cp.Sched = c.Ref(t.Sched)
-	cp.Result = c.Value(t.Result)
-	cp.Uncaught = c.Object(t.Uncaught)
-	cp.Obj = c.Ref(t.Obj)
 	cp.concatBuf = nil // the buffer may be shared by strings of t: the copy starts its own
-	if t.pendingThrow != nil {
-		if th, ok := t.pendingThrow.(*Throw); ok {
-			cp.pendingThrow = c.Ref(th).(*Throw)
+	c.work = append(c.work, pending{kind: pendThread, p: unsafe.Pointer(cp)})
+	c.Bytes += int64(unsafe.Sizeof(*t))
+	c.Objects++
+	return cp
+}
+
+// fillThread copies what the copy cp of a thread refers to (still the
+// original's references).
+func (c *Copier) fillThread(cp *Thread) {
+	for i := range cp.stack0 {
+		if cp.stack0[i].R != nil {
+			cp.stack0[i].R = c.ref(cp.stack0[i].R)
 		}
 	}
-	cp.reported = c.Object(t.reported)
-	if t.call != nil {
-		pc := *t.call
-		pc.args = c.Values(t.call.args)
-		pc.k = c.Ref(t.call.k).(Continuation)
-		cp.call = &pc
+	if cap(cp.stack) > 0 && &cp.stack[:1][0] != &cp.stack0[0] {
+		c.later(cp.stack[:cap(cp.stack)])
 	}
-	c.Bytes += int64(unsafe.Sizeof(*t))
-	return cp
+	cp.WaitOn = c.ref(cp.WaitOn)
+	cp.Sched = c.ref(cp.Sched)
+	cp.Result.R = c.ref(cp.Result.R)
+	cp.Uncaught = c.object(cp.Uncaught)
+	cp.Obj = c.ref(cp.Obj)
+	if th, ok := cp.pendingThrow.(*Throw); ok {
+		cp.pendingThrow = c.ref(th).(*Throw)
+	}
+	cp.reported = c.object(cp.reported)
+	if cp.call != nil {
+		orig := cp.call
+		pc := new(pendingCall)
+		*pc = *orig
+		if len(orig.args) > 0 && &orig.args[0] == &orig.buf[0] {
+			pc.args = pc.buf[:len(orig.args)]
+			c.later(pc.args)
+		} else {
+			pc.args = c.values(orig.args)
+		}
+		pc.k = c.ref(orig.k).(Continuation)
+		cp.call = pc
+	}
 }
 
 // CopyFor implements Copyable: a formatter waiting in a continuation
