@@ -187,10 +187,12 @@ func BenchmarkPlain10M(b *testing.B) {
 }
 
 // BenchmarkDebugRecordOverhead runs each workload in a debug session
-// (no breakpoints) with and without its recording, in turn, and reports
-// the ratio of the fastest recorded session to the fastest unrecorded one
-// (x-norecord; the target is at most 1.3), and the ratio of the process
-// CPU time spent on each (x-norecord-cpu).
+// (no breakpoints) with and without its recording (checkpoints
+// included), in turn, and reports the ratio of the fastest recorded
+// session to the fastest unrecorded one (x-norecord; the target is at
+// most 1.3), the ratio of the process CPU time spent on each
+// (x-norecord-cpu), and that of a recording with checkpoints to one
+// without (x-nocheckpoints-cpu).
 //
 //	go test ./inspect -run '^$' -bench DebugRecordOverhead -benchtime 5x
 func BenchmarkDebugRecordOverhead(b *testing.B) {
@@ -200,18 +202,18 @@ func BenchmarkDebugRecordOverhead(b *testing.B) {
 		{"PingPong1M", "../testdata/bench/pingpong.n"},
 	} {
 		b.Run(w.name, func(b *testing.B) {
-			var cpu [2]time.Duration
-			run := func(noRecord bool) time.Duration {
+			var cpu [3]time.Duration
+			// mode 0: no recording; 1: recording with checkpoints (the
+			// default); 2: recording without checkpoints.
+			run := func(mode int) time.Duration {
 				t0, c0 := time.Now(), cpuTime()
-				defer func() {
-					if noRecord {
-						cpu[0] += cpuTime() - c0
-					} else {
-						cpu[1] += cpuTime() - c0
-					}
-				}()
+				defer func() { cpu[mode] += cpuTime() - c0 }()
 				l := newCoreListener()
-				s, err := Launch(Config{Program: w.path, NoRecord: noRecord, Stdout: io.Discard}, l)
+				cfg := Config{Program: w.path, NoRecord: mode == 0, Stdout: io.Discard}
+				if mode == 2 {
+					cfg.SnapshotInterval = -1
+				}
+				s, err := Launch(cfg, l)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -223,12 +225,14 @@ func BenchmarkDebugRecordOverhead(b *testing.B) {
 			}
 			minOff, minOn := time.Duration(1<<62), time.Duration(1<<62)
 			for b.Loop() {
-				minOff = min(minOff, run(true))
-				minOn = min(minOn, run(false))
+				minOff = min(minOff, run(0))
+				minOn = min(minOn, run(1))
+				run(2)
 			}
 			b.ReportMetric(float64(minOn)/float64(minOff), "x-norecord")
-			if cpu[0] > 0 {
+			if cpu[0] > 0 && cpu[2] > 0 {
 				b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "x-norecord-cpu")
+				b.ReportMetric(float64(cpu[1])/float64(cpu[2]), "x-nocheckpoints-cpu")
 			}
 			b.ReportMetric(float64(minOff.Milliseconds()), "norecord-ms")
 			b.ReportMetric(float64(minOn.Milliseconds()), "record-ms")

@@ -214,7 +214,7 @@ type snapHook struct {
 	tt  *timeTravel
 	sch *sched.Scheduler
 	j   *record.Journal
-	n   int           // quanta since the last look at the clock
+	n   int           // quanta since the last look at the clock (every 64th)
 	ran time.Duration // run time since the last copy taken or passed
 	at  time.Time     // the last look at the clock
 	off int           // the journal's offset then
@@ -225,7 +225,7 @@ type snapHook struct {
 func (k *snapHook) AfterQuantum(sch *sched.Scheduler) {
 	st := k.tt.snaps
 	k.n++
-	if st.interval >= time.Millisecond && k.n < 16 {
+	if st.interval >= time.Millisecond && k.n < 64 {
 		return
 	}
 	k.n = 0
