@@ -737,3 +737,52 @@ func TestGoingBackFromCheckpoints(t *testing.T) {
 		t.Fatalf("stops %+v", plain)
 	}
 }
+
+const idSrc = `import io;
+class P { int v; P(int v) { this.v = v; } }
+int main() {
+    P a = new P(1);
+    P b = new P(2); // @b
+    io.print("" + b); // @print
+    io.print("" + a);
+    return 0;
+}
+`
+
+// TestIdentityNumbersReplay: an object's default toString prints the
+// program's identity number, numbered in the order the program asks; the
+// debugger looking at objects first does not change them, so going back
+// re-executes the same output and the recording does not fork.
+func TestIdentityNumbersReplay(t *testing.T) {
+	for _, interval := range []time.Duration{-1, time.Nanosecond} {
+		s, l, path := launchBack(t, idSrc, Config{SnapshotInterval: interval})
+		s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, idSrc, "print")}})
+		s.ConfigurationDone()
+		l.waitStop(t)
+		eval(t, s, "a") // the debugger looks at a (the program's numbers do not change)
+		for range 2 {
+			if err := s.Step(1, StepOver, false); err != nil {
+				t.Fatal(err)
+			}
+			l.waitStop(t)
+		}
+		if err := s.StepBack(1, StepOver); err != nil {
+			t.Fatal(err)
+		}
+		l.waitStop(t)
+		if err := s.StepBack(1, StepOver); err != nil {
+			t.Fatal(err)
+		}
+		l.waitStop(t)
+		if w, _ := s.When(); w.Forked != "" {
+			t.Fatalf("interval %v: the re-execution left the recording: %s", interval, w.Forked)
+		}
+		if err := s.Continue(1, false); err != nil {
+			t.Fatal(err)
+		}
+		<-l.exited
+		if out := l.stdout(); !strings.Contains(out, "P@1\nP@2\n") {
+			t.Fatalf("output %q: want b numbered 1 and a 2, in the order the program asked", out)
+		}
+	}
+}

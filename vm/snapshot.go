@@ -400,6 +400,9 @@ func (f *formatter) CopyFor(c *Copier) any {
 		cp.stack[i] = p
 	}
 	cp.pending = c.Object(f.pending)
+	if f.m != nil {
+		cp.m = c.M
+	}
 	return cp
 }
 
@@ -453,6 +456,7 @@ func (s serState) copyFor(c *Copier) serState {
 // (copied with c). dst keeps its own input source, writers and hook.
 // Call it when no thread runs.
 func (m *Machine) CopyStateTo(dst *Machine, c *Copier) {
+	dst.objIDs.Store(m.objIDs.Load())
 	if m.termClass != nil { // (read without the Once: no thread runs)
 		dst.termOnce.Do(func() { dst.termClass = m.termClass })
 	}

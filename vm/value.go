@@ -72,19 +72,47 @@ type Object struct {
 	id     int64 // read and set atomically: threads on several carriers may ask
 }
 
-var nextObjectID atomic.Int64
+// viewIDs numbers the objects a debugger shows before the program asked
+// for their identity (see Object.ID), from viewIDBase up.
+var viewIDs atomic.Int64
 
-// ID returns a stable identity number for the object (assigned lazily,
-// race-free: two carriers asking at once get the same number).
+// viewIDBase starts the debugger's numbers far from the program's.
+const viewIDBase = 1 << 32
+
+// ObjectID returns o's identity number as the program sees it
+// (Object.toString's Class@hex, getHashCode): numbered per machine in
+// the order the program first asks, so that a re-execution of a
+// recording numbers its objects as the recorded run did. Race-free: two
+// carriers asking at once get the same number.
+func (m *Machine) ObjectID(o *Object) int64 {
+	for {
+		id := atomic.LoadInt64(&o.id)
+		if id > 0 {
+			return id
+		}
+		if atomic.CompareAndSwapInt64(&o.id, id, m.objIDs.Add(1)) {
+			return atomic.LoadInt64(&o.id)
+		}
+	}
+}
+
+// ID returns the identity number to show for the object: the program's
+// (ObjectID) if it has one, else a number of the debugger's own (from
+// 2^32 up), so that looking at an object does not change the numbers the
+// program prints.
 func (o *Object) ID() int64 {
-	if id := atomic.LoadInt64(&o.id); id != 0 {
-		return id
+	for {
+		id := atomic.LoadInt64(&o.id)
+		switch {
+		case id > 0:
+			return id
+		case id < 0:
+			return -id
+		}
+		if atomic.CompareAndSwapInt64(&o.id, 0, -(viewIDBase + viewIDs.Add(1))) {
+			continue
+		}
 	}
-	n := nextObjectID.Add(1)
-	if atomic.CompareAndSwapInt64(&o.id, 0, n) {
-		return n
-	}
-	return atomic.LoadInt64(&o.id)
 }
 
 // Array is an NLang array.
