@@ -472,7 +472,7 @@ func (s *Session) present() moment {
 	info, t := s.stop, s.stopped
 	s.mu.Unlock()
 	switch info.Reason {
-	case ReasonStep, ReasonBreakpoint, ReasonFunction, ReasonException:
+	case ReasonStep, ReasonBreakpoint, ReasonFunction, ReasonException, ReasonData:
 		if t != nil && t.Depth() > 0 {
 			f := t.Frame(0)
 			m := moment{thread: t.ID, red: t.Reductions(), depth: t.Depth(), fn: f.Fn, pc: f.PC, trap: true}
@@ -508,6 +508,9 @@ func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
 		s.excStops[t.ID] = excStop{exc: h.exc, uncaught: !h.caught, breakmode: mode}
 	}
 	s.safepoints = map[*vm.Thread]bool{}
+	if s.data != nil {
+		s.data.pending = nil // checks of the old machine's threads
+	}
 	s.frozen, s.queued, s.step = nil, nil, nil
 	s.deadlock = false
 	for _, list := range s.bps.at {
@@ -712,11 +715,13 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 	return last, nil
 }
 
-// ReverseContinue goes back to the most recent breakpoint hit or
-// exception stop (as the exception breakpoints are set) before the
-// present (any thread; a breakpoint counts where its condition held and
-// its hit count, counted from the start, says stop; logpoints never
-// stop), or to the start of the recording if there is none.
+// ReverseContinue goes back to the most recent breakpoint hit, exception
+// stop (as the exception breakpoints are set) or data change (a data
+// breakpoint on a field of an object or a local; one on an element is
+// not followed back) before the present (any thread; a breakpoint counts
+// where its condition held and its hit count, counted from the start,
+// says stop; logpoints never stop), or to the start of the recording if
+// there is none.
 func (s *Session) ReverseContinue(threadID int64) error {
 	if err := s.checkBack(); err != nil {
 		return err
@@ -727,8 +732,15 @@ func (s *Session) ReverseContinue(threadID int64) error {
 	}
 	var last moment
 	var ids []int
+	var dataStop *StopInfo
 	hits := map[*bp]int{} // counted as the run counted them: from the start
+	var data *dataSearch  // (made anew for each re-execution)
 	watch := func(t *vm.Thread, m moment) {
+		if data != nil {
+			if st := data.at(t, m.fn, m.pc); st != nil {
+				last, ids, dataStop = m, nil, st
+			}
+		}
 		s.mu.Lock()
 		list := append([]*bp(nil), s.bps.at[trapKey{m.fn, m.pc}]...)
 		s.mu.Unlock()
@@ -746,7 +758,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 			hit = append(hit, b.id)
 		}
 		if len(hit) > 0 {
-			last, ids = m, hit
+			last, ids, dataStop = m, hit, nil
 		}
 	}
 	var excText string
@@ -755,7 +767,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 	s.mu.Unlock()
 	watchThrow := func(t *vm.Thread, m moment, exc *vm.Object, caught bool) {
 		if excAll || (excUnc && !caught) {
-			last, ids, excText = m, nil, vm.ExceptionString(exc)
+			last, ids, excText, dataStop = m, nil, vm.ExceptionString(exc), nil
 		}
 	}
 	prepare := func(p *pass) { p.h.watchThrow = watchThrow }
@@ -766,6 +778,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 	end := now
 	from := s.snapBefore(func(sp *snap) bool { return sp.beforeMoment(now) })
 	for {
+		data = s.newDataSearch()
 		p, err := s.startPass(from, end, watch, nil, prepare)
 		if err != nil {
 			return err
@@ -786,6 +799,9 @@ func (s *Session) ReverseContinue(threadID int64) error {
 	}
 	if last.isStart() {
 		return s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: "At the start of the recording (no breakpoint hit before)"})
+	}
+	if dataStop != nil {
+		return s.travelTo(last, *dataStop)
 	}
 	return s.travelTo(last, StopInfo{Reason: ReasonBreakpoint, HitBreakpointIDs: ids, Description: "Breakpoint (going back)"})
 }

@@ -262,7 +262,7 @@ func (k *snapHook) AfterQuantum(sch *sched.Scheduler) {
 // (the start) — always nil while a breakpoint counts its hits, which are
 // counted from the start.
 func (s *Session) snapBefore(ok func(*snap) bool) *snap {
-	if s.hitCounted() {
+	if s.hitCounted() || s.dataHitCounted() {
 		return nil
 	}
 	return s.tt.snaps.latest(int(^uint(0)>>1), ok)

@@ -80,10 +80,12 @@ var viewIDs atomic.Int64
 const viewIDBase = 1 << 32
 
 // ObjectID returns o's identity number as the program sees it
-// (Object.toString's Class@hex, getHashCode): numbered per machine in
-// the order the program first asks, so that a re-execution of a
-// recording numbers its objects as the recorded run did. Race-free: two
-// carriers asking at once get the same number.
+// (Object.toString's Class@hex, getHashCode). Objects made by NewObject
+// are numbered in the order they were allocated; struct copies, when the
+// program first asks, after the last number given. Either way the same
+// run numbers alike, so a re-execution of a recording prints what the
+// recorded run printed. Race-free: two carriers asking at once get the
+// same number.
 func (m *Machine) ObjectID(o *Object) int64 {
 	for {
 		id := atomic.LoadInt64(&o.id)
@@ -94,6 +96,15 @@ func (m *Machine) ObjectID(o *Object) int64 {
 			return atomic.LoadInt64(&o.id)
 		}
 	}
+}
+
+// PeekID returns o's identity number in the program (ObjectID) without
+// giving it one: 0 if it has none yet.
+func (o *Object) PeekID() int64 {
+	if id := atomic.LoadInt64(&o.id); id > 0 {
+		return id
+	}
+	return 0
 }
 
 // ID returns the identity number to show for the object: the program's
