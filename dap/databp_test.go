@@ -165,3 +165,39 @@ func TestDataBreakpointSetWhereTheWriteIsNext(t *testing.T) {
 		continueToExit(t, c, 1, 0)
 	}, withBreakpoints("setq"))
 }
+
+// TestReverseContinueToADataChange: reverseContinue goes back to the
+// latest change of a watched field — made by another thread — then to
+// the one before (a write of the same value does not count), then to
+// the start; going forward again, the data breakpoint still follows the
+// object (the re-execution's copy of it) and stops at the change.
+func TestReverseContinueToADataChange(t *testing.T) {
+	runSession(t, "testdata/dap/watch.n", func(c *daptest.Client, f *fixture) {
+		_, top := checkStop(t, c, 1, "main", f.Line("after"))
+		p := variables(t, c, scopes(t, c, top.Id)["Locals"].VariablesReference)["p"]
+		id, _ := dataID(t, c, p.VariablesReference, "x", 0)
+		bps := setWatches(t, c, dap.DataBreakpoint{DataId: id, AccessType: "write"})
+		c.SetBreakpointsRequest(f.Path)
+		daptest.ExpectResponse[*dap.SetBreakpointsResponse](t, c)
+		reverse := func(tid int, fn string, line int, text string) {
+			t.Helper()
+			c.ReverseContinueRequest(1)
+			daptest.ExpectResponse[*dap.ReverseContinueResponse](t, c)
+			stop, _ := checkStop(t, c, tid, fn, line)
+			if stop.Body.Reason != "data breakpoint" || stop.Body.Text != text ||
+				len(stop.Body.HitBreakpointIds) != 1 || stop.Body.HitBreakpointIds[0] != bps[0].Id {
+				t.Fatalf("reverse continue: %+v, want a data breakpoint stop %q", stop.Body, text)
+			}
+		}
+		reverse(2, "mover", f.Line("moved"), "p.x: 1 -> 5")
+		reverse(1, "main", f.Line("start")+1, "p.x: 0 -> 1")
+		c.ReverseContinueRequest(1)
+		daptest.ExpectResponse[*dap.ReverseContinueResponse](t, c)
+		if stop := daptest.Expect[*dap.StoppedEvent](t, c); stop.Body.Reason != "entry" {
+			t.Fatalf("reverse continue past the first change: %+v", stop.Body)
+		}
+		expectDataStop(t, c, 1, "main", f.Line("start")+1, "p.x changed from 0 to 1")
+		expectDataStop(t, c, 2, "mover", f.Line("moved"), "p.x changed from 1 to 5")
+		continueToExit(t, c, 1, 0)
+	}, withBreakpoints("after"))
+}

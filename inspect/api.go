@@ -16,6 +16,7 @@ package inspect
 import (
 	"errors"
 	"io"
+	"time"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -63,6 +64,15 @@ type Config struct {
 	// bytes (0: DefaultRecordBudget). Past it the session stops recording
 	// (and says so): it can no longer go back.
 	RecordBudget int64
+	// SnapshotInterval is the run time between two checkpoints of the
+	// execution, which going back starts from (0:
+	// DefaultSnapshotInterval; negative: none, going back re-executes
+	// from the start). Below a millisecond a checkpoint may be taken at
+	// the end of every quantum (for tests).
+	SnapshotInterval time.Duration
+	// SnapshotBudget bounds the memory of the checkpoints, in bytes (0:
+	// DefaultSnapshotBudget).
+	SnapshotBudget int64
 	// Replay, if set, is a recording (nlangdbg run --record) to debug
 	// instead of Program: its program, options and inputs are the
 	// recorded ones, and the session can go back and forth in it.

@@ -430,12 +430,25 @@ func (w *watch) touches(t *vm.Thread, fn *vm.Funcode, in vm.Instr) (bool, bool) 
 	}
 	switch loc.kind {
 	case watchField:
+		var r vm.Value
+		read := false
 		switch {
 		case in.Op == vm.SETF && in.B == loc.field:
-			return sameRef(reg(in.A).R, loc.obj), false
+			r = reg(in.A)
 		case w.read && in.Op == vm.GETF && in.C == loc.field:
-			return sameRef(reg(in.B).R, loc.obj), true
+			r, read = reg(in.B), true
+		default:
+			return false, false
 		}
+		// The object, or its counterpart in another execution of the
+		// recording (the same allocation number): the watch follows it
+		// when the session goes back.
+		o, ok := r.R.(*vm.Object)
+		if !ok || !sameObject(o, loc.obj) {
+			return false, false
+		}
+		loc.obj = o
+		return true, read
 	case watchElem:
 		switch in.Op {
 		case vm.ASET, vm.LSET:
@@ -444,16 +457,29 @@ func (w *watch) touches(t *vm.Thread, fn *vm.Funcode, in vm.Instr) (bool, bool) 
 			return w.read && sameRef(reg(in.B).R, loc.seq) && int64(reg(in.C).N) == int64(loc.index), true
 		}
 	case watchLocal:
-		if t != loc.t || fn != loc.fn || t.Depth()-1 != loc.frame || f.Base != loc.base {
+		// (the thread, or the same thread of another execution)
+		if t.ID != loc.t.ID || fn != loc.fn || t.Depth()-1 != loc.frame || f.Base != loc.base {
 			return false, false
 		}
 		for _, r := range writtenRegs(fn, in) {
 			if r == loc.reg {
+				loc.t = t
 				return true, false
 			}
 		}
 	}
 	return false, false
+}
+
+// sameObject reports whether o is x, or x's counterpart in another
+// execution of the same recording: an object with the same allocation
+// number.
+func sameObject(o, x *vm.Object) bool {
+	if o == x {
+		return true
+	}
+	id := x.PeekID()
+	return id != 0 && o.PeekID() == id
 }
 
 // sameRef reports whether a register's reference is x.
@@ -517,4 +543,170 @@ func sameValue(a, b vm.Value, typ *vm.Type) bool {
 		return a.R == b.R && a.N == b.N
 	}
 	return fmt.Sprintf("%p", a.R) == fmt.Sprintf("%p", b.R) && a.N == b.N
+}
+
+// dataSearch finds, in a re-execution of the past, the changes of the
+// watched locations (and, for readWrite watches, the reads), as the
+// session's data breakpoints would stop at them: reverseContinue's
+// "data change" targets. It follows the watched objects by allocation
+// number and the watched locals by thread id (the re-execution has its
+// own objects and threads), and does not touch the session's watches.
+type dataSearch struct {
+	s       *Session
+	watches []*watch
+	pending []dataCheck
+	hits    map[*watch]int // counted from where the re-execution started
+}
+
+// dataCheck is an instruction of the re-execution that touched a watched
+// location: the value before it, checked at the frame's next instruction.
+type dataCheck struct {
+	w     *watch
+	t     *vm.Thread
+	depth int
+	at    trapKey
+	old   vm.Value
+	read  bool
+	obj   *vm.Object // the re-execution's object (watchField)
+}
+
+// newDataSearch returns the search for the session's data breakpoints
+// that can be followed from one execution to another (fields of objects
+// with an allocation number, locals), or nil if there are none.
+func (s *Session) newDataSearch() *dataSearch {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.data == nil {
+		return nil
+	}
+	var ws []*watch
+	for _, w := range s.data.watches {
+		switch w.loc.kind {
+		case watchField:
+			if w.loc.obj.PeekID() != 0 {
+				ws = append(ws, w)
+			}
+		case watchLocal:
+			ws = append(ws, w)
+		}
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	return &dataSearch{s: s, watches: ws, hits: map[*watch]int{}}
+}
+
+// hitCounted reports whether a data breakpoint has a hit condition.
+func (s *Session) dataHitCounted() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.data == nil {
+		return false
+	}
+	for _, w := range s.data.watches {
+		if w.hitTest != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// at sees the trap of the re-execution at (fn, pc) of t's top frame; it
+// returns the stop a data breakpoint would make there, if any.
+func (ds *dataSearch) at(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
+	var stop *StopInfo
+	depth := t.Depth()
+	kept := ds.pending[:0]
+	for _, p := range ds.pending {
+		switch {
+		case p.t != t:
+			kept = append(kept, p)
+		case depth < p.depth:
+			// unwound
+		case depth > p.depth || p.at != (trapKey{fn, pc}):
+			kept = append(kept, p)
+		default:
+			if info := ds.decide(p); info != nil {
+				stop = info
+			}
+		}
+	}
+	ds.pending = kept
+	in := fn.Instr(pc)
+	f := t.Frame(0)
+	reg := func(r int32) vm.Value {
+		if r < 0 || int(r) >= fn.NumRegs {
+			return vm.Value{}
+		}
+		return *t.Reg(f, r)
+	}
+	for _, w := range ds.watches {
+		loc := w.loc
+		c := dataCheck{w: w, t: t, depth: depth, at: trapKey{fn, pc + 1}}
+		switch loc.kind {
+		case watchField:
+			var r vm.Value
+			switch {
+			case in.Op == vm.SETF && in.B == loc.field:
+				r = reg(in.A)
+			case w.read && in.Op == vm.GETF && in.C == loc.field:
+				r, c.read = reg(in.B), true
+			default:
+				continue
+			}
+			o, ok := r.R.(*vm.Object)
+			if !ok || !sameObject(o, loc.obj) || int(loc.field) >= len(o.Fields) {
+				continue
+			}
+			c.obj, c.old = o, o.Fields[loc.field]
+		case watchLocal:
+			if t.ID != loc.t.ID || fn != loc.fn || depth-1 != loc.frame || f.Base != loc.base {
+				continue
+			}
+			writes := false
+			for _, r := range writtenRegs(fn, in) {
+				writes = writes || r == loc.reg
+			}
+			if !writes {
+				continue
+			}
+			c.old = reg(loc.reg)
+		default:
+			continue
+		}
+		ds.pending = append(ds.pending, c)
+	}
+	return stop
+}
+
+// decide is the post-check of c: the stop a data breakpoint makes, if
+// the value changed (or was read).
+func (ds *dataSearch) decide(c dataCheck) *StopInfo {
+	w := c.w
+	var now vm.Value
+	switch {
+	case c.obj != nil:
+		now = c.obj.Fields[w.loc.field]
+	default:
+		f := c.t.Frame(0)
+		now = *c.t.Reg(f, w.loc.reg)
+	}
+	if !c.read && sameValue(c.old, now, w.loc.typ) {
+		return nil
+	}
+	ds.hits[w]++
+	if w.hitTest != nil && !w.hitTest(ds.hits[w]) {
+		return nil
+	}
+	s := ds.s
+	oldText, newText := s.brief(c.old, w.loc.typ, 0), s.brief(now, w.loc.typ, 0)
+	info := &StopInfo{Reason: ReasonData, HitBreakpointIDs: []int{w.id}}
+	if c.read {
+		info.Description = fmt.Sprintf("Data breakpoint (going back): %s read (%s)", w.loc.name, newText)
+		info.Text = fmt.Sprintf("%s = %s (read)", w.loc.name, newText)
+	} else {
+		info.Description = fmt.Sprintf("Data breakpoint (going back): %s changed from %s to %s", w.loc.name, oldText, newText)
+		info.Text = fmt.Sprintf("%s: %s -> %s", w.loc.name, oldText, newText)
+	}
+	return info
 }

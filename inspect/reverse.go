@@ -1,13 +1,13 @@
 package inspect
 
 // Going back: a session with one carrier keeps a journal of its run
-// (sched/record): every input from outside and every quantum. Because the
-// run is deterministic given the journal, any earlier moment can be
-// rebuilt by executing the program again from the start on a fresh
-// machine whose inputs come from the journal, up to that moment; the
-// session then carries on with the fresh machine. Output already shown is
-// not shown again. See sched/record's documentation for why re-execution
-// rather than copies of the heap.
+// (sched/record): every input from outside and every quantum, and now
+// and then a copy of the whole execution (a checkpoint, snapshots.go).
+// Because the run is deterministic given the journal, any earlier moment
+// can be rebuilt by restoring the nearest checkpoint before it (or
+// starting the program afresh) on a new machine whose inputs come from
+// the journal, and executing up to that moment; the session then carries
+// on with the new machine. Output already shown is not shown again.
 //
 // A moment is (thread, its reductions, its depth, a pc at a statement
 // boundary): between two reductions a thread passes each pc of each frame
@@ -60,6 +60,8 @@ type timeTravel struct {
 	// re-execution does not set them, so the session cannot go back from
 	// a moment after one (only to a checkpoint made before it).
 	sets int
+	// snaps are the copies of the execution that going back starts from.
+	snaps *snapStore
 }
 
 // Checkpoint is a moment the user named (REPL checkpoint NOTE).
@@ -86,9 +88,12 @@ type moment struct {
 	throw  bool // a throw (fn and pc: the top frame's) rather than a statement boundary
 	off    int
 	kind   sched.EventKind
+	// byOff: the end of the first quantum that leaves the journal at
+	// offset off or later (where a checkpoint was taken).
+	byOff bool
 }
 
-func (m moment) isStart() bool { return m.thread == 0 }
+func (m moment) isStart() bool { return m.thread == 0 && !m.byOff }
 
 // newTimeTravel returns the journal of a new session, or nil if it
 // cannot record (several carriers). log, if not nil, is a recording's log
@@ -97,7 +102,7 @@ func newTimeTravel(cfg Config, hdr record.Header, log []byte, stdin io.Reader, s
 	if cfg.Carriers > 1 || (cfg.NoRecord && log == nil) {
 		return nil, nil
 	}
-	tt := &timeTravel{stdin: stdin, stdout: stdout, stderr: stderr, budget: cfg.RecordBudget}
+	tt := &timeTravel{stdin: stdin, stdout: stdout, stderr: stderr, budget: cfg.RecordBudget, snaps: newSnapStore(cfg)}
 	if tt.budget <= 0 {
 		tt.budget = DefaultRecordBudget
 	}
@@ -121,6 +126,21 @@ func (s *Session) newMachine(stdin io.Reader, stdout, stderr io.Writer, j *recor
 	if j != nil {
 		stdout, stderr, clock = j.Stdout(stdout), j.Stderr(stderr), j.Clock()
 	}
+	m := s.machine(stdin, stdout, stderr, h)
+	sch := sched.New(m, sched.Options{Quota: s.cfg.Quota, Seed: s.cfg.Seed, Carriers: s.cfg.Carriers, Clock: clock})
+	s.installAccess(m, sch, h) // shared.go
+	if j != nil {
+		j.Start(m, sch)
+		s.checkpoints(m, sch, j)
+	}
+	sch.Pause()
+	sch.Start(m.NewCallThread(s.prog.Main, nil))
+	return m, sch
+}
+
+// machine returns a new machine of the session's program with its
+// limits, writing to stdout and stderr, with hook h.
+func (s *Session) machine(stdin io.Reader, stdout, stderr io.Writer, h vm.DebugHook) *vm.Machine {
 	m := vm.NewMachine(s.prog, stdin, stdout, stderr)
 	if s.cfg.MaxFrames > 0 {
 		m.MaxFrames = s.cfg.MaxFrames
@@ -131,14 +151,35 @@ func (s *Session) newMachine(stdin io.Reader, stdout, stderr io.Writer, j *recor
 	m.FS = s.fs
 	m.DebugLog = s.cfg.DebugLog
 	m.Hook = h
-	sch := sched.New(m, sched.Options{Quota: s.cfg.Quota, Seed: s.cfg.Seed, Carriers: s.cfg.Carriers, Clock: clock})
-	s.installAccess(m, sch, h) // shared.go
-	if j != nil {
-		j.Start(m, sch)
+	return m
+}
+
+// restoreMachine is newMachine for a re-execution that starts at the
+// checkpoint from: a copy of its execution, paused, with the journal j
+// (resumed at its offset) installed.
+func (s *Session) restoreMachine(from *snap, j *record.Journal, h vm.DebugHook) (*vm.Machine, *sched.Scheduler, error) {
+	tt := s.tt
+	m := s.machine(tt.stdin, j.Stdout(tt.stdout), j.Stderr(tt.stderr), h)
+	sch, err := from.sn.Restore(m, j.Clock())
+	if err != nil {
+		return nil, nil, err
 	}
-	sch.Pause()
-	sch.Start(m.NewCallThread(s.prog.Main, nil))
-	return m, sch
+	s.installAccess(m, sch, h) // shared.go
+	if err := j.Start(m, sch); err != nil {
+		return nil, nil, err
+	}
+	s.checkpoints(m, sch, j)
+	return m, sch, nil
+}
+
+// checkpoints makes the session's machine m take checkpoints (once it is
+// the session's).
+func (s *Session) checkpoints(m *vm.Machine, sch *sched.Scheduler, j *record.Journal) {
+	if s.tt == nil {
+		return
+	}
+	m.ExcludeHeap(s.tt.snaps.heap.Load())
+	sch.SetCheckpointer(&snapHook{tt: s.tt, sch: sch, j: j})
 }
 
 // quantumEnd returns the moment at the end of the quantum that ev ends,
@@ -270,20 +311,47 @@ type pass struct {
 	done  chan bool // true: the target was reached
 	onEv  func(ev sched.Event)
 	traps []trapKey // patched for the pass (cleared by wait)
+	from  *snap     // the checkpoint it started from (nil: the start)
+}
+
+// red0 returns the reductions thread id had where the pass started (0
+// at the start, or if it did not exist yet).
+func (p *pass) red0(id int64) int64 {
+	if p.from == nil {
+		return 0
+	}
+	if t := p.from.sn.Thread(id); t != nil {
+		return t.Reductions()
+	}
+	return 0
 }
 
 // startPass builds a machine that re-executes the session's journal
-// (output shown so far is not shown again) and starts it; it stops at
-// target. watch sees every other trap; onEv every scheduler event.
-func (s *Session) startPass(target moment, watch func(*vm.Thread, moment), onEv func(*pass, sched.Event), prepare func(*pass)) (*pass, error) {
+// from the checkpoint from (nil: the start; output shown so far is not
+// shown again) and starts it; it stops at target. watch sees every other
+// trap; onEv every scheduler event.
+func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, moment), onEv func(*pass, sched.Event), prepare func(*pass)) (*pass, error) {
 	tt := s.tt
-	j, err := record.ResumeJournal(tt.j.Log(), tt.j.Shown())
+	off := 0
+	if from != nil {
+		off = from.off
+	}
+	j, err := record.ResumeJournalAt(tt.j.Log(), tt.j.Shown(), off)
 	if err != nil {
 		return nil, err
 	}
 	h := &travelHook{s: s, target: target, watch: watch}
-	p := &pass{s: s, j: j, h: h, done: make(chan bool, 1)}
-	p.m, p.sch = s.newMachine(tt.stdin, tt.stdout, tt.stderr, j, h)
+	p := &pass{s: s, j: j, h: h, done: make(chan bool, 1), from: from}
+	if from != nil {
+		if p.m, p.sch, err = s.restoreMachine(from, j, h); err != nil {
+			return nil, err
+		}
+		tt.snaps.mu.Lock()
+		tt.snaps.restores++
+		tt.snaps.mu.Unlock()
+	} else {
+		p.m, p.sch = s.newMachine(tt.stdin, tt.stdout, tt.stderr, j, h)
+	}
 	// The target's trap is patched only once its thread may reach it in
 	// its next quantum (it may be in a hot loop).
 	quota := int64(p.sch.Quota())
@@ -292,7 +360,7 @@ func (s *Session) startPass(target moment, watch func(*vm.Thread, moment), onEv 
 		armed = true
 		p.patch(trapKey{target.fn, target.pc})
 	}
-	if target.trap && target.red <= quota {
+	if target.trap && p.red0(target.thread)+quota >= target.red {
 		arm()
 	}
 	armOn := func(ev sched.Event) {
@@ -314,8 +382,8 @@ func (s *Session) startPass(target moment, watch func(*vm.Thread, moment), onEv 
 		if ev.Kind == sched.EventTrap && (target.trap || target.throw) {
 			p.finish(true)
 		}
-		if !target.trap && !target.isStart() {
-			if m, ok := quantumEnd(ev, j); ok && m == target {
+		if !target.trap && !target.throw && !target.isStart() {
+			if m, ok := quantumEnd(ev, j); ok && (m == target || target.byOff && m.off >= target.off) {
 				p.sch.Pause()
 				p.finish(true)
 			}
@@ -405,7 +473,7 @@ func (s *Session) present() moment {
 	info, t := s.stop, s.stopped
 	s.mu.Unlock()
 	switch info.Reason {
-	case ReasonStep, ReasonBreakpoint, ReasonFunction, ReasonException, ReasonDataRace:
+	case ReasonStep, ReasonBreakpoint, ReasonFunction, ReasonException, ReasonDataRace, ReasonData:
 		if t != nil && t.Depth() > 0 {
 			f := t.Frame(0)
 			m := moment{thread: t.ID, red: t.Reductions(), depth: t.Depth(), fn: f.Fn, pc: f.PC, trap: true}
@@ -441,6 +509,9 @@ func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
 		s.excStops[t.ID] = excStop{exc: h.exc, uncaught: !h.caught, breakmode: mode}
 	}
 	s.safepoints = map[*vm.Thread]bool{}
+	if s.data != nil {
+		s.data.pending = nil // checks of the old machine's threads
+	}
 	s.frozen, s.queued, s.step = nil, nil, nil
 	s.deadlock = false
 	for _, list := range s.bps.at {
@@ -467,7 +538,11 @@ func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
 // travelTo re-executes the past up to target and adopts the machine
 // there (the start if target is the zero moment), stopped with info.
 func (s *Session) travelTo(target moment, info StopInfo) error {
-	p, err := s.startPass(target, nil, nil, nil)
+	var from *snap
+	if !target.isStart() {
+		from = s.snapBefore(func(sp *snap) bool { return sp.beforeMoment(target) })
+	}
+	p, err := s.startPass(from, target, nil, nil, nil)
 	if err != nil {
 		return err
 	}
@@ -524,6 +599,7 @@ func (s *Session) afterSet(err error) {
 	msg := "note: the program no longer follows its recording (a variable was set): going back is possible only to checkpoints made before\n"
 	if s.tt.j.Replaying() {
 		s.tt.j.Fork("a variable was set in the past")
+		s.tt.snaps.dropAfter(s.tt.j.Offset()) // copies of the dropped future
 		msg = "note: a variable was set in the past: the recorded future is dropped, and what runs from here is a new future, recorded as it happens\n"
 	}
 	s.emit(func(l Listener) { l.Output("console", msg) })
@@ -623,11 +699,12 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 		}
 	}
 	prepare := func(p *pass) {
-		if lo <= quota {
+		if p.red0(threadID)+quota >= lo {
 			patchAll(p) // before the first dispatch
 		}
 	}
-	p, err := s.startPass(now, watch, onEv, prepare)
+	from := s.snapBefore(func(sp *snap) bool { return sp.beforeMoment(now) && sp.beforeRed(threadID, lo) })
+	p, err := s.startPass(from, now, watch, onEv, prepare)
 	if err != nil {
 		return moment{}, err
 	}
@@ -639,11 +716,13 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 	return last, nil
 }
 
-// ReverseContinue goes back to the most recent breakpoint hit or
-// exception stop (as the exception breakpoints are set) before the
-// present (any thread; a breakpoint counts where its condition held and
-// its hit count, counted from the start, says stop; logpoints never
-// stop), or to the start of the recording if there is none.
+// ReverseContinue goes back to the most recent breakpoint hit, exception
+// stop (as the exception breakpoints are set) or data change (a data
+// breakpoint on a field of an object or a local; one on an element is
+// not followed back) before the present (any thread; a breakpoint counts
+// where its condition held and its hit count, counted from the start,
+// says stop; logpoints never stop), or to the start of the recording if
+// there is none.
 func (s *Session) ReverseContinue(threadID int64) error {
 	if err := s.checkBack(); err != nil {
 		return err
@@ -654,8 +733,15 @@ func (s *Session) ReverseContinue(threadID int64) error {
 	}
 	var last moment
 	var ids []int
+	var dataStop *StopInfo
 	hits := map[*bp]int{} // counted as the run counted them: from the start
+	var data *dataSearch  // (made anew for each re-execution)
 	watch := func(t *vm.Thread, m moment) {
+		if data != nil {
+			if st := data.at(t, m.fn, m.pc); st != nil {
+				last, ids, dataStop = m, nil, st
+			}
+		}
 		s.mu.Lock()
 		list := append([]*bp(nil), s.bps.at[trapKey{m.fn, m.pc}]...)
 		s.mu.Unlock()
@@ -673,7 +759,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 			hit = append(hit, b.id)
 		}
 		if len(hit) > 0 {
-			last, ids = m, hit
+			last, ids, dataStop = m, hit, nil
 		}
 	}
 	var excText string
@@ -682,24 +768,41 @@ func (s *Session) ReverseContinue(threadID int64) error {
 	s.mu.Unlock()
 	watchThrow := func(t *vm.Thread, m moment, exc *vm.Object, caught bool) {
 		if excAll || (excUnc && !caught) {
-			last, ids, excText = m, nil, vm.ExceptionString(exc)
+			last, ids, excText, dataStop = m, nil, vm.ExceptionString(exc), nil
 		}
 	}
 	prepare := func(p *pass) { p.h.watchThrow = watchThrow }
-	p, err := s.startPass(now, watch, nil, prepare)
-	if err != nil {
-		return err
-	}
-	reached := p.wait()
-	p.discard()
-	if !reached {
-		return errors.New("the re-execution ended before the present (the recording diverged)")
+	// Search back from the present one stretch between two checkpoints
+	// at a time: the latest hit is in the latest stretch that has one.
+	// (With hit counts, counted from the start, the search is one
+	// re-execution from the start: snapBefore returns nil.)
+	end := now
+	from := s.snapBefore(func(sp *snap) bool { return sp.beforeMoment(now) })
+	for {
+		data = s.newDataSearch()
+		p, err := s.startPass(from, end, watch, nil, prepare)
+		if err != nil {
+			return err
+		}
+		reached := p.wait()
+		p.discard()
+		if !reached {
+			return errors.New("the re-execution ended before the present (the recording diverged)")
+		}
+		if !last.isStart() || from == nil {
+			break
+		}
+		end = moment{byOff: true, off: from.off}
+		from = s.tt.snaps.before(from)
 	}
 	if last.throw {
 		return s.travelTo(last, StopInfo{Reason: ReasonException, Description: "Exception (going back)", Text: excText})
 	}
 	if last.isStart() {
 		return s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: "At the start of the recording (no breakpoint hit before)"})
+	}
+	if dataStop != nil {
+		return s.travelTo(last, *dataStop)
 	}
 	return s.travelTo(last, StopInfo{Reason: ReasonBreakpoint, HitBreakpointIDs: ids, Description: "Breakpoint (going back)"})
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -45,11 +46,17 @@ int main() {
 // benchSession launches src stopped at the first hit of the breakpoint
 // at marker, after hits-1 more continues.
 func benchSession(b *testing.B, src, marker string, hits int) (*Session, *coreListener) {
+	return benchSessionCfg(b, src, marker, hits, Config{})
+}
+
+// benchSessionCfg is benchSession with a configuration.
+func benchSessionCfg(b *testing.B, src, marker string, hits int, cfg Config) (*Session, *coreListener) {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "prog.n")
 	os.WriteFile(path, []byte(src), 0o644)
 	l := newCoreListener()
-	s, err := Launch(Config{Program: path}, l)
+	cfg.Program = path
+	s, err := Launch(cfg, l)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -122,6 +129,47 @@ func BenchmarkStepBack10MLoopExit(b *testing.B) {
 	}
 }
 
+// back100M is back10M running ten times longer.
+var back100M = strings.Replace(back10M, "10000000", "100000000", 1)
+
+// BenchmarkStepBackLoopExit steps back at a loop's exit (two
+// re-executions) after 10 and 100 million reductions, from checkpoints
+// (the default) and from the start (checkpoints off), side by side: from
+// checkpoints the cost does not grow with the run's length.
+//
+//	go test ./inspect -run '^$' -bench 'StepBackLoopExit' -benchtime 5x
+func BenchmarkStepBackLoopExit(b *testing.B) {
+	for _, c := range []struct {
+		name     string
+		src      string
+		interval time.Duration
+	}{
+		{"10M/checkpoints", back10M, 0},
+		{"10M/from-start", back10M, -1},
+		{"100M/checkpoints", back100M, 0},
+		{"100M/from-start", back100M, -1},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			s, l := benchSessionCfg(b, c.src, "a", 1, Config{SnapshotInterval: c.interval})
+			for b.Loop() {
+				if err := s.StepBack(1, StepOver); err != nil {
+					b.Fatal(err)
+				}
+				if st := <-l.stops; st.Reason != ReasonStep {
+					b.Fatalf("stop %+v", st)
+				}
+				if err := s.Step(1, StepOver, false); err != nil {
+					b.Fatal(err)
+				}
+				<-l.stops
+			}
+			st := s.SnapshotStats()
+			b.ReportMetric(float64(st.Kept), "checkpoints")
+			b.ReportMetric(float64(st.Bytes)/float64(max(1, st.Kept)), "B/checkpoint")
+		})
+	}
+}
+
 // BenchmarkPlain10M is the program of BenchmarkStepBack10M run to its end
 // without a debugger: the cost of one re-execution.
 func BenchmarkPlain10M(b *testing.B) {
@@ -139,10 +187,12 @@ func BenchmarkPlain10M(b *testing.B) {
 }
 
 // BenchmarkDebugRecordOverhead runs each workload in a debug session
-// (no breakpoints) with and without its recording, in turn, and reports
-// the ratio of the fastest recorded session to the fastest unrecorded one
-// (x-norecord; the target is at most 1.3), and the ratio of the process
-// CPU time spent on each (x-norecord-cpu).
+// (no breakpoints) with and without its recording (checkpoints
+// included), in turn, and reports the ratio of the fastest recorded
+// session to the fastest unrecorded one (x-norecord; the target is at
+// most 1.3), the ratio of the process CPU time spent on each
+// (x-norecord-cpu), and that of a recording with checkpoints to one
+// without (x-nocheckpoints-cpu).
 //
 //	go test ./inspect -run '^$' -bench DebugRecordOverhead -benchtime 5x
 func BenchmarkDebugRecordOverhead(b *testing.B) {
@@ -152,18 +202,18 @@ func BenchmarkDebugRecordOverhead(b *testing.B) {
 		{"PingPong1M", "../testdata/bench/pingpong.n"},
 	} {
 		b.Run(w.name, func(b *testing.B) {
-			var cpu [2]time.Duration
-			run := func(noRecord bool) time.Duration {
+			var cpu [3]time.Duration
+			// mode 0: no recording; 1: recording with checkpoints (the
+			// default); 2: recording without checkpoints.
+			run := func(mode int) time.Duration {
 				t0, c0 := time.Now(), cpuTime()
-				defer func() {
-					if noRecord {
-						cpu[0] += cpuTime() - c0
-					} else {
-						cpu[1] += cpuTime() - c0
-					}
-				}()
+				defer func() { cpu[mode] += cpuTime() - c0 }()
 				l := newCoreListener()
-				s, err := Launch(Config{Program: w.path, NoRecord: noRecord, Stdout: io.Discard}, l)
+				cfg := Config{Program: w.path, NoRecord: mode == 0, Stdout: io.Discard}
+				if mode == 2 {
+					cfg.SnapshotInterval = -1
+				}
+				s, err := Launch(cfg, l)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -175,12 +225,14 @@ func BenchmarkDebugRecordOverhead(b *testing.B) {
 			}
 			minOff, minOn := time.Duration(1<<62), time.Duration(1<<62)
 			for b.Loop() {
-				minOff = min(minOff, run(true))
-				minOn = min(minOn, run(false))
+				minOff = min(minOff, run(0))
+				minOn = min(minOn, run(1))
+				run(2)
 			}
 			b.ReportMetric(float64(minOn)/float64(minOff), "x-norecord")
-			if cpu[0] > 0 {
+			if cpu[0] > 0 && cpu[2] > 0 {
 				b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "x-norecord-cpu")
+				b.ReportMetric(float64(cpu[1])/float64(cpu[2]), "x-nocheckpoints-cpu")
 			}
 			b.ReportMetric(float64(minOff.Milliseconds()), "norecord-ms")
 			b.ReportMetric(float64(minOn.Milliseconds()), "record-ms")

@@ -56,7 +56,15 @@ func (s *Session) reverseCommand(threadID int64, f []string) (string, bool, erro
 		}
 		w, err := s.When()
 		if err == nil {
-			fmt.Fprintf(&b, "the recording: %d bytes in memory (a checkpoint costs its moment only: going back re-executes from the start)", w.Size)
+			fmt.Fprintf(&b, "the recording: %d bytes in memory\n", w.Size)
+		}
+		st := s.SnapshotStats()
+		fmt.Fprintf(&b, "copies of the execution: %d kept (%d taken, %d dropped to stay within the budget), %s of %s",
+			st.Kept, st.Taken, st.Dropped, mib(st.Bytes), mib(st.Budget))
+		if st.Stopped == "" {
+			fmt.Fprintf(&b, ", one every %v of run or more; going back re-executes from the nearest one before the target", st.Interval)
+		} else {
+			fmt.Fprintf(&b, "; no more are taken (%s): going back re-executes from the last one kept or from the start", st.Stopped)
 		}
 		return strings.TrimRight(b.String(), "\n"), true, nil
 	case "restart":
@@ -108,3 +116,6 @@ func FormatWhere(w Where) string {
 	}
 	return b.String()
 }
+
+// mib renders a size in MiB with one decimal.
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/sched/record"
@@ -35,6 +36,18 @@ int main() {
 `
 
 // eval evaluates expr in thread 1's top frame.
+// launchBack is launchSrc for the tests of going back: unless cfg says
+// otherwise, the session takes a checkpoint at the end of every quantum,
+// so that going back starts from checkpoints (SnapshotInterval -1: from
+// the start).
+func launchBack(t testing.TB, src string, cfg Config) (*Session, *coreListener, string) {
+	t.Helper()
+	if cfg.SnapshotInterval == 0 {
+		cfg.SnapshotInterval = time.Nanosecond
+	}
+	return launchSrc(t, src, cfg)
+}
+
 func eval(t *testing.T, s *Session, expr string) string {
 	t.Helper()
 	v, err := s.Evaluate(1, 0, expr, EvalContext("watch"))
@@ -58,7 +71,7 @@ func line(t *testing.T, s *Session) int {
 // the old values), then forward again to the same values; output shown
 // before is not shown again.
 func TestStepBack(t *testing.T) {
-	s, l, _ := launchSrc(t, backSrc, Config{StopOnEntry: true})
+	s, l, _ := launchBack(t, backSrc, Config{StopOnEntry: true})
 	s.ConfigurationDone()
 	l.waitStop(t)
 	if !s.CanGoBack() {
@@ -125,7 +138,7 @@ func TestStepBack(t *testing.T) {
 // TestStepBackInto steps back into the callee (rev step) and out of it
 // (rev stepout).
 func TestStepBackInto(t *testing.T) {
-	s, l, path := launchSrc(t, backSrc, Config{})
+	s, l, path := launchBack(t, backSrc, Config{})
 	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, backSrc, "d")}})
 	s.ConfigurationDone()
 	l.waitStop(t)
@@ -155,7 +168,7 @@ func TestStepBackInto(t *testing.T) {
 // TestReverseContinue goes back to the previous hit of a breakpoint in a
 // loop: i is one less.
 func TestReverseContinue(t *testing.T) {
-	s, l, path := launchSrc(t, backSrc, Config{})
+	s, l, path := launchBack(t, backSrc, Config{})
 	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, backSrc, "loop")}})
 	s.ConfigurationDone()
 	for i := 0; i < 3; i++ {
@@ -282,7 +295,7 @@ func TestDebugRecordingRefused(t *testing.T) {
 func TestSetVariableForks(t *testing.T) {
 	// quota 1: every reduction ends a quantum, so the recording holds the
 	// future of the moment the set is made in
-	s, l, path := launchSrc(t, backSrc, Config{Quota: 1})
+	s, l, path := launchBack(t, backSrc, Config{Quota: 1})
 	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, backSrc, "loop")}})
 	s.ConfigurationDone()
 	l.waitStop(t)
@@ -342,7 +355,7 @@ int main() {
 // TestStepBackFromDeadlock: from the deadlock stop the session goes back
 // to the statement that parked, and forward again to the same deadlock.
 func TestStepBackFromDeadlock(t *testing.T) {
-	s, l, _ := launchSrc(t, deadlockSrc, Config{})
+	s, l, _ := launchBack(t, deadlockSrc, Config{})
 	s.ConfigurationDone()
 	if st := l.waitStop(t); st.Reason != ReasonDeadlock {
 		t.Fatalf("stop %+v", st)
@@ -401,7 +414,7 @@ int main() {
 // (all exceptions) to the last caught throw, k = 3; a dump of the
 // exception stop reopens there.
 func TestGoingBackFromAnException(t *testing.T) {
-	s, l, _ := launchSrc(t, throwSrc, Config{})
+	s, l, _ := launchBack(t, throwSrc, Config{})
 	s.SetExceptionBreakpoints(true, false)
 	s.ConfigurationDone()
 	if st := l.waitStop(t); st.Reason != ReasonException {
@@ -462,7 +475,7 @@ func TestGoingBackFromAnException(t *testing.T) {
 // and says why it cannot go back.
 func TestRecordBudget(t *testing.T) {
 	// the header (with the source) takes about 440 bytes, each quantum a few
-	s, l, path := launchSrc(t, backSrc, Config{Quota: 1, RecordBudget: 450})
+	s, l, path := launchBack(t, backSrc, Config{Quota: 1, RecordBudget: 450})
 	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, backSrc, "loop")}})
 	s.ConfigurationDone()
 	for i := 0; i < 4; i++ {
@@ -497,11 +510,12 @@ func TestGoingBackIsDeterministic(t *testing.T) {
 		t.Fatalf("%d scripts", len(files))
 	}
 	for _, f := range files {
-		for _, cfg := range []Config{{StopOnEntry: true, Quota: 1}, {StopOnEntry: true, Quota: 3, Seed: 7}} {
-			t.Run(fmt.Sprintf("%s/quota%d/seed%d", filepath.Base(f), cfg.Quota, cfg.Seed), func(t *testing.T) {
+		for _, cfg := range []Config{{StopOnEntry: true, Quota: 1, SnapshotInterval: -1}, {StopOnEntry: true, Quota: 1},
+			{StopOnEntry: true, Quota: 3, Seed: 7}} {
+			t.Run(fmt.Sprintf("%s/quota%d/seed%d/snapshots%v", filepath.Base(f), cfg.Quota, cfg.Seed, cfg.SnapshotInterval >= 0), func(t *testing.T) {
 				t.Parallel()
 				src, _ := os.ReadFile(f)
-				s, l, _ := launchSrc(t, string(src), cfg)
+				s, l, _ := launchBack(t, string(src), cfg)
 				s.ConfigurationDone()
 				l.waitStop(t)
 				snap := func() (string, bool) {
@@ -575,7 +589,7 @@ func TestGoingBackIsDeterministic(t *testing.T) {
 // the run counted it: with "%2" (every second hit) reverse continue from
 // the fourth hit goes to the second.
 func TestReverseContinueHitCount(t *testing.T) {
-	s, l, path := launchSrc(t, backSrc, Config{})
+	s, l, path := launchBack(t, backSrc, Config{})
 	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, backSrc, "loop"), HitCondition: "%2"}})
 	s.ConfigurationDone()
 	l.waitStop(t)
@@ -600,7 +614,7 @@ func TestReverseContinueHitCount(t *testing.T) {
 // count goes on from the count of that moment: with ">=3", back to the
 // start and forward again stops at the third hit again, not the first.
 func TestHitCountsAfterGoingBack(t *testing.T) {
-	s, l, path := launchSrc(t, backSrc, Config{})
+	s, l, path := launchBack(t, backSrc, Config{})
 	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, backSrc, "loop"), HitCondition: ">=3"}})
 	s.ConfigurationDone()
 	l.waitStop(t)
@@ -617,5 +631,158 @@ func TestHitCountsAfterGoingBack(t *testing.T) {
 	l.waitStop(t)
 	if got := eval(t, s, "i"); got != "2" {
 		t.Fatalf("forward again: i = %s, want 2 (the third hit, counted from the start)", got)
+	}
+}
+
+// checkpointSrc runs a loop of a few hundred quanta between two
+// breakpoints, with objects and a channel in its state.
+const checkpointSrc = `import io;
+import thread;
+class Box { int v; Box(int v) { this.v = v; } }
+void feed(Channel<int> c) {
+    for (int i = 0; i < 50; i += 1) {
+        c.send(i);
+    }
+}
+int main() {
+    Channel<int> c = new Channel<int>(4);
+    Thread f = thread.spawn(feed, c);
+    List<Box> boxes = new List<Box>();
+    int sum = 0;
+    for (int i = 0; i < 50; i += 1) {
+        int v = c.recv();
+        boxes.add(new Box(v));
+        for (int k = 0; k < 2000; k += 1) {
+            sum += k % 3;
+        }
+        sum += v; // @sum
+    }
+    f.join();
+    io.print("" + sum + " " + boxes.count()); // @end
+    return 0;
+}
+`
+
+// TestGoingBackFromCheckpoints: with checkpoints, going back restores one
+// (no re-execution from the start) and lands where going back from the
+// start lands: the same line, locals, heap and threads.
+func TestGoingBackFromCheckpoints(t *testing.T) {
+	type result struct {
+		line          int
+		i, sum, boxes string
+		threads       string
+	}
+	run := func(cfg Config) ([]result, SnapshotStats) {
+		s, l, path := launchBack(t, checkpointSrc, cfg)
+		s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, checkpointSrc, "end")}})
+		s.ConfigurationDone()
+		l.waitStop(t)
+		var out []result
+		note := func() {
+			ths, err := s.Threads()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			for _, th := range ths {
+				fmt.Fprintf(&b, "[%d %s %s]", th.ID, th.State, th.WaitReason)
+			}
+			out = append(out, result{line(t, s), eval(t, s, "i"), eval(t, s, "sum"), eval(t, s, "boxes.count()"), b.String()})
+		}
+		// Back from the end into the loop's last statement, then a
+		// breakpoint in the loop and reverse continue twice.
+		if err := s.StepBack(1, StepOver); err != nil {
+			t.Fatal(err)
+		}
+		l.waitStop(t)
+		if err := s.StepBack(1, StepOver); err != nil {
+			t.Fatal(err)
+		}
+		l.waitStop(t)
+		note()
+		s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, checkpointSrc, "sum")}})
+		for range 2 {
+			if err := s.ReverseContinue(1); err != nil {
+				t.Fatal(err)
+			}
+			if st := l.waitStop(t); st.Reason != ReasonBreakpoint {
+				t.Fatalf("reverse continue: %+v", st)
+			}
+			note()
+		}
+		if err := s.StepBack(1, StepIn); err != nil {
+			t.Fatal(err)
+		}
+		l.waitStop(t)
+		note()
+		return out, s.SnapshotStats()
+	}
+	plain, st0 := run(Config{SnapshotInterval: -1})
+	if st0.Taken != 0 || st0.Restores != 0 {
+		t.Fatalf("checkpoints off: %+v", st0)
+	}
+	ck, st := run(Config{})
+	if st.Taken < 20 || st.Restores == 0 {
+		t.Fatalf("checkpoints: %+v", st)
+	}
+	if len(plain) != len(ck) {
+		t.Fatalf("%d stops vs %d", len(plain), len(ck))
+	}
+	for i := range plain {
+		if plain[i] != ck[i] {
+			t.Fatalf("stop %d: from checkpoints %+v, from the start %+v", i, ck[i], plain[i])
+		}
+	}
+	if plain[1].i != "49" || plain[2].i != "48" || plain[1].boxes != "50" || plain[2].boxes != "49" {
+		t.Fatalf("stops %+v", plain)
+	}
+}
+
+const idSrc = `import io;
+class P { int v; P(int v) { this.v = v; } }
+int main() {
+    P a = new P(1);
+    P b = new P(2); // @b
+    io.print("" + b); // @print
+    io.print("" + a);
+    return 0;
+}
+`
+
+// TestIdentityNumbersReplay: an object's default toString prints its
+// identity number, numbered in the order the objects were made; the
+// debugger looking at objects does not change them, so going back
+// re-executes the same output and the recording does not fork.
+func TestIdentityNumbersReplay(t *testing.T) {
+	for _, interval := range []time.Duration{-1, time.Nanosecond} {
+		s, l, path := launchBack(t, idSrc, Config{SnapshotInterval: interval})
+		s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, idSrc, "print")}})
+		s.ConfigurationDone()
+		l.waitStop(t)
+		eval(t, s, "a") // the debugger looks at a (the program's numbers do not change)
+		for range 2 {
+			if err := s.Step(1, StepOver, false); err != nil {
+				t.Fatal(err)
+			}
+			l.waitStop(t)
+		}
+		if err := s.StepBack(1, StepOver); err != nil {
+			t.Fatal(err)
+		}
+		l.waitStop(t)
+		if err := s.StepBack(1, StepOver); err != nil {
+			t.Fatal(err)
+		}
+		l.waitStop(t)
+		if w, _ := s.When(); w.Forked != "" {
+			t.Fatalf("interval %v: the re-execution left the recording: %s", interval, w.Forked)
+		}
+		if err := s.Continue(1, false); err != nil {
+			t.Fatal(err)
+		}
+		<-l.exited
+		if out := l.stdout(); out != "P@2\nP@1\n" {
+			t.Fatalf("output %q: want a numbered 1 and b 2, in the order they were made, each printed once", out)
+		}
 	}
 }

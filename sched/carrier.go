@@ -279,6 +279,9 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	if s.rec != nil {
 		s.afterDispatch(t, stop, int(t.Reductions()-r0))
 	}
+	if s.ckpt != nil && stop != vm.StopTrap {
+		s.checkpoint() // snapshot.go
+	}
 	if vc, ok := s.clock.(*VirtualClock); ok {
 		vc.Advance(vc.Step)
 	}

@@ -106,6 +106,11 @@ type Scheduler struct {
 	stratBudget int
 	stratBuf    []*vm.Thread
 	race        RaceHook // SetRaceHook (racehook.go)
+	// pcg is rng's source (copied by snapshots); ckpt is told of the end
+	// of every full quantum (SetCheckpointer, snapshot.go).
+	pcg     *rand.PCG
+	ckpt    Checkpointer
+	objects int // in the last snapshot
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
@@ -177,7 +182,8 @@ func New(m *vm.Machine, opts Options) *Scheduler {
 	}
 	if opts.Seed != 0 {
 		seed := uint64(opts.Seed)
-		s.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+		s.pcg = rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
+		s.rng = rand.New(s.pcg)
 	}
 	s.cond.L = &s.mu
 	s.initCarriers(max(1, opts.Carriers))

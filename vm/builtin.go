@@ -15,11 +15,11 @@ func BuiltinLib() *Library {
 			return BoolV(refEqual(args[0], args[1])), nil
 		}},
 		{Name: "__hash", Sig: "int __hash(Object a)", Fn: func(t *Thread, args []Value) (Value, error) {
-			return IntV(int64(int32(HashValue(args[0])))), nil
+			return IntV(int64(int32(HashValue(t.M, args[0])))), nil
 		}},
 		{Name: "__defaultToString", Sig: "string __defaultToString(Object a)", Fn: func(t *Thread, args []Value) (Value, error) {
 			if o, ok := args[0].R.(*Object); ok {
-				return StrV(DefaultToString(o)), nil
+				return StrV(DefaultToString(t.M, o)), nil
 			}
 			return t.formatValue(args[0], ObjectT, "Object.toString")
 		}},

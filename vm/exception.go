@@ -25,9 +25,12 @@ func (m *Machine) NewException(class, msg string) *Object {
 }
 
 // NewObject allocates an object of class c with zeroed fields (struct
-// fields hold fresh zero structs).
+// fields hold fresh zero structs). Objects are numbered in the order the
+// machine allocates them (Machine.ObjectID), so that the same run numbers
+// them alike — the debugger follows an object from one execution of a
+// recording to another by its number.
 func (m *Machine) NewObject(c *Class) *Object {
-	o := &Object{Class: c, Fields: make([]Value, len(c.Fields))}
+	o := &Object{Class: c, Fields: make([]Value, len(c.Fields)), id: m.objIDs.Add(1)}
 	for i, f := range c.Fields {
 		if f.Type.Kind == KStruct {
 			o.Fields[i] = RefV(m.NewObject(f.Type.Class))

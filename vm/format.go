@@ -65,7 +65,7 @@ func (t *Thread) format(v Value, typ *Type, label string) (string, error) {
 	if s, ok := v.R.(string); ok {
 		return s, nil
 	}
-	f := &formatter{label: label}
+	f := &formatter{label: label, m: t.M}
 	if f.put(v, typ, false, 0) {
 		return "", f.call(t)
 	}
@@ -106,8 +106,11 @@ type formatter struct {
 	// pending is the object whose toString the walk waits for.
 	pending *Object
 	method  *Funcode
-	// noCall renders objects as Class@id instead of calling toString.
+	// noCall renders objects as Class@id instead of calling toString
+	// (for the debugger: the ids it shows, Object.ID).
 	noCall bool
+	// m is the machine of the program's formatting (nil for noCall).
+	m *Machine
 	// notFound, if set, makes the result a "key not found" exception
 	// whose message ends with the text (Dict.get).
 	notFound bool
@@ -201,11 +204,11 @@ func (f *formatter) put(v Value, typ *Type, quote bool, depth int) bool {
 		m := x.Class.FindMethod("toString", 0)
 		switch {
 		case m == nil || f.noCall:
-			f.b = append(f.b, DefaultToString(x)...)
+			f.b = append(f.b, DefaultToString(f.m, x)...)
 		case m.File == preludeFile && m.Class != nil && m.Class.Name == "Exception":
 			f.b = append(f.b, ExceptionString(x)...)
 		case m.File == preludeFile:
-			f.b = append(f.b, DefaultToString(x)...)
+			f.b = append(f.b, DefaultToString(f.m, x)...)
 		default:
 			f.pending, f.method = x, m
 			return true
@@ -311,9 +314,17 @@ func (f *formatter) Resume(t *Thread, result Value) (Value, error) {
 	return StrV(s), nil
 }
 
-// DefaultToString is Object.toString: "ClassName@hexid".
-func DefaultToString(o *Object) string {
-	return fmt.Sprintf("%s@%x", o.Class.Name, o.ID())
+// DefaultToString is Object.toString: "ClassName@hexid", with the
+// program's identity number of o in m (Machine.ObjectID); with m nil, the
+// number a debugger shows (Object.ID).
+func DefaultToString(m *Machine, o *Object) string {
+	id := int64(0)
+	if m != nil {
+		id = m.ObjectID(o)
+	} else {
+		id = o.ID()
+	}
+	return fmt.Sprintf("%s@%x", o.Class.Name, id)
 }
 
 // dynTypeName names the dynamic type of a reference value.
@@ -417,14 +428,14 @@ func (t *Thread) objectMethod(name string, args []Value) (Value, error) {
 		}
 		return BoolV(refEqual(recv, args[1])), nil
 	case "getHashCode":
-		return IntV(int64(int32(HashValue(recv)))), nil
+		return IntV(int64(int32(HashValue(t.M, recv)))), nil
 	}
 	return Value{}, Throwf("Exception", "no method %s on %s", name, dynTypeName(recv))
 }
 
 // HashValue hashes a value: strings by content (FNV-1a), boxed primitives
-// by bits, objects by identity.
-func HashValue(v Value) uint32 {
+// by bits, objects by their identity in m (Machine.ObjectID).
+func HashValue(m *Machine, v Value) uint32 {
 	switch x := v.R.(type) {
 	case string:
 		h := uint32(2166136261)
@@ -434,7 +445,7 @@ func HashValue(v Value) uint32 {
 		}
 		return h
 	case *Object:
-		return uint32(x.ID())
+		return uint32(m.ObjectID(x))
 	case nil:
 		return uint32(v.N ^ v.N>>32)
 	case *Type:

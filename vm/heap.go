@@ -46,7 +46,15 @@ type heapMeter struct {
 	budgets sync.Map     // *Thread → *heapBudget
 	mu      sync.Mutex   // guards sample
 	sample  []metrics.Sample
+	// excluded is heap the machine's host holds for itself (the
+	// debugger's copies of the execution), not counted against MaxHeap.
+	excluded atomic.Int64
 }
+
+// ExcludeHeap tells the machine that n bytes of the process's heap are
+// its host's (the debugger's checkpoints), not the program's: the heap
+// limit does not count them.
+func (m *Machine) ExcludeHeap(n int64) { m.heap.excluded.Store(n) }
 
 var heapSample = "/memory/classes/heap/objects:bytes"
 
@@ -59,7 +67,7 @@ func (h *heapMeter) inUse() int64 {
 	if h.sample[0].Value.Kind() != metrics.KindUint64 {
 		return 0
 	}
-	return int64(h.sample[0].Value.Uint64())
+	return int64(h.sample[0].Value.Uint64()) - h.excluded.Load()
 }
 
 // heapExceeded reports whether n more bytes would cross the limit:

@@ -114,7 +114,7 @@ func stringMethods() []*Native {
 			return BoolV(s == a[1].S()), nil
 		}),
 		m("getHashCode", "int getHashCode()", func(s string, a []Value) (Value, error) {
-			return IntV(int64(int32(HashValue(StrV(s))))), nil
+			return IntV(int64(int32(HashValue(nil, StrV(s))))), nil
 		}),
 		m("toString", "string toString()", func(s string, a []Value) (Value, error) {
 			return StrV(s), nil

@@ -200,7 +200,7 @@ func TestStringUTF8(t *testing.T) {
 
 func TestStringHashCode(t *testing.T) {
 	h := libMustStr(t, "int getHashCode()", "hello").I()
-	if want := int64(int32(HashValue(StrV("hello")))); h != want {
+	if want := int64(int32(HashValue(nil, StrV("hello")))); h != want {
 		t.Errorf("getHashCode = %d, want %d", h, want)
 	}
 	if h < math.MinInt32 || h > math.MaxInt32 {

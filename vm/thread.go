@@ -129,6 +129,8 @@ type Machine struct {
 	termClass *Class // the class of terminations (terminate.go)
 
 	strings sync.Map
+
+	objIDs atomic.Int64 // the last identity number given (ObjectID)
 }
 
 // SetInterrupt sets or clears the machine's interrupt: while it is set,

@@ -72,19 +72,58 @@ type Object struct {
 	id     int64 // read and set atomically: threads on several carriers may ask
 }
 
-var nextObjectID atomic.Int64
+// viewIDs numbers the objects a debugger shows before the program asked
+// for their identity (see Object.ID), from viewIDBase up.
+var viewIDs atomic.Int64
 
-// ID returns a stable identity number for the object (assigned lazily,
-// race-free: two carriers asking at once get the same number).
-func (o *Object) ID() int64 {
-	if id := atomic.LoadInt64(&o.id); id != 0 {
+// viewIDBase starts the debugger's numbers far from the program's.
+const viewIDBase = 1 << 32
+
+// ObjectID returns o's identity number as the program sees it
+// (Object.toString's Class@hex, getHashCode). Objects made by NewObject
+// are numbered in the order they were allocated; struct copies, when the
+// program first asks, after the last number given. Either way the same
+// run numbers alike, so a re-execution of a recording prints what the
+// recorded run printed. Race-free: two carriers asking at once get the
+// same number.
+func (m *Machine) ObjectID(o *Object) int64 {
+	for {
+		id := atomic.LoadInt64(&o.id)
+		if id > 0 {
+			return id
+		}
+		if atomic.CompareAndSwapInt64(&o.id, id, m.objIDs.Add(1)) {
+			return atomic.LoadInt64(&o.id)
+		}
+	}
+}
+
+// PeekID returns o's identity number in the program (ObjectID) without
+// giving it one: 0 if it has none yet.
+func (o *Object) PeekID() int64 {
+	if id := atomic.LoadInt64(&o.id); id > 0 {
 		return id
 	}
-	n := nextObjectID.Add(1)
-	if atomic.CompareAndSwapInt64(&o.id, 0, n) {
-		return n
+	return 0
+}
+
+// ID returns the identity number to show for the object: the program's
+// (ObjectID) if it has one, else a number of the debugger's own (from
+// 2^32 up), so that looking at an object does not change the numbers the
+// program prints.
+func (o *Object) ID() int64 {
+	for {
+		id := atomic.LoadInt64(&o.id)
+		switch {
+		case id > 0:
+			return id
+		case id < 0:
+			return -id
+		}
+		if atomic.CompareAndSwapInt64(&o.id, 0, -(viewIDBase + viewIDs.Add(1))) {
+			continue
+		}
 	}
-	return atomic.LoadInt64(&o.id)
 }
 
 // Array is an NLang array.

@@ -303,3 +303,56 @@ func (w *journalWriter) Write(b []byte) (int, error) {
 	}
 	return (&recWriter{r: j.rc, stream: w.stream, w: out}).Write(b)
 }
+
+// ResumeJournalAt is ResumeJournal for a run that starts at offset off of
+// the events rather than at the start: a copy of the execution at that
+// moment (a sched.Snapshot taken at the end of a quantum, when the
+// journal's Offset was off) goes on from there. The events before off are
+// taken as done: their clock readings add up to the time of that moment,
+// and their writes count as made (and shown, if shown says so).
+func ResumeJournalAt(log []byte, shown, off int) (*Journal, error) {
+	j, err := ResumeJournal(log, shown)
+	if err != nil {
+		return nil, err
+	}
+	outs, err := j.rp.seek(off)
+	if err != nil {
+		return nil, err
+	}
+	j.outs = outs
+	return j, nil
+}
+
+// seek consumes the events before offset off without acting on them, as
+// if they had been replayed, and returns how many writes they hold.
+func (p *Replayer) seek(off int) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if off < 0 || off > len(p.d.p) {
+		return 0, fmt.Errorf("offset %d is outside the recording's %d bytes of events", off, len(p.d.p))
+	}
+	outs := 0
+	for p.d.off < off && p.d.err == nil {
+		d := decoder{p: p.d.p, off: p.d.off}
+		switch d.p[d.off] {
+		case evDispatch:
+			p.dispatch++
+		case evNow:
+			d.off++
+			p.now += time.Duration(d.varint())
+			d.off = p.d.off
+		case evOut:
+			outs++
+		}
+		skipEvent(&d)
+		if d.err != nil {
+			return 0, d.err
+		}
+		p.d.off = d.off
+		p.n++
+	}
+	if p.d.off != off {
+		return 0, fmt.Errorf("offset %d is not at an event of the recording", off)
+	}
+	return outs, nil
+}

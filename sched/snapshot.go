@@ -1,0 +1,277 @@
+package sched
+
+import (
+	"errors"
+	"math/rand/v2"
+	"unsafe"
+
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// Snapshots: a copy of the whole execution between two quanta — every
+// thread with its frames and registers, the objects they reach, the run
+// queues, wait queues, channels, locks, futures, timers, the PRNGs of
+// the scheduler and of the library, and standard input not yet
+// consumed — from which a new machine can go on exactly as the original
+// would have. The debugger takes them as checkpoints while it records
+// (inspect), so that going back restores the nearest one before the
+// target and re-executes only from there.
+//
+// A snapshot is taken at the end of a quantum that ran to its end (not
+// cut by a debugger's trap), with one carrier, on the carrier, under
+// s.mu (see SetCheckpointer): nothing runs, so the copy is consistent.
+
+// A Snapshot is a frozen copy of a scheduler and its machine. It is never
+// run itself: Restore makes a runnable copy of it, as many times as
+// wanted.
+type Snapshot struct {
+	s       *Scheduler
+	objects int // in the copy (a hint for the next copy's memo)
+	// Bytes estimates the memory the snapshot holds.
+	Bytes int64
+}
+
+// A Checkpointer is told of the end of every quantum that ran to its
+// end (one carrier). It runs on the carrier with the scheduler's lock
+// held, and may call only TakeSnapshot and the methods documented as
+// safe there.
+type Checkpointer interface {
+	AfterQuantum(s *Scheduler)
+}
+
+// SetCheckpointer installs k (nil removes it). Set it before Run.
+func (s *Scheduler) SetCheckpointer(k Checkpointer) {
+	s.mu.Lock()
+	s.ckpt = k
+	s.mu.Unlock()
+}
+
+// checkpoint tells the checkpointer of the end of a full quantum. Must
+// hold s.mu.
+func (s *Scheduler) checkpoint() {
+	if len(s.carriers) == 1 && s.cut == nil && !s.ended {
+		s.ckpt.AfterQuantum(s)
+	}
+}
+
+// ErrSnapshot is returned by TakeSnapshot when the state cannot be
+// copied now.
+var ErrSnapshot = errors.New("the execution cannot be copied now")
+
+// TakeSnapshot copies the execution. Call it only from a Checkpointer's
+// AfterQuantum (the scheduler's lock is held and nothing runs).
+func (s *Scheduler) TakeSnapshot() (*Snapshot, error) {
+	if s.race != nil || s.pinnedN > 0 || s.running > 0 || s.cut != nil {
+		return nil, ErrSnapshot
+	}
+	m := vm.NewMachine(s.m.Prog, nil, nil, nil)
+	cp, c := s.copyInto(m, nil, s.objects)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	s.objects = c.Objects
+	return &Snapshot{s: cp, Bytes: c.Bytes, objects: c.Objects}, nil
+}
+
+// Thread returns the thread of the snapshot with the given id, or nil:
+// for looking at the moment (its reductions), not for changing.
+func (sn *Snapshot) Thread(id int64) *vm.Thread { return sn.s.Thread(id) }
+
+// Spawned reports whether the thread with the given id had been spawned
+// at the snapshot's moment.
+func (sn *Snapshot) Spawned(id int64) bool { return id <= sn.s.nextID }
+
+// Restore returns a scheduler that goes on from the snapshot, on m — a
+// new machine of the same program, with its own writers, input and
+// hook, on which nothing ran. The scheduler is paused; set OnEvent and a
+// recorder, then Run it. clock is its clock (nil: the wall clock).
+func (sn *Snapshot) Restore(m *vm.Machine, clock Clock) (*Scheduler, error) {
+	sn.s.mu.Lock()
+	defer sn.s.mu.Unlock()
+	cp, c := sn.s.copyInto(m, clock, sn.objects)
+	return cp, c.Err()
+}
+
+// copyCtx is the scheduler's part of a copy: the new scheduler and the
+// carriers' correspondence.
+type copyCtx struct {
+	to       *Scheduler
+	carriers map[*carrier]*carrier
+}
+
+// copyInto copies s onto m (a machine on which nothing ran) and returns
+// the new, paused scheduler. Must hold s.mu.
+func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int) (*Scheduler, *vm.Copier) {
+	d := New(m, Options{Quota: s.quota, Carriers: len(s.carriers), Clock: clock})
+	if s.pcg != nil {
+		p := *s.pcg
+		d.pcg = &p
+		d.rng = rand.New(d.pcg)
+	}
+	c := vm.NewCopier(m, hint)
+	cx := &copyCtx{to: d, carriers: map[*carrier]*carrier{}}
+	for i, sc := range s.carriers {
+		cx.carriers[sc] = d.carriers[i]
+	}
+	c.Ctx = cx
+	s.m.CopyStateTo(m, c)
+
+	d.nextID = s.nextID
+	d.main = c.Thread(s.main)
+	d.threads = make([]*vm.Thread, len(s.threads), cap(s.threads))
+	for i, t := range s.threads {
+		d.threads[i] = c.Thread(t)
+	}
+	d.live, d.nfrozen = s.live, s.nfrozen
+	d.next = c.Thread(s.next)
+	d.timers = make(timerHeap, len(s.timers))
+	for i, tm := range s.timers {
+		d.timers[i] = copyTimer(c, tm)
+	}
+	d.timerSeq = s.timerSeq
+	d.paused = true
+	d.yieldOn, d.yieldAny = s.yieldOn, s.yieldAny
+	d.ended, d.code = s.ended, s.code
+	d.ioWaiting = s.ioWaiting
+	d.idleTold = s.idleTold
+	for i, sc := range s.carriers {
+		d.carriers[i].runq = copyThreads(c, sc.runq)
+	}
+	c.Bytes += int64(cap(s.threads))*8 + int64(len(s.timers))*48
+	return d, c
+}
+
+// copyThreads copies a queue of threads.
+func copyThreads(c *vm.Copier, q queue[*vm.Thread]) queue[*vm.Thread] {
+	out := queue[*vm.Thread]{buf: make([]*vm.Thread, 0, q.len())}
+	for i := 0; i < q.len(); i++ {
+		out.buf = append(out.buf, c.Thread(q.at(i)))
+	}
+	c.Bytes += int64(q.len()) * 8
+	return out
+}
+
+func copyValues(c *vm.Copier, q queue[vm.Value]) queue[vm.Value] {
+	out := queue[vm.Value]{buf: make([]vm.Value, 0, q.len())}
+	for i := 0; i < q.len(); i++ {
+		out.buf = append(out.buf, c.Value(q.at(i)))
+	}
+	c.Bytes += int64(q.len()) * 24
+	return out
+}
+
+func ctxOf(c *vm.Copier) *copyCtx { return c.Ctx.(*copyCtx) }
+
+func copyTimer(c *vm.Copier, tm *Timer) *Timer {
+	if tm == nil {
+		return nil
+	}
+	if cp, ok := c.Seen(unsafe.Pointer(tm)); ok {
+		return cp.(*Timer)
+	}
+	cp := new(Timer)
+	*cp = *tm
+	c.Remember(unsafe.Pointer(tm), cp)
+	cp.Thread = c.Thread(tm.Thread)
+	return cp
+}
+
+// CopyFor implements vm.Copyable.
+func (tm *Timer) CopyFor(c *vm.Copier) any { return copyTimer(c, tm) }
+
+// CopyFor implements vm.Copyable: a thread's scheduling data.
+func (ti *threadInfo) CopyFor(c *vm.Copier) any {
+	if cp, ok := c.Seen(unsafe.Pointer(ti)); ok {
+		return cp
+	}
+	cx := ctxOf(c)
+	cp := new(threadInfo)
+	*cp = *ti
+	c.Remember(unsafe.Pointer(ti), cp)
+	cp.on = nil
+	cp.last, cp.qc = cx.carriers[ti.last], cx.carriers[ti.qc]
+	if x := ti.x; x != nil {
+		cp.x = &threadExtra{joiners: copyThreads(c, x.joiners), pinned: x.pinned, rest: x.rest}
+		if x.future != nil {
+			cp.x.future = x.future.CopyFor(c).(*Future)
+		}
+	}
+	return cp
+}
+
+// CopyFor implements vm.Copyable.
+func (ch *Channel) CopyFor(c *vm.Copier) any {
+	if cp, ok := c.Seen(unsafe.Pointer(ch)); ok {
+		return cp
+	}
+	cp := &Channel{s: ctxOf(c).to, typ: ch.typ, cap: ch.cap, closed: ch.closed}
+	c.Remember(unsafe.Pointer(ch), cp)
+	cp.buf = copyValues(c, ch.buf)
+	cp.recvq = copyThreads(c, ch.recvq)
+	cp.sendq = copyThreads(c, ch.sendq)
+	c.Bytes += int64(unsafe.Sizeof(*ch))
+	return cp
+}
+
+// CopyFor implements vm.Copyable.
+func (f *Future) CopyFor(c *vm.Copier) any {
+	if cp, ok := c.Seen(unsafe.Pointer(f)); ok {
+		return cp
+	}
+	cp := &Future{s: ctxOf(c).to, typ: f.typ, done: f.done}
+	c.Remember(unsafe.Pointer(f), cp)
+	cp.thread = c.Thread(f.thread)
+	cp.val = c.Value(f.val)
+	cp.exc = c.Object(f.exc)
+	cp.waiters = copyThreads(c, f.waiters)
+	c.Bytes += int64(unsafe.Sizeof(*f))
+	return cp
+}
+
+func (l *lockState) copyFor(c *vm.Copier) lockState {
+	return lockState{s: ctxOf(c).to, owner: c.Thread(l.owner), holds: l.holds, waiters: copyThreads(c, l.waiters)}
+}
+
+// CopyFor implements vm.Copyable.
+func (m *Mutex) CopyFor(c *vm.Copier) any {
+	if cp, ok := c.Seen(unsafe.Pointer(m)); ok {
+		return cp
+	}
+	cp := new(Mutex)
+	c.Remember(unsafe.Pointer(m), cp)
+	cp.l = m.l.copyFor(c)
+	return cp
+}
+
+// CopyFor implements vm.Copyable.
+func (m *ReentrantMutex) CopyFor(c *vm.Copier) any {
+	if cp, ok := c.Seen(unsafe.Pointer(m)); ok {
+		return cp
+	}
+	cp := new(ReentrantMutex)
+	c.Remember(unsafe.Pointer(m), cp)
+	cp.l = m.l.copyFor(c)
+	return cp
+}
+
+// CopyFor implements vm.Copyable.
+func (sm *Semaphore) CopyFor(c *vm.Copier) any {
+	if cp, ok := c.Seen(unsafe.Pointer(sm)); ok {
+		return cp
+	}
+	cp := &Semaphore{s: ctxOf(c).to, permits: sm.permits}
+	c.Remember(unsafe.Pointer(sm), cp)
+	cp.waiters = copyThreads(c, sm.waiters)
+	return cp
+}
+
+// CopyFor implements vm.Copyable.
+func (a *AtomicInt) CopyFor(c *vm.Copier) any {
+	if cp, ok := c.Seen(unsafe.Pointer(a)); ok {
+		return cp
+	}
+	cp := new(AtomicInt)
+	cp.v.Store(a.v.Load())
+	c.Remember(unsafe.Pointer(a), cp)
+	return cp
+}
