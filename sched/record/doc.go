@@ -39,37 +39,43 @@
 // does not change the schedule (the thread goes on with the rest of its
 // quantum), so a recording made under the debugger replays without it.
 //
-// # Going back: re-execution, not copies
+// # Going back: re-execution from copies
 //
 // A debug session keeps a Journal (in memory) and goes back by running
-// the program again from the start on a fresh machine fed by the journal,
-// up to the moment wanted (package inspect). We chose this over the two
-// other ways to restore a past state, by measuring what each costs:
+// the program again on a fresh machine fed by the journal, up to the
+// moment wanted (package inspect): from the start, or — the usual case —
+// from the nearest copy of the execution taken before that moment
+// (sched.Snapshot, taken now and then while the session runs;
+// ResumeJournalAt resumes the journal at the copy's offset). We chose
+// this mix over the alternatives by measuring what each costs:
 //
-//   - Re-execution costs, per step back, the time of a plain run up to
-//     the present: about 6–7 ns per reduction of a loop here (the 10M
-//     reduction benchmark runs in 60–75 ms on a quiet machine), so a step
-//     back after 10 million reductions answers in one or two such runs
-//     (60–225 ms measured), and recording costs a few percent
-//     (BenchmarkRecordOverhead: 1.00–1.10 times the CPU time of a plain
-//     run on fib(30), the 30M loop and the 1M-message ping-pong). Memory
-//     is the journal: a few bytes per quantum, plus input and output.
-//   - Structural copies (a snapshot of threads, frames, registers, heap
-//     objects, queues and timers at intervals) would make a step back
-//     independent of the run's length, but a copy walks the whole heap:
-//     at a 4000-reduction quantum a program allocating as it goes
-//     would copy its live heap hundreds of times a second, and state that
-//     is not plain data — open files, the input's reader, Go closures
-//     inside natives' continuation frames — cannot be copied faithfully.
+//   - Re-execution alone costs, per step back, the time of a plain run up
+//     to the present: about 6–7 ns per reduction of a loop here, so a
+//     step back after 10 million reductions took one or two such runs
+//     (60–225 ms measured) and one after a minute of run, a minute or
+//     two. Recording costs a few percent (BenchmarkRecordOverhead:
+//     1.00–1.10 times the CPU time of a plain run on fib(30), the 30M
+//     loop and the 1M-message ping-pong).
+//   - Structural copies of the execution (threads, frames, registers, the
+//     objects they reach, queues, timers, generators) cost about as much
+//     per object as the collector's marking of it (0.4–0.5 µs and 165
+//     bytes per object, vm.BenchmarkCopyHeap), and the interpreter pays
+//     nothing for them: they are taken between quanta, where nothing
+//     runs. Taken every 25 ms of run, and never for more than a twentieth
+//     of the run time, within a memory budget (inspect), they bound a
+//     step back by the distance between two copies: 7–16 ms after 10
+//     million reductions, 34 ms after 100 million against 1.2 s from the
+//     start (inspect.BenchmarkStepBackLoopExit).
 //   - An undo log (or copy-on-write by object epochs) must catch every
 //     register, field and element write: a check in the interpreter's
 //     hottest path, which the 1.3 times budget for recording does not
-//     leave room for (the loop's own dispatch is a few nanoseconds).
+//     leave room for (the loop's own dispatch is a few nanoseconds), to
+//     save copying objects that did not change, which the spacing of the
+//     copies already makes cheap.
 //
-// A checkpoint is therefore a moment (a thread, its reductions, its depth
-// and a pc), not a copy: it costs a few words, and the session's memory
-// for going back is bounded by the journal alone. The price is that going
-// back from far into a long run takes as long as the run did; snapshots
-// taken every N million reductions and replayed from with the journal's
-// offset are the way to lift that if long runs need it.
+// What a copy cannot hold faithfully stays outside it: open files are
+// shared with the copy (a replay does not touch them: their results come
+// from the journal), and the input's reader goroutine belongs to the
+// session, not to a machine (input not yet delivered comes from the
+// journal).
 package record
