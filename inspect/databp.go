@@ -513,13 +513,19 @@ func (s *Session) decideLocked(p *pendingCheck) *StopInfo {
 	if w.hitTest != nil && !w.hitTest(w.hits) {
 		return nil
 	}
-	oldText, newText := s.brief(p.old, w.loc.typ, 0), s.brief(now, w.loc.typ, 0)
+	return s.dataStop(w, p.old, now, p.read, "Data breakpoint")
+}
+
+// dataStop is the stop of data breakpoint w at a write of now over old
+// (or a read of now), described after what.
+func (s *Session) dataStop(w *watch, old, now vm.Value, read bool, what string) *StopInfo {
+	oldText, newText := s.brief(old, w.loc.typ, 0), s.brief(now, w.loc.typ, 0)
 	info := &StopInfo{Reason: ReasonData, HitBreakpointIDs: []int{w.id}}
-	if p.read {
-		info.Description = fmt.Sprintf("Data breakpoint: %s read (%s)", w.loc.name, newText)
+	if read {
+		info.Description = fmt.Sprintf("%s: %s read (%s)", what, w.loc.name, newText)
 		info.Text = fmt.Sprintf("%s = %s (read)", w.loc.name, newText)
 	} else {
-		info.Description = fmt.Sprintf("Data breakpoint: %s changed from %s to %s", w.loc.name, oldText, newText)
+		info.Description = fmt.Sprintf("%s: %s changed from %s to %s", what, w.loc.name, oldText, newText)
 		info.Text = fmt.Sprintf("%s: %s -> %s", w.loc.name, oldText, newText)
 	}
 	return info
@@ -698,15 +704,5 @@ func (ds *dataSearch) decide(c dataCheck) *StopInfo {
 	if w.hitTest != nil && !w.hitTest(ds.hits[w]) {
 		return nil
 	}
-	s := ds.s
-	oldText, newText := s.brief(c.old, w.loc.typ, 0), s.brief(now, w.loc.typ, 0)
-	info := &StopInfo{Reason: ReasonData, HitBreakpointIDs: []int{w.id}}
-	if c.read {
-		info.Description = fmt.Sprintf("Data breakpoint (going back): %s read (%s)", w.loc.name, newText)
-		info.Text = fmt.Sprintf("%s = %s (read)", w.loc.name, newText)
-	} else {
-		info.Description = fmt.Sprintf("Data breakpoint (going back): %s changed from %s to %s", w.loc.name, oldText, newText)
-		info.Text = fmt.Sprintf("%s: %s -> %s", w.loc.name, oldText, newText)
-	}
-	return info
+	return ds.s.dataStop(w, c.old, now, c.read, "Data breakpoint (going back)")
 }

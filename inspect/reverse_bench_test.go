@@ -14,6 +14,9 @@ import (
 // breakpoint 1 million reductions back under 500 ms):
 //
 //	go test ./inspect -run '^$' -bench 'StepBack|ReverseContinue' -benchtime 5x
+//
+// (BenchmarkStepBackLoopExit/10M/checkpoints is the step back at a loop's
+// exit after 10 million reductions.)
 
 const back10M = `import io;
 int main() {
@@ -77,17 +80,22 @@ func benchSessionCfg(b *testing.B, src, marker string, hits int, cfg Config) (*S
 func BenchmarkStepBack10M(b *testing.B) {
 	s, l := benchSession(b, back10M, "b", 1)
 	for b.Loop() {
-		if err := s.StepBack(1, StepOver); err != nil {
-			b.Fatal(err)
-		}
-		if st := <-l.stops; st.Reason != ReasonStep {
-			b.Fatalf("stop %+v", st)
-		}
-		if err := s.Step(1, StepOver, false); err != nil {
-			b.Fatal(err)
-		}
-		<-l.stops
+		backAndForth(b, s, l)
 	}
+}
+
+// backAndForth steps back, then over again.
+func backAndForth(b *testing.B, s *Session, l *coreListener) {
+	if err := s.StepBack(1, StepOver); err != nil {
+		b.Fatal(err)
+	}
+	if st := <-l.stops; st.Reason != ReasonStep {
+		b.Fatalf("stop %+v", st)
+	}
+	if err := s.Step(1, StepOver, false); err != nil {
+		b.Fatal(err)
+	}
+	<-l.stops
 }
 
 // BenchmarkReverseContinue1M: a reverseContinue from the third hit of a
@@ -103,26 +111,6 @@ func BenchmarkReverseContinue1M(b *testing.B) {
 			b.Fatalf("stop %+v", st)
 		}
 		if err := s.Continue(1, false); err != nil {
-			b.Fatal(err)
-		}
-		<-l.stops
-	}
-}
-
-// BenchmarkStepBack10MLoopExit: the same, from the first statement after
-// the loop: the previous statement is the loop's body, which the code
-// alone cannot tell, so the session finds it with a second re-execution
-// (the two run side by side).
-func BenchmarkStepBack10MLoopExit(b *testing.B) {
-	s, l := benchSession(b, back10M, "a", 1)
-	for b.Loop() {
-		if err := s.StepBack(1, StepOver); err != nil {
-			b.Fatal(err)
-		}
-		if st := <-l.stops; st.Reason != ReasonStep {
-			b.Fatalf("stop %+v", st)
-		}
-		if err := s.Step(1, StepOver, false); err != nil {
 			b.Fatal(err)
 		}
 		<-l.stops
@@ -152,16 +140,7 @@ func BenchmarkStepBackLoopExit(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			s, l := benchSessionCfg(b, c.src, "a", 1, Config{SnapshotInterval: c.interval})
 			for b.Loop() {
-				if err := s.StepBack(1, StepOver); err != nil {
-					b.Fatal(err)
-				}
-				if st := <-l.stops; st.Reason != ReasonStep {
-					b.Fatalf("stop %+v", st)
-				}
-				if err := s.Step(1, StepOver, false); err != nil {
-					b.Fatal(err)
-				}
-				<-l.stops
+				backAndForth(b, s, l)
 			}
 			st := s.SnapshotStats()
 			b.ReportMetric(float64(st.Kept), "checkpoints")

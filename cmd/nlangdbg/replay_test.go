@@ -66,46 +66,24 @@ func replayRecorded(t *testing.T, r recorded) {
 // its stdin) and replays the recording: the recorded run meets the
 // script's expectations and the replay prints the same, byte for byte.
 func TestReplayScripts(t *testing.T) {
-	var files []string
-	filepath.WalkDir("../../testdata/run", func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".n") {
-			files = append(files, p)
+	forEachScript(t, func(t *testing.T, f, name string, src []byte, s *scripttest.Script) {
+		if len(s.Errors) > 0 {
+			return // a compile error: there is no run to record
 		}
-		return err
-	})
-	if len(files) < 80 {
-		t.Fatalf("found %d scripts, want at least 80", len(files))
-	}
-	for _, f := range files {
-		name, _ := filepath.Rel("../../testdata/run", f)
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := scripttest.Parse(f, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(s.Errors) > 0 {
-				return // a compile error: there is no run to record
-			}
-			qs := quotas
-			if s.Quota > 0 {
-				qs = []int{s.Quota}
-			}
-			for _, q := range qs {
-				r := recordScript(t, f, src, runOptions{Quota: q, Seed: s.Seed}, strings.NewReader(s.Stdin))
-				if len(s.Args) == 0 { // (with `// args:` the script's stderr is the command line's warnings)
-					for _, d := range s.Check(scripttest.Result{Stdout: r.stdout, Stderr: r.stderr, Exit: r.code}) {
-						t.Errorf("quota %d, recording: %s", q, d)
-					}
+		qs := quotas
+		if s.Quota > 0 {
+			qs = []int{s.Quota}
+		}
+		for _, q := range qs {
+			r := recordScript(t, f, src, runOptions{Quota: q, Seed: s.Seed}, strings.NewReader(s.Stdin))
+			if len(s.Args) == 0 { // (with `// args:` the script's stderr is the command line's warnings)
+				for _, d := range s.Check(scripttest.Result{Stdout: r.stdout, Stderr: r.stderr, Exit: r.code}) {
+					t.Errorf("quota %d, recording: %s", q, d)
 				}
-				replayRecorded(t, r)
 			}
-		})
-	}
+			replayRecorded(t, r)
+		}
+	})
 }
 
 // pipeProg reads lines that arrive through a pipe while another thread

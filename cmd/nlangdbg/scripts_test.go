@@ -22,9 +22,10 @@ var quotas = []int{1, 7, 4000}
 // the other runs.
 var parallelCarriers = []int{2, 4}
 
-// TestScripts runs every testdata/run/**/*.n script under each quota and
-// checks its stdout, stderr and exit code (see testdata/README.md).
-func TestScripts(t *testing.T) {
+// forEachScript runs fn, as a parallel subtest named after the script,
+// for every testdata/run/**/*.n script (at least 80) with its source and
+// expectations.
+func forEachScript(t *testing.T, fn func(t *testing.T, path, name string, src []byte, s *scripttest.Script)) {
 	var files []string
 	err := filepath.WalkDir("../../testdata/run", func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".n") {
@@ -50,40 +51,48 @@ func TestScripts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			qs := quotas
-			if s.Quota > 0 {
-				qs = []int{s.Quota}
-			}
-			var first *scripttest.Result
-			for _, q := range qs {
-				var out, errb bytes.Buffer
-				code := runScript(f, src, s, runOptions{Quota: q, Seed: s.Seed}, &out, &errb)
-				r := scripttest.Result{Stdout: out.String(), Stderr: errb.String(), Exit: code}
-				for _, d := range s.Check(r) {
-					t.Errorf("quota %d: %s", q, d)
-				}
-				if first == nil {
-					first = &r
-				} else if r.Stdout != first.Stdout || r.Exit != first.Exit {
-					t.Errorf("quota %d: result differs from quota %d", q, qs[0])
-				}
-			}
-			if !strings.HasPrefix(filepath.ToSlash(name), "concurrency/") {
-				return
-			}
-			for _, n := range parallelCarriers {
-				for _, q := range qs {
-					var out, errb bytes.Buffer
-					opts := runOptions{Quota: q, Seed: s.Seed, Carriers: n}
-					code := runScript(f, src, s, opts, &out, &errb)
-					r := scripttest.Result{Stdout: out.String(), Stderr: errb.String(), Exit: code}
-					for _, d := range s.Check(r) {
-						t.Errorf("%d carriers, quota %d: %s", n, q, d)
-					}
-				}
-			}
+			fn(t, f, name, src, s)
 		})
 	}
+}
+
+// TestScripts runs every testdata/run/**/*.n script under each quota and
+// checks its stdout, stderr and exit code (see testdata/README.md).
+func TestScripts(t *testing.T) {
+	forEachScript(t, func(t *testing.T, f, name string, src []byte, s *scripttest.Script) {
+		qs := quotas
+		if s.Quota > 0 {
+			qs = []int{s.Quota}
+		}
+		var first *scripttest.Result
+		for _, q := range qs {
+			var out, errb bytes.Buffer
+			code := runScript(f, src, s, runOptions{Quota: q, Seed: s.Seed}, &out, &errb)
+			r := scripttest.Result{Stdout: out.String(), Stderr: errb.String(), Exit: code}
+			for _, d := range s.Check(r) {
+				t.Errorf("quota %d: %s", q, d)
+			}
+			if first == nil {
+				first = &r
+			} else if r.Stdout != first.Stdout || r.Exit != first.Exit {
+				t.Errorf("quota %d: result differs from quota %d", q, qs[0])
+			}
+		}
+		if !strings.HasPrefix(filepath.ToSlash(name), "concurrency/") {
+			return
+		}
+		for _, n := range parallelCarriers {
+			for _, q := range qs {
+				var out, errb bytes.Buffer
+				opts := runOptions{Quota: q, Seed: s.Seed, Carriers: n}
+				code := runScript(f, src, s, opts, &out, &errb)
+				r := scripttest.Result{Stdout: out.String(), Stderr: errb.String(), Exit: code}
+				for _, d := range s.Check(r) {
+					t.Errorf("%d carriers, quota %d: %s", n, q, d)
+				}
+			}
+		}
+	})
 }
 
 // runScript runs a script with the given options. A script with

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -67,16 +65,6 @@ func (k *snapTaker) AfterQuantum(s *sched.Scheduler) {
 // print the rest of the output, and exit as the run did; and taking the
 // snapshots must not have changed the run.
 func TestSnapshotScripts(t *testing.T) {
-	var files []string
-	filepath.WalkDir("../../testdata/run", func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".n") {
-			files = append(files, p)
-		}
-		return err
-	})
-	if len(files) < 80 {
-		t.Fatalf("found %d scripts, want at least 80", len(files))
-	}
 	var mu sync.Mutex
 	snapped := 0
 	t.Cleanup(func() {
@@ -84,37 +72,25 @@ func TestSnapshotScripts(t *testing.T) {
 			t.Errorf("only %d scripts ran for more than one quantum", snapped)
 		}
 	})
-	for _, f := range files {
-		name, _ := filepath.Rel("../../testdata/run", f)
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := scripttest.Parse(f, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(s.Errors) > 0 || len(s.Args) > 0 {
-				return
-			}
-			if strings.Contains(name, "stack_overflow") && (raceOn || testing.Short()) {
-				// A million frames copied and run again: a minute under
-				// the race detector. (The plain test run covers them.)
-				return
-			}
-			q := 7
-			if s.Quota > 0 {
-				q = s.Quota
-			}
-			if checkSnapshots(t, f, src, s, q) {
-				mu.Lock()
-				snapped++
-				mu.Unlock()
-			}
-		})
-	}
+	forEachScript(t, func(t *testing.T, f, name string, src []byte, s *scripttest.Script) {
+		if len(s.Errors) > 0 || len(s.Args) > 0 {
+			return
+		}
+		if strings.Contains(name, "stack_overflow") && (raceOn || testing.Short()) {
+			// A million frames copied and run again: a minute under
+			// the race detector. (The plain test run covers them.)
+			return
+		}
+		q := 7
+		if s.Quota > 0 {
+			q = s.Quota
+		}
+		if checkSnapshots(t, f, src, s, q) {
+			mu.Lock()
+			snapped++
+			mu.Unlock()
+		}
+	})
 }
 
 // checkSnapshots records the script with snapshots and restores them; it
