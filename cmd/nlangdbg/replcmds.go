@@ -68,10 +68,10 @@ func init() {
 		{name: "thaw", usage: "THREAD", help: "Let a frozen thread run again.", complete: "thread", fn: metaCmd("thaw")},
 		{name: "kill", help: "End the program and stay in the debugger (restart runs it again).", fn: cmdKill},
 		// Going back (repl_reverse.go): one carrier, the session records.
-		{name: "rewind", aliases: []string{"rw"}, help: "Go back to the previous breakpoint hit (or the start of the recording).", fn: cmdRewind},
-		{name: "rev", usage: "next | step | stepout | continue", help: "Go back: to the previous line (next), the previous statement wherever it was (step), the\ncall of the current function (stepout), or the previous breakpoint hit (continue). Output\nalready shown is not shown again; going forward re-executes the recording.", fn: cmdRev},
+		{name: "rewind", aliases: []string{"rw"}, help: "Go back to the previous breakpoint hit or data change (or the start of the recording).", fn: cmdRewind},
+		{name: "rev", usage: "next | step | stepout | continue", help: "Go back: to the previous line (next), the previous statement wherever it was (step), the\ncall of the current function (stepout), or the previous breakpoint hit or data change\n(continue). Output already shown is not shown again; going forward re-executes the recording.", fn: cmdRev},
 		{name: "checkpoint", aliases: []string{"check"}, usage: "[NOTE]", help: "Name the present moment, to come back to it with restart N.", fn: printMeta("checkpoint")},
-		{name: "checkpoints", help: "List the checkpoints and the size of the recording.", fn: printMeta("checkpoints")},
+		{name: "checkpoints", help: "List the checkpoints, the size of the recording and the copies of the execution that going\nback starts from.", fn: printMeta("checkpoints")},
 		{name: "when", help: "Where the session is in its recording: thread, reductions, position, past or frontier.", fn: printMeta("when")},
 		{name: "dump", usage: "FILE", help: "Write the present to FILE (the recording so far and this moment): nlangdbg debug --core FILE opens it here.", fn: printMeta("dump")},
 		{name: "restart", aliases: []string{"r", "run"}, usage: "[CHECKPOINT]", help: "Restart the program (breakpoints and displays are kept), or go to checkpoint CHECKPOINT.", fn: cmdRestart},
