@@ -117,6 +117,33 @@ func BenchmarkReverseContinue1M(b *testing.B) {
 	}
 }
 
+// BenchmarkReverseContinueLate: the same reverseContinue (a breakpoint
+// hit 1 million reductions back) at the 30th hit, 30 million reductions
+// into the run, from checkpoints and from the start, side by side.
+func BenchmarkReverseContinueLate(b *testing.B) {
+	src := strings.Replace(back1M, "k < 3", "k < 31", 1)
+	for _, c := range []struct {
+		name     string
+		interval time.Duration
+	}{{"checkpoints", 0}, {"from-start", -1}} {
+		b.Run(c.name, func(b *testing.B) {
+			s, l := benchSessionCfg(b, src, "hit", 30, Config{SnapshotInterval: c.interval})
+			for b.Loop() {
+				if err := s.ReverseContinue(1); err != nil {
+					b.Fatal(err)
+				}
+				if st := <-l.stops; st.Reason != ReasonBreakpoint {
+					b.Fatalf("stop %+v", st)
+				}
+				if err := s.Continue(1, false); err != nil {
+					b.Fatal(err)
+				}
+				<-l.stops
+			}
+		})
+	}
+}
+
 // back100M is back10M running ten times longer.
 var back100M = strings.Replace(back10M, "10000000", "100000000", 1)
 
