@@ -20,10 +20,13 @@ type carrier struct {
 	cur  *vm.Thread // the thread inside Run on this carrier, if any
 	// The threads woken and spawned by the current dispatch.
 	woken, spawned []*vm.Thread
-	// parked says that the native the thread ran returned vm.ErrPark and
-	// left s.mu locked for the carrier (see serial). Only the carrier's
-	// own goroutine touches it.
-	parked bool
+	// held says that a native of the thread running here holds s.mu for
+	// the carrier: one that parked its thread and kept the lock (see
+	// serial), or one in progress when a Go panic unwound it (a method's
+	// fast path releases s.mu without a deferred call). The carrier then
+	// takes s.mu over when Run returns instead of locking it. Only the
+	// carrier's own goroutine touches it.
+	held bool
 }
 
 // CarrierState is a snapshot of one carrier for the debugger.
@@ -111,7 +114,7 @@ func (s *Scheduler) enqueueOn(t *vm.Thread, front bool) {
 		c.runq.push(t)
 		return
 	}
-	if !front {
+	if !front && len(s.carriers) > 1 {
 		short := c
 		for _, o := range s.carriers {
 			if o.runq.len() < short.runq.len() {
@@ -212,14 +215,14 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	// the Event returned holds them only until c's next dispatch
 	// (dispatchStep, which returns the Event to the debugger, copies).
 	c.woken, c.spawned = c.woken[:0], c.spawned[:0]
-	s.curC, s.firing = c, true // threads woken by timers go to c
-	if !s.trapCont() {
+	if (s.cut == nil || !s.trapCont()) && (s.rec != nil || len(s.timers) > 0) {
+		s.curC, s.firing = c, true // threads woken by timers (or input) go to c
 		if s.rec != nil {
 			s.beforeDispatch()
 		}
 		s.fireTimers()
+		s.curC, s.firing = nil, false
 	}
-	s.curC, s.firing = nil, false
 	t := s.pickOn(c)
 	if t == nil {
 		if ev != nil {
@@ -250,8 +253,8 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 		stop, ti.preempt = vm.StopYield, false
 	}
 
-	if c.parked { // the parking native kept s.mu for us
-		c.parked = false
+	if c.held { // the parking (or panicking) native kept s.mu for us
+		c.held = false
 	} else {
 		s.mu.Lock()
 	}
@@ -475,7 +478,7 @@ func serial(fn vm.NativeFunc) vm.NativeFunc {
 			raceSync(s, t, args)
 		}
 		if err == vm.ErrPark && c != nil {
-			c.parked, keep = true, true
+			c.held, keep = true, true
 		} else if s.strat != nil && c != nil && err == nil {
 			t.YieldAfterNative = true // a scheduling point (strategy.go)
 		}
@@ -549,7 +552,7 @@ func (s *Scheduler) ParkIO(t *vm.Thread, reason string, obj any) {
 	s.park(t, reason, obj)
 	s.ioWaiting++
 	if ti := info(t); ti != nil && ti.on != nil {
-		ti.on.parked = true // the carrier takes s.mu over when Run returns
+		ti.on.held = true // the carrier takes s.mu over when Run returns
 		return
 	}
 	s.mu.Unlock()
