@@ -542,11 +542,11 @@ func (c *session) hold() {
 func (c *session) release() {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	c.holding = false
-	for _, m := range c.held {
+	for _, m := range c.held { // still holding: they join c.out
 		c.writeLocked(m)
 	}
 	c.held = nil
+	c.holding = false
 	c.flushOutLocked()
 	if c.closeAfter {
 		c.closeLocked()

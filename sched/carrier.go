@@ -2,6 +2,7 @@ package sched
 
 import (
 	"sync"
+	"time"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -570,4 +571,51 @@ func (s *Scheduler) WakeIO(t *vm.Thread, v vm.Value, err error) {
 	s.mu.Unlock()
 	s.notify()
 	s.deliverShared()
+}
+
+// Drive runs the scheduler on the calling goroutine for a while, as
+// carrier 1's loop would, so that a debugger's request that resumes a
+// stopped program (a step) is followed by its quanta without a hand-off
+// to the carrier goroutine and back: the latency of a step is then the
+// CPU time it takes. resume is what resumes (it calls Resume); it is
+// called with the carriers held off, as during Dispatch. Drive then
+// dispatches until the scheduler is paused again (a trap, a step's
+// end), the program ends, no thread is runnable, or limit has passed,
+// delivering the events as the carrier does; the carriers go on from
+// there. The schedule is the one the carrier would have run: the same
+// dispatches of the same queue, in the same order.
+//
+// With more than one carrier Drive only calls resume.
+func (s *Scheduler) Drive(limit time.Duration, resume func()) {
+	if len(s.carriers) > 1 {
+		resume()
+		return
+	}
+	s.mu.Lock()
+	for s.busy || s.running-s.pinnedN > 0 {
+		s.wait()
+	}
+	s.busy = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.busy = false
+		s.broadcast()
+		s.mu.Unlock()
+		s.notify() // a carrier sleeping on the clock
+	}()
+	resume()
+	deadline := time.Now().Add(limit)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for !s.ended && !s.paused && time.Now().Before(deadline) {
+		if !s.dispatchOn(s.carriers[0], nil) {
+			return // idle, deadlock, end: the carrier decides
+		}
+		if len(s.events) > 0 && s.OnEvent != nil {
+			s.mu.Unlock()
+			s.deliverShared()
+			s.mu.Lock()
+		}
+	}
 }

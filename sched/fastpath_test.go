@@ -1,7 +1,10 @@
 package sched
 
 import (
+	"runtime"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -39,5 +42,64 @@ func TestLegalMask(t *testing.T) {
 				t.Errorf("%s->%s: mask %v, legal %v", stateName(vm.ThreadState(from)), stateName(vm.ThreadState(to)), got, legal[from][to])
 			}
 		}
+	}
+}
+
+// goid returns the calling goroutine's id (from its stack header).
+func goid() string {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	f := strings.Fields(string(buf))
+	return f[1]
+}
+
+// Drive runs the quanta that follow a resume on the caller's goroutine,
+// up to the next stop of the world, and delivers their events there;
+// the carrier goes on afterwards.
+func TestDrive(t *testing.T) {
+	e := newEnv(t)
+	main := e.fn("main", 0)
+	main.forN(0, 100, func() { main.log(0) }).ret0()
+	s := e.start(main, Options{})
+	me := goid()
+	var kinds []EventKind
+	var where []string
+	s.OnEvent = func(ev Event) {
+		kinds = append(kinds, ev.Kind)
+		where = append(where, goid())
+	}
+	s.Pause()
+	done := make(chan int)
+	go func() { done <- s.Run() }()
+	s.SetBudgetOnce(s.Main(), 5) // stops the world at its 5th safepoint
+	resumed := false
+	s.Drive(time.Minute, func() { resumed = true; s.Resume() })
+	if !resumed || !s.Paused() {
+		t.Fatalf("resumed %v, paused %v after Drive", resumed, s.Paused())
+	}
+	if len(e.log) != 5 {
+		t.Errorf("%d iterations ran in Drive, want 5: %v", len(e.log), e.log)
+	}
+	if len(kinds) != 1 || kinds[0] != EventPreempt || where[0] != me {
+		t.Errorf("events %v on goroutines %v, want one preempt on %s", kinds, where, me)
+	}
+	s.Resume()
+	if code := <-done; code != 0 || len(e.log) != 100 {
+		t.Fatalf("exit code %d, %d iterations", code, len(e.log))
+	}
+}
+
+// With several carriers Drive only resumes.
+func TestDriveCarriers(t *testing.T) {
+	e := newEnv(t)
+	main := e.fn("main", 0)
+	main.forN(0, 10, func() { main.log(0) }).ret0()
+	s := e.start(main, Options{Carriers: 2})
+	s.Pause()
+	done := make(chan int)
+	go func() { done <- s.Run() }()
+	s.Drive(time.Minute, s.Resume)
+	if code := <-done; code != 0 || len(e.log) != 10 {
+		t.Fatalf("exit code %d, %d iterations", code, len(e.log))
 	}
 }
