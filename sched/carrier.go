@@ -19,8 +19,10 @@ type carrier struct {
 	id   int // 1-based, as the debugger shows it
 	runq queue[*vm.Thread]
 	cur  *vm.Thread // the thread inside Run on this carrier, if any
-	// The threads woken and spawned by the current dispatch.
+	// The threads woken and spawned by the current dispatch, listed only
+	// when it builds an Event (list).
 	woken, spawned []*vm.Thread
+	list           bool
 	// held says that a native of the thread running here holds s.mu for
 	// the carrier: one that parked its thread and kept the lock (see
 	// serial), or one in progress when a Go panic unwound it (a method's
@@ -94,10 +96,9 @@ func (h serialHook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
 // the carrier t ran on last, else the first; but if that queue is longer
 // than the shortest by more than one thread, the shortest (stealing only
 // when a queue runs dry would leave, say, three busy threads on one
-// carrier and one on the other). At the front if front. t is marked
-// queued already. Must hold s.mu.
-func (s *Scheduler) enqueueOn(t *vm.Thread, front bool) {
-	ti := info(t)
+// carrier and one on the other). At the front if front. t, whose
+// scheduler data is ti, is marked queued already. Must hold s.mu.
+func (s *Scheduler) enqueueOn(t *vm.Thread, ti *threadInfo, front bool) {
 	c := s.curC
 	if c == nil {
 		c = ti.last
@@ -215,7 +216,7 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	// The lists of threads woken and spawned reuse the carrier's buffers:
 	// the Event returned holds them only until c's next dispatch
 	// (dispatchStep, which returns the Event to the debugger, copies).
-	c.woken, c.spawned = c.woken[:0], c.spawned[:0]
+	c.woken, c.spawned, c.list = c.woken[:0], c.spawned[:0], ev != nil
 	if (s.cut == nil || !s.trapCont()) && (s.rec != nil || len(s.timers) > 0) {
 		s.curC, s.firing = c, true // threads woken by timers (or input) go to c
 		if s.rec != nil {

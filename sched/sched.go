@@ -222,7 +222,7 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	}
 	s.enqueue(t)
 	if s.cur != nil {
-		if c := s.curC; c != nil {
+		if c := s.curC; c != nil && c.list {
 			c.spawned = append(c.spawned, t)
 		}
 	}
@@ -291,7 +291,7 @@ func (s *Scheduler) enqueue(t *vm.Thread) {
 		return
 	}
 	ti.queued = true
-	s.enqueueOn(t, false)
+	s.enqueueOn(t, ti, false)
 }
 
 // dequeue removes t from the run queue if it is there. Must hold s.mu.
@@ -345,7 +345,7 @@ func (s *Scheduler) wake(t *vm.Thread, v vm.Value, err error) {
 		s.race.Wake(t, s.cur)
 	}
 	s.enqueue(t)
-	if c := s.curC; c != nil {
+	if c := s.curC; c != nil && c.list {
 		c.woken = append(c.woken, t)
 	}
 	if s.watched() {
@@ -396,7 +396,7 @@ func (s *Scheduler) act(t *vm.Thread, stop vm.Stop) {
 		s.setState(t, vm.Running, vm.Runnable)
 		if ti := info(t); !ti.frozen {
 			ti.queued = true
-			s.enqueueOn(t, true)
+			s.enqueueOn(t, ti, true)
 		}
 		s.trapStop()
 		s.emit(Event{Kind: EventTrap, Thread: t, Stop: stop})
