@@ -52,7 +52,7 @@ type Scheduler struct {
 	clock Clock
 	kick  chan struct{} // wakes an idle or paused Run
 
-	mu     sync.Mutex // guards everything below; held for a whole dispatch
+	mu     sync.Mutex // guards everything below (see "What is locked where")
 	quota  int
 	rng    *rand.Rand // nil: FIFO
 	nextID int64
