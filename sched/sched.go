@@ -291,6 +291,13 @@ func (s *Scheduler) enqueue(t *vm.Thread) {
 		return
 	}
 	ti.queued = true
+	if c := s.curC; c != nil && len(s.carriers) == 1 && !s.firing && s.idle == 0 && !s.sleeping {
+		// enqueueOn's common case with one carrier, inside a dispatch:
+		// the back of the queue, nobody to wake.
+		ti.qc = c
+		c.runq.push(t)
+		return
+	}
 	s.enqueueOn(t, ti, false)
 }
 
