@@ -282,6 +282,7 @@ int main() {
 // reportDebugger prints the debugger's figures against their targets,
 // naming the binary if named.
 func reportDebugger(out io.Writer, f debuggerFigures, named bool) {
+	fmt.Fprintln(out)
 	if named {
 		fmt.Fprintf(out, "Debugger, over stdio (`%s dap`, medians)\n", f.Bin)
 	} else {
