@@ -586,13 +586,17 @@ func (s *Scheduler) WakeIO(t *vm.Thread, v vm.Value, err error) {
 // there. The schedule is the one the carrier would have run: the same
 // dispatches of the same queue, in the same order.
 //
-// With more than one carrier Drive only calls resume.
+// With more than one carrier Drive only calls resume; so it does if the
+// program may call a pinned native (file I/O, which may block for any
+// time: on the caller's goroutine it would block the debugger's request
+// loop, and run beside the thread the carrier has inside such a native).
 func (s *Scheduler) Drive(limit time.Duration, resume func()) {
-	if len(s.carriers) > 1 {
+	s.mu.Lock()
+	if len(s.carriers) > 1 || s.mayPin() {
+		s.mu.Unlock()
 		resume()
 		return
 	}
-	s.mu.Lock()
 	for s.busy || s.running-s.pinnedN > 0 {
 		s.wait()
 	}
@@ -619,4 +623,36 @@ func (s *Scheduler) Drive(limit time.Duration, resume func()) {
 			s.mu.Lock()
 		}
 	}
+}
+
+// mayPin reports whether the program can call a pinned native (a call
+// site, or a function value of one among a function's constants); it is
+// computed once. Must hold s.mu.
+func (s *Scheduler) mayPin() bool {
+	if s.pinScan == 0 {
+		s.pinScan = 1
+		if progMayPin(s.m.Prog) {
+			s.pinScan = 2
+		}
+	}
+	return s.pinScan == 2
+}
+
+func progMayPin(p *vm.Program) bool {
+	if p == nil {
+		return false
+	}
+	for _, f := range p.Funcs {
+		for _, nc := range f.NCalls {
+			if nc.Native != nil && nc.Native.Pinned {
+				return true
+			}
+		}
+		for _, k := range f.Consts {
+			if fv, ok := k.R.(*vm.FuncVal); ok && fv.Native != nil && fv.Native.Pinned {
+				return true
+			}
+		}
+	}
+	return false
 }

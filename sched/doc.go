@@ -84,7 +84,8 @@
 // passes; the carrier goes on from there. The schedule is the carrier's
 // (the same dispatchOn of the same queue); what changes is which
 // goroutine runs it, so a step costs no hand-off to the carrier and
-// back.
+// back. A program that may call a pinned native (file I/O) is not driven:
+// such a native could block the debugger's request loop for any time.
 //
 // Decisions where LANGUAGE.md is silent: trySend on a closed channel
 // throws ChannelClosedException like send (a trySend loop cannot spin

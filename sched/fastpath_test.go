@@ -103,3 +103,34 @@ func TestDriveCarriers(t *testing.T) {
 		t.Fatalf("exit code %d, %d iterations", code, len(e.log))
 	}
 }
+
+// A program that may call a pinned native is not driven (such a native
+// could block the caller, or run beside the thread the carrier has inside
+// one): Drive only resumes, and the carrier runs the quanta.
+func TestDrivePinned(t *testing.T) {
+	e := newEnv(t)
+	pinned := &vm.Native{Name: "fs.wait", Sig: "void wait()", Pinned: true,
+		Fn: func(t *vm.Thread, args []vm.Value) (vm.Value, error) { return vm.Value{}, nil }}
+	unused := e.fn("unused", 0)
+	unused.call(pinned, 9, nil).retv()
+	main := e.fn("main", 0)
+	main.forN(0, 100, func() { main.log(0) }).ret0()
+	s := e.start(main, Options{})
+	me := goid()
+	where := make(chan string, 16)
+	s.OnEvent = func(ev Event) {
+		if ev.Kind == EventExit {
+			where <- goid()
+		}
+	}
+	s.Pause()
+	done := make(chan int)
+	go func() { done <- s.Run() }()
+	s.Drive(time.Minute, s.Resume)
+	if code := <-done; code != 0 || len(e.log) != 100 {
+		t.Fatalf("exit code %d, %d iterations", code, len(e.log))
+	}
+	if g := <-where; g == me {
+		t.Errorf("main's exit was delivered on the goroutine that called Drive")
+	}
+}

@@ -106,6 +106,7 @@ type Scheduler struct {
 	stratBudget int
 	stratBuf    []*vm.Thread
 	race        RaceHook // SetRaceHook (racehook.go)
+	pinScan     int8     // mayPin: 0 not known yet, 1 no pinned native, 2 some
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
