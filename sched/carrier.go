@@ -602,8 +602,11 @@ func (s *Scheduler) Drive(limit time.Duration, resume func()) {
 	}
 	s.busy = true
 	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
+	locked := false
+	defer func() { // also when resume or an event's delivery panics
+		if !locked {
+			s.mu.Lock()
+		}
 		s.busy = false
 		s.broadcast()
 		s.mu.Unlock()
@@ -612,15 +615,17 @@ func (s *Scheduler) Drive(limit time.Duration, resume func()) {
 	resume()
 	deadline := time.Now().Add(limit)
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	locked = true
 	for !s.ended && !s.paused && time.Now().Before(deadline) {
 		if !s.dispatchOn(s.carriers[0], nil) {
 			return // idle, deadlock, end: the carrier decides
 		}
 		if len(s.events) > 0 && s.OnEvent != nil {
 			s.mu.Unlock()
+			locked = false
 			s.deliverShared()
 			s.mu.Lock()
+			locked = true
 		}
 	}
 }

@@ -34,17 +34,6 @@ func TestMethodPanicKeepsScheduler(t *testing.T) {
 	}
 }
 
-// legalMask, which setState tests, says what legal says.
-func TestLegalMask(t *testing.T) {
-	for from := range 4 {
-		for to := range 4 {
-			if got := legalMask&(1<<(from*4+to)) != 0; got != legal[from][to] {
-				t.Errorf("%s->%s: mask %v, legal %v", stateName(vm.ThreadState(from)), stateName(vm.ThreadState(to)), got, legal[from][to])
-			}
-		}
-	}
-}
-
 // goid returns the calling goroutine's id (from its stack header).
 func goid() string {
 	buf := make([]byte, 64)

@@ -253,19 +253,14 @@ func stateName(st vm.ThreadState) string {
 //	Waiting  -> Runnable  wake
 //	Running  -> Dead      exit
 func (s *Scheduler) setState(t *vm.Thread, from, to vm.ThreadState) {
-	if t.State != from || from|to > 3 || legalMask&(1<<(from*4+to)) == 0 {
+	if t.State != from || int(from) >= len(legal) || int(to) >= len(legal) || !legal[from][to] {
 		badTransition(t, from, to)
 	}
 	t.State = to
-	if to != vm.Waiting {
+	if to != vm.Waiting && (t.WaitOn != nil || t.WaitReason != "") {
 		t.WaitReason, t.WaitOn = "", nil
 	}
 }
-
-// legalMask has bit from*4+to set for each legal transition (legal).
-const legalMask = 1<<(vm.Runnable*4+vm.Running) |
-	1<<(vm.Running*4+vm.Runnable) | 1<<(vm.Running*4+vm.Waiting) | 1<<(vm.Running*4+vm.Dead) |
-	1<<(vm.Waiting*4+vm.Runnable)
 
 // legal[from][to] says whether setState may move a thread from to to.
 var legal = [4][4]bool{
