@@ -146,11 +146,12 @@ func (s *Scheduler) enqueueOn(t *vm.Thread, ti *threadInfo, front bool) {
 // own queue, else the head of another carrier's queue (stealing, from the
 // next carrier on). Must hold s.mu.
 func (s *Scheduler) pickOn(c *carrier) *vm.Thread {
-	next := s.next
-	s.next = nil
-	if next != nil && info(next).queued {
-		s.dequeue(next)
-		return next
+	if next := s.next; next != nil {
+		s.next = nil
+		if info(next).queued {
+			s.dequeue(next)
+			return next
+		}
 	}
 	if s.strat != nil {
 		if t, ok := s.pickStrategy(c); ok {
@@ -284,7 +285,7 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	if s.rec != nil {
 		s.afterDispatch(t, stop, int(t.Reductions()-r0))
 	}
-	if vc, ok := s.clock.(*VirtualClock); ok {
+	if vc := s.vclock; vc != nil {
 		vc.Advance(vc.Step)
 	}
 	s.broadcast() // Pause, and idle carriers deciding about a deadlock

@@ -185,11 +185,14 @@ func schedOf(t *vm.Thread) *Scheduler {
 // thread the scheduler is running now (not an evaluation or a thread of
 // another machine).
 func blocking(t *vm.Thread) (*Scheduler, error) {
-	s := schedOf(t)
-	if s == nil || s.cur != t {
-		return nil, vm.Throwf("IllegalStateException", "thread %q cannot block: it is not run by the scheduler", t.Name)
+	if s := schedOf(t); s != nil && s.cur == t {
+		return s, nil
 	}
-	return s, nil
+	return nil, cannotBlock(t)
+}
+
+func cannotBlock(t *vm.Thread) error {
+	return vm.Throwf("IllegalStateException", "thread %q cannot block: it is not run by the scheduler", t.Name)
 }
 
 // spawn implements thread.spawn(f, args…): args[0] is the function value,

@@ -48,9 +48,10 @@ type Scheduler struct {
 	// before Run or the first Dispatch.
 	OnEvent func(Event)
 
-	m     *vm.Machine
-	clock Clock
-	kick  chan struct{} // wakes an idle or paused Run
+	m      *vm.Machine
+	clock  Clock
+	vclock *VirtualClock // clock, if it is a VirtualClock
+	kick   chan struct{} // wakes an idle or paused Run
 
 	mu     sync.Mutex // guards everything below (see "What is locked where")
 	quota  int
@@ -173,6 +174,7 @@ func New(m *vm.Machine, opts Options) *Scheduler {
 	if s.clock == nil {
 		s.clock = WallClock()
 	}
+	s.vclock, _ = s.clock.(*VirtualClock)
 	if s.quota <= 0 {
 		s.quota = DefaultQuota
 	}
