@@ -581,10 +581,10 @@ func (s *Scheduler) WakeIO(t *vm.Thread, v vm.Value, err error) {
 // to the carrier goroutine and back: the latency of a step is then the
 // CPU time it takes. resume is what resumes (it calls Resume); it is
 // called with the carriers held off, as during Dispatch. Drive then
-// dispatches until the scheduler is paused again (a trap, a step's
-// end), the program ends, no thread is runnable, or limit has passed,
-// delivering the events as the carrier does; the carriers go on from
-// there. The schedule is the one the carrier would have run: the same
+// dispatches (once at least) until the scheduler is paused again (a
+// trap, a step's end), the program ends, no thread is runnable, or limit
+// has passed, delivering the events as the carrier does; the carriers go
+// on from there. The schedule is the one the carrier would have run: the same
 // dispatches of the same queue, in the same order.
 //
 // With more than one carrier Drive only calls resume; so it does if the
@@ -617,7 +617,7 @@ func (s *Scheduler) Drive(limit time.Duration, resume func()) {
 	deadline := time.Now().Add(limit)
 	s.mu.Lock()
 	locked = true
-	for !s.ended && !s.paused && time.Now().Before(deadline) {
+	for first := true; !s.ended && !s.paused && (first || time.Now().Before(deadline)); first = false {
 		if !s.dispatchOn(s.carriers[0], nil) {
 			return // idle, deadlock, end: the carrier decides
 		}
