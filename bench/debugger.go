@@ -20,6 +20,7 @@ import (
 
 // debuggerFigures are the debugger's measurements (medians).
 type debuggerFigures struct {
+	Bin         string  // the binary measured
 	NextUS      float64 // one `next`: request to the stopped event
 	LogpointUS  float64 // one log point hit (100,000 hits, output included)
 	CondUS      float64 // one evaluation of a false condition (100,000 hits)
@@ -150,21 +151,25 @@ const hotLoop = `int main() {
 }
 `
 
-// measureDebugger builds the binary and takes the figures, each the
-// median of rounds runs.
-func measureDebugger(rounds int) (debuggerFigures, error) {
-	var f debuggerFigures
+// measureDebugger takes the figures of each binary in bins (or, if bins
+// is empty, of one built from ../), each the median of rounds runs; with
+// several binaries every round measures each of them in turn, so that
+// they meet the same load.
+func measureDebugger(rounds int, bins []string) ([]debuggerFigures, error) {
 	dir, err := os.MkdirTemp("", "nlangdbg-bench")
 	if err != nil {
-		return f, err
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "nlangdbg")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/nlangdbg")
-	build.Dir = ".."
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		return f, fmt.Errorf("building nlangdbg: %v", err)
+	if len(bins) == 0 {
+		bin := filepath.Join(dir, "nlangdbg")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/nlangdbg")
+		build.Dir = ".."
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			return nil, fmt.Errorf("building nlangdbg: %v", err)
+		}
+		bins = []string{bin}
 	}
 	write := func(name, src string) string {
 		p := filepath.Join(dir, name)
@@ -188,7 +193,7 @@ int main() {
 }
 `)
 	// a run with no breakpoint, to subtract from the per-hit figures
-	runTo := func(bps []dap.SourceBreakpoint) (time.Duration, error) {
+	runTo := func(bin string, bps []dap.SourceBreakpoint) (time.Duration, error) {
 		c, err := startAdapter(bin)
 		if err != nil {
 			return 0, err
@@ -201,75 +206,88 @@ int main() {
 		err = c.until(isTerminated)
 		return time.Since(start), err
 	}
-	var next, logp, cond, threads []float64
+	samples := make([]struct{ next, logp, cond, threads []float64 }, len(bins))
 	for r := 0; r < rounds; r++ {
-		plain, err := runTo(nil)
-		if err != nil {
-			return f, err
-		}
-		d, err := runTo([]dap.SourceBreakpoint{{Line: 4, LogMessage: "i = {i}"}})
-		if err != nil {
-			return f, err
-		}
-		logp = append(logp, float64((d-plain).Nanoseconds())/100_000/1000)
-		d, err = runTo([]dap.SourceBreakpoint{{Line: 4, Condition: "i == -1"}})
-		if err != nil {
-			return f, err
-		}
-		cond = append(cond, float64((d-plain).Nanoseconds())/100_000/1000)
+		for bi, bin := range bins {
+			sm := &samples[bi]
+			plain, err := runTo(bin, nil)
+			if err != nil {
+				return nil, err
+			}
+			d, err := runTo(bin, []dap.SourceBreakpoint{{Line: 4, LogMessage: "i = {i}"}})
+			if err != nil {
+				return nil, err
+			}
+			sm.logp = append(sm.logp, float64((d-plain).Nanoseconds())/100_000/1000)
+			d, err = runTo(bin, []dap.SourceBreakpoint{{Line: 4, Condition: "i == -1"}})
+			if err != nil {
+				return nil, err
+			}
+			sm.cond = append(sm.cond, float64((d-plain).Nanoseconds())/100_000/1000)
 
-		c, err := startAdapter(bin)
-		if err != nil {
-			return f, err
-		}
-		if err := c.launch(steps, []dap.SourceBreakpoint{{Line: 4}}, true); err != nil {
+			c, err := startAdapter(bin)
+			if err != nil {
+				return nil, err
+			}
+			if err := c.launch(steps, []dap.SourceBreakpoint{{Line: 4}}, true); err != nil {
+				c.close()
+				return nil, err
+			}
+			const n = 200
+			start := time.Now()
+			for i := 0; i < n; i++ {
+				if _, err := c.call("next", dap.NextArguments{ThreadId: 1}); err != nil {
+					c.close()
+					return nil, err
+				}
+				if err := c.until(isStopped); err != nil {
+					c.close()
+					return nil, err
+				}
+			}
+			sm.next = append(sm.next, float64(time.Since(start).Microseconds())/n)
 			c.close()
-			return f, err
-		}
-		const n = 200
-		start := time.Now()
-		for i := 0; i < n; i++ {
-			if _, err := c.call("next", dap.NextArguments{ThreadId: 1}); err != nil {
-				c.close()
-				return f, err
-			}
-			if err := c.until(isStopped); err != nil {
-				c.close()
-				return f, err
-			}
-		}
-		next = append(next, float64(time.Since(start).Microseconds())/n)
-		c.close()
 
-		c, err = startAdapter(bin)
-		if err != nil {
-			return f, err
-		}
-		if err := c.launch(many, []dap.SourceBreakpoint{{Line: 11}}, true); err != nil {
-			c.close()
-			return f, err
-		}
-		const k = 20
-		start = time.Now()
-		for i := 0; i < k; i++ {
-			if _, err := c.call("threads", nil); err != nil {
-				c.close()
-				return f, err
+			c, err = startAdapter(bin)
+			if err != nil {
+				return nil, err
 			}
+			if err := c.launch(many, []dap.SourceBreakpoint{{Line: 11}}, true); err != nil {
+				c.close()
+				return nil, err
+			}
+			const k = 20
+			start = time.Now()
+			for i := 0; i < k; i++ {
+				if _, err := c.call("threads", nil); err != nil {
+					c.close()
+					return nil, err
+				}
+			}
+			sm.threads = append(sm.threads, float64(time.Since(start).Microseconds())/k/1000)
+			c.close()
 		}
-		threads = append(threads, float64(time.Since(start).Microseconds())/k/1000)
-		c.close()
 	}
 	med := func(xs []float64) float64 {
 		slices.Sort(xs)
 		return xs[len(xs)/2]
 	}
-	return debuggerFigures{NextUS: med(next), LogpointUS: med(logp), CondUS: med(cond), Threads100k: med(threads)}, nil
+	out := make([]debuggerFigures, len(bins))
+	for i, sm := range samples {
+		out[i] = debuggerFigures{Bin: bins[i], NextUS: med(sm.next), LogpointUS: med(sm.logp), CondUS: med(sm.cond), Threads100k: med(sm.threads)}
+	}
+	return out, nil
 }
 
-// reportDebugger prints the debugger's figures against their targets.
-func reportDebugger(out io.Writer, f debuggerFigures) {
-	fmt.Fprintln(out, "Debugger, over stdio (`nlangdbg dap`, medians)")
+// reportDebugger prints the debugger's figures against their targets,
+// naming the binary if named.
+func reportDebugger(out io.Writer, f debuggerFigures, named bool) {
+	fmt.Fprintln(out)
+	if named {
+		fmt.Fprintf(out, "Debugger, over stdio (`%s dap`, medians)\n", f.Bin)
+	} else {
+		fmt.Fprintln(out, "Debugger, over stdio (`nlangdbg dap`, medians)")
+	}
 	fmt.Fprintln(out)
 	check := func(what string, got, limit float64, unit string) {
 		verdict := fmt.Sprintf("met (%s× the limit)", ratio(got/limit))

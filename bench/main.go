@@ -6,6 +6,7 @@
 //	cd bench && go run .                 # every workload, 5 runs each
 //	go run . -n 9 -only fib,loop         # some workloads, more runs
 //	go run . -impl nlang,lua             # some implementations
+//	go run . -only debugger              # only the debugger's figures
 //	go run . -run nlang/loop -cpuprofile loop.pprof   # one run, profiled
 //
 // Every run is a child process (this binary re-executed with -run), so
@@ -36,7 +37,8 @@ func main() {
 		only       = flag.String("only", "", "comma-separated workloads to run (default all: fib,loop,objects,strings,pingpong,park)")
 		implList   = flag.String("impl", "", "comma-separated implementations (default all: nlang,lua,goja,starlark,go,go1)")
 		timeout    = flag.Duration("timeout", 3*time.Minute, "limit for one run")
-		debugger   = flag.Bool("debugger", true, "also measure the debugger's hot paths over stdio (next, log points, conditions, threads)")
+		debugger   = flag.Bool("debugger", true, "also measure the debugger's hot paths over stdio (next, log points, conditions, threads); -only debugger measures only them")
+		dbgBins    = flag.String("nlangdbg", "", "comma-separated nlangdbg binaries to take the debugger's figures of, in turn in each round (default: one built from ../)")
 		budget     = flag.Duration("budget", 15*time.Second, "a peer's cell (workload × implementation) whose runs have taken this long in all is not run again: its median is of fewer runs (at least one)")
 		profileDir = flag.String("profile", "", "write a CPU profile of every NLang run to DIR/WORKLOAD.pprof (the last run's stays)")
 		verbose    = flag.Bool("v", false, "also print every run's time")
@@ -52,6 +54,10 @@ func main() {
 	flag.Parse()
 	if *runSpec != "" {
 		os.Exit(child(*runSpec, *cpuprofile, *repeat))
+	}
+	dbgOnly := *only == "debugger"
+	if dbgOnly {
+		*only, *debugger = "", true
 	}
 	ws, err := pick(*only, workloads, findWorkload)
 	if err != nil {
@@ -72,15 +78,27 @@ func main() {
 			fatal(err)
 		}
 	}
-	code := parent(ws, is, *n, *timeout, *budget, *profileDir, *verbose)
+	code := 0
+	if !dbgOnly {
+		code = parent(ws, is, *n, *timeout, *budget, *profileDir, *verbose)
+	}
 	if *debugger {
 		fmt.Fprintln(os.Stderr, "debugger figures over stdio ...")
-		f, err := measureDebugger(min(*n, 3))
+		var bins []string
+		if *dbgBins != "" {
+			bins = strings.Split(*dbgBins, ",")
+		}
+		rounds := min(*n, 3)
+		if dbgOnly {
+			rounds = *n
+		}
+		figs, err := measureDebugger(rounds, bins)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench: debugger:", err)
 			code = 1
-		} else {
-			reportDebugger(os.Stdout, f)
+		}
+		for _, f := range figs {
+			reportDebugger(os.Stdout, f, len(bins) > 0)
 		}
 	}
 	os.Exit(code)

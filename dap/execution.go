@@ -3,6 +3,7 @@ package dap
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	dap "github.com/google/go-dap"
 
@@ -88,6 +89,11 @@ func (c *session) onStepOutRequest(req *dap.StepOutRequest) {
 	}
 }
 
+// stepDrive bounds how long a step runs on the read loop (Drive) before
+// the carrier takes over; the requests that come meanwhile wait that
+// long at most.
+const stepDrive = time.Millisecond
+
 // step starts a step of thread tid by statements or, with granularity
 // "instruction", by instructions ("line" and "statement" are the same
 // here: a step ends at the next statement). On failure it answers req
@@ -106,7 +112,17 @@ func (c *session) step(req dap.RequestMessage, tid int, kind inspect.StepKind, s
 		c.sendError(req, errBadArguments, fmt.Sprintf("%s: unknown granularity %q (want statement, line or instruction)", cmd, gran))
 		return false
 	}
-	if err := stepFn(int64(tid), kind, single); err != nil {
+	var err error
+	run := func() { err = stepFn(int64(tid), kind, single) }
+	if sch := c.prog.Scheduler(); sch != nil {
+		// The step's quanta run here, and its stopped event goes out with
+		// the response (handle holds the events): no hand-off to the
+		// carrier and back.
+		sch.Drive(stepDrive, run)
+	} else {
+		run()
+	}
+	if err != nil {
 		if errors.Is(err, inspect.ErrNoThread) {
 			err = fmt.Errorf("no thread %d", tid)
 		}

@@ -443,11 +443,15 @@ type session struct {
 	r   *bufio.Reader
 
 	// wmu guards the writer: seq, the held events and the state of rw.
-	wmu        sync.Mutex
-	seq        int
-	holding    bool
-	held       []dap.Message
-	broken     bool    // rw failed or was closed
+	wmu     sync.Mutex
+	seq     int
+	holding bool
+	held    []dap.Message
+	broken  bool // rw failed or was closed
+	// out holds the framed messages not written yet: those of the request
+	// being handled (holding) go out in one write when it ends, so that a
+	// response and the events it causes cost the client one wake-up.
+	out        []byte
 	closeAfter bool    // close rw once the held events are out
 	cancelled  cancels // requests cancelled (cancel.go)
 	// The reader goroutine of long requests (cancel.go): its messages,
@@ -538,11 +542,12 @@ func (c *session) hold() {
 func (c *session) release() {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	c.holding = false
-	for _, m := range c.held {
+	for _, m := range c.held { // still holding: they join c.out
 		c.writeLocked(m)
 	}
 	c.held = nil
+	c.holding = false
+	c.flushOutLocked()
 	if c.closeAfter {
 		c.closeLocked()
 	}
@@ -580,6 +585,7 @@ func (c *session) closeSoon() {
 // closeLocked closes rw. Must hold c.wmu.
 func (c *session) closeLocked() {
 	c.flushConsoleLocked()
+	c.flushOutLocked()
 	c.broken = true
 	c.rw.Close()
 }
@@ -632,7 +638,9 @@ func (c *session) flushConsoleLocked() {
 	c.writeMessageLocked(&dap.OutputEvent{Event: newEvent("output"), Body: dap.OutputEventBody{Category: "console", Output: text}})
 }
 
-// writeMessageLocked numbers m and writes it. Must hold c.wmu.
+// writeMessageLocked numbers m and writes it, header and content in one
+// write; while a request is handled it only adds it to c.out (release
+// writes it). Must hold c.wmu.
 func (c *session) writeMessageLocked(m dap.Message) {
 	c.seq++
 	switch m := m.(type) {
@@ -643,12 +651,35 @@ func (c *session) writeMessageLocked(m dap.Message) {
 		m.GetEvent().Seq = c.seq
 		m.GetEvent().Type = "event"
 	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		c.broken = true
+		return
+	}
 	if c.srv.Log != nil {
-		b, _ := json.Marshal(m)
 		c.srv.logf("-> %s", b)
 	}
-	if err := dap.WriteProtocolMessage(c.rw, m); err != nil {
-		c.broken = true
+	c.out = fmt.Appendf(c.out, "Content-Length: %d\r\n\r\n", len(b))
+	c.out = append(c.out, b...)
+	if !c.holding {
+		c.flushOutLocked()
+	}
+}
+
+// flushOutLocked writes c.out. Must hold c.wmu.
+func (c *session) flushOutLocked() {
+	if len(c.out) == 0 {
+		return
+	}
+	if !c.broken {
+		if _, err := c.rw.Write(c.out); err != nil {
+			c.broken = true
+		}
+	}
+	if cap(c.out) > 64<<10 { // a large response: do not keep its buffer
+		c.out = nil
+	} else {
+		c.out = c.out[:0]
 	}
 }
 

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"sync"
+	"time"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -18,12 +19,17 @@ type carrier struct {
 	id   int // 1-based, as the debugger shows it
 	runq queue[*vm.Thread]
 	cur  *vm.Thread // the thread inside Run on this carrier, if any
-	// The threads woken and spawned by the current dispatch.
+	// The threads woken and spawned by the current dispatch, listed only
+	// when it builds an Event (list).
 	woken, spawned []*vm.Thread
-	// parked says that the native the thread ran returned vm.ErrPark and
-	// left s.mu locked for the carrier (see serial). Only the carrier's
-	// own goroutine touches it.
-	parked bool
+	list           bool
+	// held says that a native of the thread running here holds s.mu for
+	// the carrier: one that parked its thread and kept the lock (see
+	// serial), or one in progress when a Go panic unwound it (a method's
+	// fast path releases s.mu without a deferred call). The carrier then
+	// takes s.mu over when Run returns instead of locking it. Only the
+	// carrier's own goroutine touches it.
+	held bool
 }
 
 // CarrierState is a snapshot of one carrier for the debugger.
@@ -90,10 +96,9 @@ func (h serialHook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
 // the carrier t ran on last, else the first; but if that queue is longer
 // than the shortest by more than one thread, the shortest (stealing only
 // when a queue runs dry would leave, say, three busy threads on one
-// carrier and one on the other). At the front if front. t is marked
-// queued already. Must hold s.mu.
-func (s *Scheduler) enqueueOn(t *vm.Thread, front bool) {
-	ti := info(t)
+// carrier and one on the other). At the front if front. t, whose
+// scheduler data is ti, is marked queued already. Must hold s.mu.
+func (s *Scheduler) enqueueOn(t *vm.Thread, ti *threadInfo, front bool) {
 	c := s.curC
 	if c == nil {
 		c = ti.last
@@ -111,7 +116,7 @@ func (s *Scheduler) enqueueOn(t *vm.Thread, front bool) {
 		c.runq.push(t)
 		return
 	}
-	if !front {
+	if !front && len(s.carriers) > 1 {
 		short := c
 		for _, o := range s.carriers {
 			if o.runq.len() < short.runq.len() {
@@ -141,11 +146,12 @@ func (s *Scheduler) enqueueOn(t *vm.Thread, front bool) {
 // own queue, else the head of another carrier's queue (stealing, from the
 // next carrier on). Must hold s.mu.
 func (s *Scheduler) pickOn(c *carrier) *vm.Thread {
-	next := s.next
-	s.next = nil
-	if next != nil && info(next).queued {
-		s.dequeue(next)
-		return next
+	if next := s.next; next != nil {
+		s.next = nil
+		if info(next).queued {
+			s.dequeue(next)
+			return next
+		}
 	}
 	if s.strat != nil {
 		if t, ok := s.pickStrategy(c); ok {
@@ -211,15 +217,15 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	// The lists of threads woken and spawned reuse the carrier's buffers:
 	// the Event returned holds them only until c's next dispatch
 	// (dispatchStep, which returns the Event to the debugger, copies).
-	c.woken, c.spawned = c.woken[:0], c.spawned[:0]
-	s.curC, s.firing = c, true // threads woken by timers go to c
-	if !s.trapCont() {
+	c.woken, c.spawned, c.list = c.woken[:0], c.spawned[:0], ev != nil
+	if (s.cut == nil || !s.trapCont()) && (s.rec != nil || len(s.timers) > 0) {
+		s.curC, s.firing = c, true // threads woken by timers (or input) go to c
 		if s.rec != nil {
 			s.beforeDispatch()
 		}
 		s.fireTimers()
+		s.curC, s.firing = nil, false
 	}
-	s.curC, s.firing = nil, false
 	t := s.pickOn(c)
 	if t == nil {
 		if ev != nil {
@@ -250,8 +256,8 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 		stop, ti.preempt = vm.StopYield, false
 	}
 
-	if c.parked { // the parking native kept s.mu for us
-		c.parked = false
+	if c.held { // the parking (or panicking) native kept s.mu for us
+		c.held = false
 	} else {
 		s.mu.Lock()
 	}
@@ -282,7 +288,7 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	if s.ckpt != nil && stop != vm.StopTrap {
 		s.checkpoint() // snapshot.go
 	}
-	if vc, ok := s.clock.(*VirtualClock); ok {
+	if vc := s.vclock; vc != nil {
 		vc.Advance(vc.Step)
 	}
 	s.broadcast() // Pause, and idle carriers deciding about a deadlock
@@ -478,7 +484,7 @@ func serial(fn vm.NativeFunc) vm.NativeFunc {
 			raceSync(s, t, args)
 		}
 		if err == vm.ErrPark && c != nil {
-			c.parked, keep = true, true
+			c.held, keep = true, true
 		} else if s.strat != nil && c != nil && err == nil {
 			t.YieldAfterNative = true // a scheduling point (strategy.go)
 		}
@@ -552,7 +558,7 @@ func (s *Scheduler) ParkIO(t *vm.Thread, reason string, obj any) {
 	s.park(t, reason, obj)
 	s.ioWaiting++
 	if ti := info(t); ti != nil && ti.on != nil {
-		ti.on.parked = true // the carrier takes s.mu over when Run returns
+		ti.on.held = true // the carrier takes s.mu over when Run returns
 		return
 	}
 	s.mu.Unlock()
@@ -570,4 +576,92 @@ func (s *Scheduler) WakeIO(t *vm.Thread, v vm.Value, err error) {
 	s.mu.Unlock()
 	s.notify()
 	s.deliverShared()
+}
+
+// Drive runs the scheduler on the calling goroutine for a while, as
+// carrier 1's loop would, so that a debugger's request that resumes a
+// stopped program (a step) is followed by its quanta without a hand-off
+// to the carrier goroutine and back: the latency of a step is then the
+// CPU time it takes. resume is what resumes (it calls Resume); it is
+// called with the carriers held off, as during Dispatch. Drive then
+// dispatches (once at least) until the scheduler is paused again (a
+// trap, a step's end), the program ends, no thread is runnable, or limit
+// has passed, delivering the events as the carrier does; the carriers go
+// on from there. The schedule is the one the carrier would have run: the same
+// dispatches of the same queue, in the same order.
+//
+// With more than one carrier Drive only calls resume; so it does if the
+// program may call a pinned native (file I/O, which may block for any
+// time: on the caller's goroutine it would block the debugger's request
+// loop, and run beside the thread the carrier has inside such a native).
+func (s *Scheduler) Drive(limit time.Duration, resume func()) {
+	s.mu.Lock()
+	if len(s.carriers) > 1 || s.mayPin() {
+		s.mu.Unlock()
+		resume()
+		return
+	}
+	for s.busy || s.running-s.pinnedN > 0 {
+		s.wait()
+	}
+	s.busy = true
+	s.mu.Unlock()
+	locked := false
+	defer func() { // also when resume or an event's delivery panics
+		if !locked {
+			s.mu.Lock()
+		}
+		s.busy = false
+		s.broadcast()
+		s.mu.Unlock()
+		s.notify() // a carrier sleeping on the clock
+	}()
+	resume()
+	deadline := time.Now().Add(limit)
+	s.mu.Lock()
+	locked = true
+	for first := true; !s.ended && !s.paused && (first || time.Now().Before(deadline)); first = false {
+		if !s.dispatchOn(s.carriers[0], nil) {
+			return // idle, deadlock, end: the carrier decides
+		}
+		if len(s.events) > 0 && s.OnEvent != nil {
+			s.mu.Unlock()
+			locked = false
+			s.deliverShared()
+			s.mu.Lock()
+			locked = true
+		}
+	}
+}
+
+// mayPin reports whether the program can call a pinned native (a call
+// site, or a function value of one among a function's constants); it is
+// computed once. Must hold s.mu.
+func (s *Scheduler) mayPin() bool {
+	if s.pinScan == 0 {
+		s.pinScan = 1
+		if progMayPin(s.m.Prog) {
+			s.pinScan = 2
+		}
+	}
+	return s.pinScan == 2
+}
+
+func progMayPin(p *vm.Program) bool {
+	if p == nil {
+		return false
+	}
+	for _, f := range p.Funcs {
+		for _, nc := range f.NCalls {
+			if nc.Native != nil && nc.Native.Pinned {
+				return true
+			}
+		}
+		for _, k := range f.Consts {
+			if fv, ok := k.R.(*vm.FuncVal); ok && fv.Native != nil && fv.Native.Pinned {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -100,8 +100,10 @@ func (c *Channel) offer(t *vm.Thread, v vm.Value) (bool, error) {
 	if c.closed {
 		return false, errClosed("send on closed channel")
 	}
-	if _, ok := schedOf(t).wakeFirst(&c.recvq, v, nil); ok {
-		return true, nil
+	if c.recvq.len() > 0 {
+		if _, ok := schedOf(t).wakeFirst(&c.recvq, v, nil); ok {
+			return true, nil
+		}
 	}
 	if c.buf.len() < c.cap {
 		c.buf.push(v)
@@ -131,15 +133,20 @@ func (c *Channel) recv(t *vm.Thread) (vm.Value, error) {
 // parked sender then moves its value into the buffer and goes on), or,
 // from an empty buffer, the first parked sender's value.
 func (c *Channel) take(t *vm.Thread) (vm.Value, bool) {
-	s := schedOf(t)
-	if v, ok := c.buf.pop(); ok {
-		if w, ok := s.wakeFirst(&c.sendq, vm.Value{}, nil); ok {
-			c.buf.push(takeOffer(w))
+	// (the length tests spare the common empty cases a call)
+	if c.buf.len() > 0 {
+		v, _ := c.buf.pop()
+		if c.sendq.len() > 0 {
+			if w, ok := schedOf(t).wakeFirst(&c.sendq, vm.Value{}, nil); ok {
+				c.buf.push(takeOffer(w))
+			}
 		}
 		return v, true
 	}
-	if w, ok := s.wakeFirst(&c.sendq, vm.Value{}, nil); ok {
-		return takeOffer(w), true
+	if c.sendq.len() > 0 {
+		if w, ok := schedOf(t).wakeFirst(&c.sendq, vm.Value{}, nil); ok {
+			return takeOffer(w), true
+		}
 	}
 	return vm.Value{}, false
 }

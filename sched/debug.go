@@ -214,6 +214,12 @@ func (s *Scheduler) Resume() {
 	s.mu.Lock()
 	s.paused = false
 	s.idleTold = false
+	if s.busy && s.pinnedN == 0 {
+		// A Dispatch or Drive runs: the carriers would only wait again
+		// (its end wakes them), and no pinned native waits for Resume.
+		s.mu.Unlock()
+		return
+	}
 	s.broadcast()
 	s.mu.Unlock()
 	s.notify()

@@ -79,9 +79,43 @@ func Lib() *vm.Library {
 // method returns the native method typ.sig whose receiver (args[0]) is a
 // non-null R; fn gets it typed. With several carriers it runs holding the
 // scheduler's lock (serial).
+//
+// The common case — a thread being dispatched on a carrier, with no
+// strategy and no race hook installed — takes a fast path that does what
+// serial(lockFree(fn)) does with one closure and no deferred call: if fn
+// panics, s.mu stays locked with carrier.held set, and the carrier takes
+// it over when Run returns (as after a park).
 func method[R comparable](typ, sig string, fn func(t *vm.Thread, r R, args []vm.Value) (vm.Value, error)) *vm.Native {
 	n := lockFree(typ, sig, fn)
-	n.Fn = serial(n.Fn)
+	slow := serial(n.Fn)
+	name := n.Name
+	n.Fn = func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
+		s := schedOf(t)
+		if s == nil || s.strat != nil || s.race != nil {
+			return slow(t, args)
+		}
+		r, ok := args[0].R.(R)
+		var zero R
+		if !ok || r == zero {
+			return vm.Value{}, vm.Throwf("NullPointerException", "%s on null", name)
+		}
+		s.mu.Lock()
+		ti, _ := t.Sched.(*threadInfo)
+		if ti == nil || ti.on == nil { // not dispatched (an evaluation)
+			s.mu.Unlock()
+			return slow(t, args)
+		}
+		c := ti.on
+		s.cur, s.curC, c.held = t, c, true
+		v, err := fn(t, r, args)
+		s.cur, s.curC = nil, nil
+		if err == vm.ErrPark {
+			return v, err // c.held: the carrier takes s.mu over (see serial)
+		}
+		c.held = false
+		s.mu.Unlock()
+		return v, err
+	}
 	return n
 }
 
@@ -151,11 +185,14 @@ func schedOf(t *vm.Thread) *Scheduler {
 // thread the scheduler is running now (not an evaluation or a thread of
 // another machine).
 func blocking(t *vm.Thread) (*Scheduler, error) {
-	s := schedOf(t)
-	if s == nil || s.cur != t {
-		return nil, vm.Throwf("IllegalStateException", "thread %q cannot block: it is not run by the scheduler", t.Name)
+	if s := schedOf(t); s != nil && s.cur == t {
+		return s, nil
 	}
-	return s, nil
+	return nil, cannotBlock(t)
+}
+
+func cannotBlock(t *vm.Thread) error {
+	return vm.Throwf("IllegalStateException", "thread %q cannot block: it is not run by the scheduler", t.Name)
 }
 
 // spawn implements thread.spawn(f, args…): args[0] is the function value,

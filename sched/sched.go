@@ -48,11 +48,12 @@ type Scheduler struct {
 	// before Run or the first Dispatch.
 	OnEvent func(Event)
 
-	m     *vm.Machine
-	clock Clock
-	kick  chan struct{} // wakes an idle or paused Run
+	m      *vm.Machine
+	clock  Clock
+	vclock *VirtualClock // clock, if it is a VirtualClock
+	kick   chan struct{} // wakes an idle or paused Run
 
-	mu     sync.Mutex // guards everything below; held for a whole dispatch
+	mu     sync.Mutex // guards everything below (see "What is locked where")
 	quota  int
 	rng    *rand.Rand // nil: FIFO
 	nextID int64
@@ -106,6 +107,7 @@ type Scheduler struct {
 	stratBudget int
 	stratBuf    []*vm.Thread
 	race        RaceHook // SetRaceHook (racehook.go)
+	pinScan     int8     // mayPin: 0 not known yet, 1 no pinned native, 2 some
 	// pcg is rng's source (copied by snapshots); ckpt is told of the end
 	// of every full quantum (SetCheckpointer, snapshot.go).
 	pcg     *rand.PCG
@@ -177,6 +179,7 @@ func New(m *vm.Machine, opts Options) *Scheduler {
 	if s.clock == nil {
 		s.clock = WallClock()
 	}
+	s.vclock, _ = s.clock.(*VirtualClock)
 	if s.quota <= 0 {
 		s.quota = DefaultQuota
 	}
@@ -228,7 +231,7 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	}
 	s.enqueue(t)
 	if s.cur != nil {
-		if c := s.curC; c != nil {
+		if c := s.curC; c != nil && c.list {
 			c.spawned = append(c.spawned, t)
 		}
 	}
@@ -292,7 +295,14 @@ func (s *Scheduler) enqueue(t *vm.Thread) {
 		return
 	}
 	ti.queued = true
-	s.enqueueOn(t, false)
+	if c := s.curC; c != nil && len(s.carriers) == 1 && !s.firing && s.idle == 0 && !s.sleeping {
+		// enqueueOn's common case with one carrier, inside a dispatch:
+		// the back of the queue, nobody to wake.
+		ti.qc = c
+		c.runq.push(t)
+		return
+	}
+	s.enqueueOn(t, ti, false)
 }
 
 // dequeue removes t from the run queue if it is there. Must hold s.mu.
@@ -346,7 +356,7 @@ func (s *Scheduler) wake(t *vm.Thread, v vm.Value, err error) {
 		s.race.Wake(t, s.cur)
 	}
 	s.enqueue(t)
-	if c := s.curC; c != nil {
+	if c := s.curC; c != nil && c.list {
 		c.woken = append(c.woken, t)
 	}
 	if s.watched() {
@@ -397,7 +407,7 @@ func (s *Scheduler) act(t *vm.Thread, stop vm.Stop) {
 		s.setState(t, vm.Running, vm.Runnable)
 		if ti := info(t); !ti.frozen {
 			ti.queued = true
-			s.enqueueOn(t, true)
+			s.enqueueOn(t, ti, true)
 		}
 		s.trapStop()
 		s.emit(Event{Kind: EventTrap, Thread: t, Stop: stop})
