@@ -343,13 +343,19 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 	h := &travelHook{s: s, target: target, watch: watch}
 	p := &pass{s: s, j: j, h: h, done: make(chan bool, 1), from: from}
 	if from != nil {
-		if p.m, p.sch, err = s.restoreMachine(from, j, h); err != nil {
-			return nil, err
+		if p.m, p.sch, err = s.restoreMachine(from, j, h); err == nil {
+			tt.snaps.mu.Lock()
+			tt.snaps.restores++
+			tt.snaps.mu.Unlock()
+		} else {
+			// (a copy that cannot be restored: from the start instead)
+			if p.j, err = record.ResumeJournal(tt.j.Log(), tt.j.Shown()); err != nil {
+				return nil, err
+			}
+			j, p.from = p.j, nil
 		}
-		tt.snaps.mu.Lock()
-		tt.snaps.restores++
-		tt.snaps.mu.Unlock()
-	} else {
+	}
+	if p.from == nil {
 		p.m, p.sch = s.newMachine(tt.stdin, tt.stdout, tt.stderr, j, h)
 	}
 	// The target's trap is patched only once its thread may reach it in

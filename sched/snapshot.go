@@ -2,6 +2,7 @@ package sched
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"unsafe"
 
@@ -60,7 +61,8 @@ var ErrSnapshot = errors.New("the execution cannot be copied now")
 
 // TakeSnapshot copies the execution. Call it only from a Checkpointer's
 // AfterQuantum (the scheduler's lock is held and nothing runs).
-func (s *Scheduler) TakeSnapshot() (*Snapshot, error) {
+func (s *Scheduler) TakeSnapshot() (sn *Snapshot, err error) {
+	defer recoverCopy(&err)
 	if s.race != nil || s.pinnedN > 0 || s.running > 0 || s.cut != nil {
 		return nil, ErrSnapshot
 	}
@@ -85,11 +87,21 @@ func (sn *Snapshot) Spawned(id int64) bool { return id <= sn.s.nextID }
 // new machine of the same program, with its own writers, input and
 // hook, on which nothing ran. The scheduler is paused; set OnEvent and a
 // recorder, then Run it. clock is its clock (nil: the wall clock).
-func (sn *Snapshot) Restore(m *vm.Machine, clock Clock) (*Scheduler, error) {
+func (sn *Snapshot) Restore(m *vm.Machine, clock Clock) (s *Scheduler, err error) {
+	defer recoverCopy(&err)
 	sn.s.mu.Lock()
 	defer sn.s.mu.Unlock()
 	cp, c := sn.s.copyInto(m, clock, sn.objects)
 	return cp, c.Err()
+}
+
+// recoverCopy turns a panic of a copy (a bug: state the copier does not
+// know) into an error, so that the debugger goes on without the
+// checkpoint rather than the process failing.
+func recoverCopy(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%w: %v", ErrSnapshot, r)
+	}
 }
 
 // copyCtx is the scheduler's part of a copy: the new scheduler and the
