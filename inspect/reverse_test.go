@@ -786,3 +786,39 @@ func TestIdentityNumbersReplay(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckpointsOfALargeState: a state larger than a quarter of the
+// checkpoints' budget is not copied (the copy stops at that size) and no
+// more copies are taken; going back still works, from the start.
+func TestCheckpointsOfALargeState(t *testing.T) {
+	const src = `import io;
+class Box { int v; Box(int v) { this.v = v; } }
+int main() {
+    List<Box> l = new List<Box>();
+    for (int i = 0; i < 5000; i += 1) {
+        l.add(new Box(i));
+    }
+    int s = 0;
+    for (int i = 0; i < 5000; i += 1) {
+        s += l[i].v;
+    }
+    io.print("" + s); // @end
+    return 0;
+}
+`
+	s, l, path := launchBack(t, src, Config{SnapshotBudget: 256 << 10})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, src, "end")}})
+	s.ConfigurationDone()
+	l.waitStop(t)
+	st := s.SnapshotStats()
+	if !strings.Contains(st.Stopped, "state is larger than 0.1 MiB") {
+		t.Fatalf("stats %+v: want copies stopped for the state's size", st)
+	}
+	if err := s.StepBack(1, StepOver); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if got := eval(t, s, "s"); got != "12497500" {
+		t.Fatalf("after stepping back s = %s", got)
+	}
+}

@@ -30,6 +30,7 @@ package inspect
 // re-executes from the last copy kept or from the start.
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -38,6 +39,7 @@ import (
 
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/sched/record"
+	"github.com/nlangdbg/nlangdbg/vm"
 )
 
 // DefaultSnapshotInterval is the run time between two checkpoints of the
@@ -102,10 +104,6 @@ func (st *snapStore) add(sn *sched.Snapshot, off int, cost time.Duration) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.cost = cost
-	if sn.Bytes > st.budget/4 {
-		st.stopped = fmt.Sprintf("the program's state (%d MiB) is too large for the checkpoints' budget of %d MiB", sn.Bytes>>20, st.budget>>20)
-		return
-	}
 	i := sort.Search(len(st.list), func(i int) bool { return st.list[i].off >= off })
 	if i < len(st.list) && st.list[i].off == off {
 		return
@@ -129,6 +127,14 @@ func (st *snapStore) add(sn *sched.Snapshot, off int, cost time.Duration) {
 		st.dropped++
 	}
 	st.heap.Store(st.bytes)
+}
+
+// tooLarge stops the copies: the program's state is larger than a
+// quarter of the budget.
+func (st *snapStore) tooLarge() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.stopped = fmt.Sprintf("the program's state is larger than %.1f MiB, a quarter of the checkpoints' budget", float64(st.budget)/(4<<20))
 }
 
 // passed reports whether a copy lies in (from, to].
@@ -247,7 +253,11 @@ func (k *snapHook) AfterQuantum(sch *sched.Scheduler) {
 	if k.ran < st.interval || (st.interval >= time.Millisecond && k.ran < 20*st.cost) {
 		return
 	}
-	sn, err := sch.TakeSnapshot()
+	sn, err := sch.TakeSnapshot(st.budget / 4)
+	if errors.Is(err, vm.ErrTooLarge) {
+		st.tooLarge()
+		return
+	}
 	if err != nil {
 		return // (a thread in a pinned native: at a later quantum)
 	}

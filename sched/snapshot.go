@@ -60,14 +60,16 @@ func (s *Scheduler) checkpoint() {
 var ErrSnapshot = errors.New("the execution cannot be copied now")
 
 // TakeSnapshot copies the execution. Call it only from a Checkpointer's
-// AfterQuantum (the scheduler's lock is held and nothing runs).
-func (s *Scheduler) TakeSnapshot() (sn *Snapshot, err error) {
+// AfterQuantum (the scheduler's lock is held and nothing runs). limit,
+// if positive, bounds the copy's estimated size: a larger state is not
+// copied (the error wraps vm.ErrTooLarge), after copying only that much.
+func (s *Scheduler) TakeSnapshot(limit int64) (sn *Snapshot, err error) {
 	defer recoverCopy(&err)
 	if s.race != nil || s.pinnedN > 0 || s.running > 0 || s.cut != nil {
 		return nil, ErrSnapshot
 	}
 	m := vm.NewMachine(s.m.Prog, nil, nil, nil)
-	cp, c := s.copyInto(m, nil, s.objects)
+	cp, c := s.copyInto(m, nil, s.objects, limit)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -91,7 +93,7 @@ func (sn *Snapshot) Restore(m *vm.Machine, clock Clock) (s *Scheduler, err error
 	defer recoverCopy(&err)
 	sn.s.mu.Lock()
 	defer sn.s.mu.Unlock()
-	cp, c := sn.s.copyInto(m, clock, sn.objects)
+	cp, c := sn.s.copyInto(m, clock, sn.objects, 0)
 	return cp, c.Err()
 }
 
@@ -113,7 +115,7 @@ type copyCtx struct {
 
 // copyInto copies s onto m (a machine on which nothing ran) and returns
 // the new, paused scheduler. Must hold s.mu.
-func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int) (*Scheduler, *vm.Copier) {
+func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64) (*Scheduler, *vm.Copier) {
 	d := New(m, Options{Quota: s.quota, Carriers: len(s.carriers), Clock: clock})
 	if s.pcg != nil {
 		p := *s.pcg
@@ -121,6 +123,7 @@ func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int) (*Scheduler, 
 		d.rng = rand.New(d.pcg)
 	}
 	c := vm.NewCopier(m, hint)
+	c.Limit = limit
 	cx := &copyCtx{to: d, carriers: map[*carrier]*carrier{}}
 	for i, sc := range s.carriers {
 		cx.carriers[sc] = d.carriers[i]

@@ -33,7 +33,7 @@ func TestSnapshotOfStateItCannotCopy(t *testing.T) {
 		s := New(m, Options{})
 		fn := &vm.Funcode{Name: "f", NumRegs: 2, Code: []vm.Instr{{Op: vm.RET}}}
 		s.Start(m.NewCallThread(fn, []vm.Value{vm.RefV(c.arg)}))
-		sn, err := s.TakeSnapshot()
+		sn, err := s.TakeSnapshot(0)
 		switch {
 		case c.want == "" && err != nil:
 			t.Fatalf("%T: %v", c.arg, err)

@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 )
@@ -42,6 +43,9 @@ type Copier struct {
 	// Bytes estimates the memory of the copies made; Objects counts them.
 	Bytes   int64
 	Objects int
+	// Limit, if positive, bounds Bytes: past it the copy stops with
+	// ErrTooLarge (the state is too large to be worth copying).
+	Limit int64
 	// work lists the copies whose contents are still the original's.
 	work     []pending
 	draining bool
@@ -65,6 +69,9 @@ const (
 func NewCopier(m *Machine, hint int) *Copier {
 	return &Copier{M: m, memo: make(map[unsafe.Pointer]any, max(hint, 0))}
 }
+
+// ErrTooLarge is the error of a copy that went past its Limit.
+var ErrTooLarge = errors.New("the state is larger than the copy's limit")
 
 // Err returns the first error met: a host object that cannot be copied.
 // A copy with an error is incomplete and must not be run.
@@ -139,6 +146,11 @@ func (c *Copier) drain() {
 	}
 	c.draining = true
 	for len(c.work) > 0 {
+		if c.Limit > 0 && c.Bytes > c.Limit {
+			c.Fail(ErrTooLarge)
+			c.work = c.work[:0]
+			break
+		}
 		w := c.work[len(c.work)-1]
 		c.work = c.work[:len(c.work)-1]
 		switch w.kind {

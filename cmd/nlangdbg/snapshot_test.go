@@ -47,7 +47,7 @@ func (k *snapTaker) AfterQuantum(s *sched.Scheduler) {
 		k.snaps = k.snaps[:16]
 		k.stride *= 2
 	}
-	sn, err := s.TakeSnapshot()
+	sn, err := s.TakeSnapshot(0)
 	if err != nil {
 		if k.err == nil {
 			k.err = err
