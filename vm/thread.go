@@ -128,8 +128,6 @@ type Machine struct {
 	termOnce  sync.Once
 	termClass *Class // the class of terminations (terminate.go)
 
-	strings sync.Map
-
 	objIDs atomic.Int64 // the last identity number given (ObjectID)
 }
 
