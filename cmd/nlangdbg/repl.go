@@ -35,8 +35,9 @@ type repl struct {
 	code    int
 	last    string // the last command (an empty line repeats it)
 
-	bps    []*replBP
-	nextBP int
+	bps     []*replBP
+	watches []*replWatch // replwatch.go
+	nextBP  int
 
 	displays    []*display // expressions shown at every stop
 	nextDisplay int
@@ -240,6 +241,16 @@ func (r *repl) showStop(e *dap.StoppedEvent) {
 		r.dropTemp(e.Body.HitBreakpointIds)
 	case "entry":
 		what = "Stopped at entry"
+	case "data breakpoint":
+		// "Watchpoint 3: p.x changed from 0 to 1"
+		what = e.Body.Description
+		if ids := r.localWatchIDs(e.Body.HitBreakpointIds); len(ids) > 0 {
+			_, change, _ := strings.Cut(e.Body.Description, ": ")
+			what = "Watchpoint " + strings.Join(ids, ", ") + ": " + change
+			if strings.Contains(e.Body.Description, "(going back)") {
+				what += " (going back)"
+			}
+		}
 	case "step", "pause":
 		// safepoint and scheduler-event stops travel as step and pause
 		// with their own description

@@ -106,3 +106,43 @@ func newFakeTerminalArgs(t *testing.T, launch map[string]any) *fakeTerminal {
 	out.take()
 	return ft
 }
+
+const watchProg = `import io;
+class P { int x; P() {} }
+int main() {
+    P p = new P();
+    int s = 0;
+    for (int i = 0; i < 3000; i += 1) {
+        s += i % 7;
+        if (i % 1000 == 0) {
+            p.x = i; // @set
+        }
+    }
+    io.print("" + s + " " + p.x); // @end
+    return 0;
+}
+`
+
+// TestREPLWatch: watch sets a data breakpoint on a field (and a local),
+// breakpoints lists it, rev continue goes back to its last changes, and
+// clear deletes it; errors for what cannot be watched.
+func TestREPLWatch(t *testing.T) {
+	ft := newFakeTerminal(t, watchProg)
+	ft.Exec("break prog.n:" + strconv.Itoa(ft.line("end")))
+	ft.Exec("continue")
+	ft.expect(ft.Exec("watch p.x"), `^Watchpoint 2: p\.x \(written\)$`)
+	ft.expect(ft.Exec("watch nosuch"), `^error: watch nosuch: nosuch cannot be watched`)
+	ft.expect(ft.Exec("watch s.x"), `^error: watch s\.x: s is \d+, which has no fields or elements$`)
+	ft.expect(ft.Exec("breakpoints"), `^\s+1\s+prog\.n:\d+ \(hit once\)$`, `^\s+2\s+watch p\.x \(written\)$`)
+	ft.expect(ft.Exec("rev continue"), `^Watchpoint 2: p\.x changed from 1000 to 2000 \(going back\) at main \(prog\.n:\d+\)`)
+	ft.expect(ft.Exec("print i"), `^2000$`)
+	ft.expect(ft.Exec("rev continue"), `^Watchpoint 2: p\.x changed from 0 to 1000 \(going back\) at main`)
+	ft.expect(ft.Exec("print i"), `^1000$`)
+	ft.expect(ft.Exec("continue"), `^Watchpoint 2: p\.x changed from 1000 to 2000 at main`)
+	ft.expect(ft.Exec("clear 2"), `^Watchpoint 2 cleared\.$`)
+	ft.expect(ft.Exec("watch s"), `^Watchpoint 3: s \(written\)$`)
+	ft.expect(ft.Exec("continue"), `^Watchpoint 3: s changed from \d+ to \d+ at main`)
+	ft.expect(ft.Exec("clear all"), `^All breakpoints cleared\.$`)
+	ft.expect(ft.Exec("breakpoints"), `^No breakpoints\.$`)
+	ft.expect(ft.Exec("continue"), `^8994 2000$`)
+}

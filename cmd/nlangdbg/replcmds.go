@@ -37,6 +37,7 @@ func init() {
 			complete: "location", fn: cmdBreak},
 		{name: "tbreak", usage: "LOCATION [if COND]", help: "Set a temporary breakpoint, cleared when first hit.", complete: "location", fn: cmdTbreak},
 		{name: "breakpoints", aliases: []string{"bp"}, help: "List the breakpoints.", fn: cmdBreakpoints},
+		{name: "watch", usage: "[-r] LOCAL | EXPR.FIELD | EXPR[INDEX]", help: "Stop when a local of the selected frame, a field of an object or an element of an array or\nList changes value (with -r, also when it is read), on any thread. `rev continue` goes back\nto the last change of a field or local. Listed and deleted with the breakpoints; restart\ndrops it.", fn: cmdWatch},
 		{name: "clear", aliases: []string{"delete"}, usage: "N | all | sched KIND", help: "Delete breakpoint N, all breakpoints, or a scheduler-event stop.", fn: cmdClear},
 		{name: "condition", aliases: []string{"cond"}, usage: "N [COND]", help: "Set (or remove) the condition of breakpoint N (checked when set).", fn: cmdCondition},
 		{name: "enable", usage: "[N...]", help: "Enable breakpoints (all of them without N).", fn: enableCmd(true)},
@@ -263,7 +264,7 @@ func cmdBreak(r *repl, args string) error  { return r.addBreak(args, false) }
 func cmdTbreak(r *repl, args string) error { return r.addBreak(args, true) }
 
 func cmdBreakpoints(r *repl, args string) error {
-	if len(r.bps) == 0 {
+	if len(r.bps) == 0 && len(r.watches) == 0 {
 		r.printf("No breakpoints.\n")
 	}
 	counts := r.hitCounts()
@@ -302,6 +303,7 @@ func cmdBreakpoints(r *repl, args string) error {
 		}
 		r.printf("%3d  %s%s%s\n", b.id, b.where(), extra, state)
 	}
+	r.listWatches()
 	out, err := r.meta("sched breaks")
 	if err == nil && out != "" {
 		r.printf("%s\n", out)
@@ -317,6 +319,10 @@ func cmdClear(r *repl, args string) error {
 			files[b.file] = true
 		}
 		r.bps = nil
+		if len(r.watches) > 0 {
+			r.watches = nil
+			r.syncWatches()
+		}
 		for f := range files {
 			if f != "" {
 				r.syncBreakpoints(f)
@@ -335,6 +341,10 @@ func cmdClear(r *repl, args string) error {
 	n, err := strconv.Atoi(args)
 	if err != nil {
 		return errors.New("usage: clear N | all | sched KIND")
+	}
+	if r.removeWatch(n) {
+		r.printf("Watchpoint %d cleared.\n", n)
+		return nil
 	}
 	if !r.removeBP(n) {
 		return fmt.Errorf("no breakpoint %d", n)
@@ -798,6 +808,7 @@ func cmdRestart(r *repl, args string) error {
 		return err
 	}
 	r.exited = false
+	r.watches = nil // (the server dropped them: their locations were of the old run)
 	r.printf("Restarted.\n")
 	// the new program's breakpoints have new server ids: set them again
 	r.syncAll()
