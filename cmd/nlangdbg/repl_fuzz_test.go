@@ -48,6 +48,7 @@ func FuzzREPLCommand(f *testing.F) {
 		"set b.v = 7", "set i = \"x\"", "list", "list work", "list 1,3", "disasm", "sched", "sched step",
 		"freeze 2", "thaw all", "breakpoints", "help break", "print ${", "break -5", "frame -1",
 		"", "   ", "\x00", "print \"\xff\"",
+		"watch b.v", "watch -r b.l[0]", "watch [", "watch a[", "watch .x", "watch ]", "watch -r", "watch b.", "clear 1",
 	} {
 		f.Add(s)
 	}
