@@ -414,6 +414,7 @@ func (s *Scheduler) deliverShared() {
 		s.mu.Lock()
 	}
 	s.delivering = false
+	s.broadcast() // a Dispatch or Drive waiting for the events to be delivered
 	s.mu.Unlock()
 }
 
@@ -421,7 +422,9 @@ func (s *Scheduler) deliverShared() {
 // from the others), while no carrier runs.
 func (s *Scheduler) dispatchStep() Event {
 	s.mu.Lock()
-	for s.busy || s.running-s.pinnedN > 0 {
+	// (after the events of the last dispatch are delivered: their
+	// listeners look at the threads, which this dispatch changes)
+	for s.busy || s.running-s.pinnedN > 0 || s.delivering {
 		s.wait()
 	}
 	var ev Event
@@ -601,7 +604,7 @@ func (s *Scheduler) Drive(limit time.Duration, resume func()) {
 		resume()
 		return
 	}
-	for s.busy || s.running-s.pinnedN > 0 {
+	for s.busy || s.running-s.pinnedN > 0 || s.delivering {
 		s.wait()
 	}
 	s.busy = true
