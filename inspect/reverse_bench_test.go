@@ -104,17 +104,22 @@ func backAndForth(b *testing.B, s *Session, l *coreListener) {
 func BenchmarkReverseContinue1M(b *testing.B) {
 	s, l := benchSession(b, back1M, "hit", 3)
 	for b.Loop() {
-		if err := s.ReverseContinue(1); err != nil {
-			b.Fatal(err)
-		}
-		if st := <-l.stops; st.Reason != ReasonBreakpoint {
-			b.Fatalf("stop %+v", st)
-		}
-		if err := s.Continue(1, false); err != nil {
-			b.Fatal(err)
-		}
-		<-l.stops
+		reverseAndOn(b, s, l)
 	}
+}
+
+// reverseAndOn continues backwards to a breakpoint, then forwards again.
+func reverseAndOn(b *testing.B, s *Session, l *coreListener) {
+	if err := s.ReverseContinue(1); err != nil {
+		b.Fatal(err)
+	}
+	if st := <-l.stops; st.Reason != ReasonBreakpoint {
+		b.Fatalf("stop %+v", st)
+	}
+	if err := s.Continue(1, false); err != nil {
+		b.Fatal(err)
+	}
+	<-l.stops
 }
 
 // BenchmarkReverseContinueLate: the same reverseContinue (a breakpoint
@@ -129,16 +134,7 @@ func BenchmarkReverseContinueLate(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			s, l := benchSessionCfg(b, src, "hit", 30, Config{SnapshotInterval: c.interval})
 			for b.Loop() {
-				if err := s.ReverseContinue(1); err != nil {
-					b.Fatal(err)
-				}
-				if st := <-l.stops; st.Reason != ReasonBreakpoint {
-					b.Fatalf("stop %+v", st)
-				}
-				if err := s.Continue(1, false); err != nil {
-					b.Fatal(err)
-				}
-				<-l.stops
+				reverseAndOn(b, s, l)
 			}
 		})
 	}
