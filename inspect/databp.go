@@ -418,8 +418,26 @@ func (s *Session) precheckStoppedLocked(w *watch) {
 }
 
 // touches reports whether in, about to run in t's top frame, writes (or,
-// for a readWrite watch, reads: read true) w's location.
+// for a readWrite watch, reads: read true) w's location. A watch on a
+// field or a local follows the location into another execution of the
+// recording (match): touching it there rebinds the watch to it.
 func (w *watch) touches(t *vm.Thread, fn *vm.Funcode, in vm.Instr) (bool, bool) {
+	ok, read, o := w.match(t, fn, in)
+	if ok {
+		switch w.loc.kind {
+		case watchField:
+			w.loc.obj = o
+		case watchLocal:
+			w.loc.t = t
+		}
+	}
+	return ok, read
+}
+
+// match is touches without the rebinding; for a field it also returns
+// the object touched: loc.obj, or its counterpart in another execution
+// of the recording (the same allocation number).
+func (w *watch) match(t *vm.Thread, fn *vm.Funcode, in vm.Instr) (ok, read bool, obj *vm.Object) {
 	loc := w.loc
 	f := t.Frame(0)
 	reg := func(r int32) vm.Value {
@@ -431,44 +449,38 @@ func (w *watch) touches(t *vm.Thread, fn *vm.Funcode, in vm.Instr) (bool, bool) 
 	switch loc.kind {
 	case watchField:
 		var r vm.Value
-		read := false
 		switch {
 		case in.Op == vm.SETF && in.B == loc.field:
 			r = reg(in.A)
 		case w.read && in.Op == vm.GETF && in.C == loc.field:
 			r, read = reg(in.B), true
 		default:
-			return false, false
+			return false, false, nil
 		}
-		// The object, or its counterpart in another execution of the
-		// recording (the same allocation number): the watch follows it
-		// when the session goes back.
-		o, ok := r.R.(*vm.Object)
-		if !ok || !sameObject(o, loc.obj) {
-			return false, false
+		o, isObj := r.R.(*vm.Object)
+		if !isObj || !sameObject(o, loc.obj) || int(loc.field) >= len(o.Fields) {
+			return false, false, nil
 		}
-		loc.obj = o
-		return true, read
+		return true, read, o
 	case watchElem:
 		switch in.Op {
 		case vm.ASET, vm.LSET:
-			return sameRef(reg(in.A).R, loc.seq) && int64(reg(in.B).N) == int64(loc.index), false
+			return sameRef(reg(in.A).R, loc.seq) && int64(reg(in.B).N) == int64(loc.index), false, nil
 		case vm.AGET, vm.LGET:
-			return w.read && sameRef(reg(in.B).R, loc.seq) && int64(reg(in.C).N) == int64(loc.index), true
+			return w.read && sameRef(reg(in.B).R, loc.seq) && int64(reg(in.C).N) == int64(loc.index), true, nil
 		}
 	case watchLocal:
 		// (the thread, or the same thread of another execution)
 		if t.ID != loc.t.ID || fn != loc.fn || t.Depth()-1 != loc.frame || f.Base != loc.base {
-			return false, false
+			return false, false, nil
 		}
 		for _, r := range writtenRegs(fn, in) {
 			if r == loc.reg {
-				loc.t = t
-				return true, false
+				return true, false, nil
 			}
 		}
 	}
-	return false, false
+	return false, false, nil
 }
 
 // sameObject reports whether o is x, or x's counterpart in another
@@ -639,46 +651,16 @@ func (ds *dataSearch) at(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 	}
 	ds.pending = kept
 	in := fn.Instr(pc)
-	f := t.Frame(0)
-	reg := func(r int32) vm.Value {
-		if r < 0 || int(r) >= fn.NumRegs {
-			return vm.Value{}
-		}
-		return *t.Reg(f, r)
-	}
 	for _, w := range ds.watches {
-		loc := w.loc
-		c := dataCheck{w: w, t: t, depth: depth, at: trapKey{fn, pc + 1}}
-		switch loc.kind {
-		case watchField:
-			var r vm.Value
-			switch {
-			case in.Op == vm.SETF && in.B == loc.field:
-				r = reg(in.A)
-			case w.read && in.Op == vm.GETF && in.C == loc.field:
-				r, c.read = reg(in.B), true
-			default:
-				continue
-			}
-			o, ok := r.R.(*vm.Object)
-			if !ok || !sameObject(o, loc.obj) || int(loc.field) >= len(o.Fields) {
-				continue
-			}
-			c.obj, c.old = o, o.Fields[loc.field]
-		case watchLocal:
-			if t.ID != loc.t.ID || fn != loc.fn || depth-1 != loc.frame || f.Base != loc.base {
-				continue
-			}
-			writes := false
-			for _, r := range writtenRegs(fn, in) {
-				writes = writes || r == loc.reg
-			}
-			if !writes {
-				continue
-			}
-			c.old = reg(loc.reg)
-		default:
+		ok, read, o := w.match(t, fn, in)
+		if !ok {
 			continue
+		}
+		c := dataCheck{w: w, t: t, depth: depth, at: trapKey{fn, pc + 1}, read: read, obj: o}
+		if o != nil {
+			c.old = o.Fields[w.loc.field]
+		} else {
+			c.old = *t.Reg(t.Frame(0), w.loc.reg)
 		}
 		ds.pending = append(ds.pending, c)
 	}

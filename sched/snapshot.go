@@ -247,26 +247,27 @@ func (l *lockState) copyFor(c *vm.Copier) lockState {
 	return lockState{s: ctxOf(c).to, owner: c.Thread(l.owner), holds: l.holds, waiters: copyThreads(c, l.waiters)}
 }
 
-// CopyFor implements vm.Copyable.
-func (m *Mutex) CopyFor(c *vm.Copier) any {
-	if cp, ok := c.Seen(unsafe.Pointer(m)); ok {
-		return cp
+// copyLock copies the lock at p whose state is l into cp, whose state is
+// dst (Mutex and ReentrantMutex).
+func copyLock(c *vm.Copier, p unsafe.Pointer, l *lockState, cp any, dst *lockState) any {
+	if seen, ok := c.Seen(p); ok {
+		return seen
 	}
-	cp := new(Mutex)
-	c.Remember(unsafe.Pointer(m), cp)
-	cp.l = m.l.copyFor(c)
+	c.Remember(p, cp)
+	*dst = l.copyFor(c)
 	return cp
 }
 
 // CopyFor implements vm.Copyable.
+func (m *Mutex) CopyFor(c *vm.Copier) any {
+	cp := new(Mutex)
+	return copyLock(c, unsafe.Pointer(m), &m.l, cp, &cp.l)
+}
+
+// CopyFor implements vm.Copyable.
 func (m *ReentrantMutex) CopyFor(c *vm.Copier) any {
-	if cp, ok := c.Seen(unsafe.Pointer(m)); ok {
-		return cp
-	}
 	cp := new(ReentrantMutex)
-	c.Remember(unsafe.Pointer(m), cp)
-	cp.l = m.l.copyFor(c)
-	return cp
+	return copyLock(c, unsafe.Pointer(m), &m.l, cp, &cp.l)
 }
 
 // CopyFor implements vm.Copyable.

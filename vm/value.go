@@ -112,18 +112,14 @@ func (o *Object) PeekID() int64 {
 // 2^32 up), so that looking at an object does not change the numbers the
 // program prints.
 func (o *Object) ID() int64 {
-	for {
-		id := atomic.LoadInt64(&o.id)
-		switch {
-		case id > 0:
-			return id
-		case id < 0:
-			return -id
-		}
-		if atomic.CompareAndSwapInt64(&o.id, 0, -(viewIDBase + viewIDs.Add(1))) {
-			continue
-		}
+	if atomic.LoadInt64(&o.id) == 0 {
+		atomic.CompareAndSwapInt64(&o.id, 0, -(viewIDBase + viewIDs.Add(1)))
 	}
+	id := atomic.LoadInt64(&o.id)
+	if id < 0 {
+		return -id
+	}
+	return id
 }
 
 // Array is an NLang array.
