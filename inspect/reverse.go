@@ -631,7 +631,7 @@ func (s *Session) StepBack(threadID int64, kind StepKind) error {
 		}
 		return true
 	}
-	info := StopInfo{Reason: ReasonStep, Description: "Step back"}
+	info := StopInfo{Reason: ReasonStep, Description: "Step back", Back: true}
 	if now.trap && now.thread == threadID && kind != StepOut {
 		if pc, ok := straightBefore(now.fn, now.pc); ok {
 			prev := now
@@ -785,7 +785,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 		from = s.tt.snaps.before(from)
 	}
 	if last.throw {
-		return s.travelTo(last, StopInfo{Reason: ReasonException, Description: "Exception (going back)", Text: excText})
+		return s.travelTo(last, StopInfo{Reason: ReasonException, Description: "Exception (going back)", Text: excText, Back: true})
 	}
 	if last.isStart() {
 		return s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: "At the start of the recording (no breakpoint hit before)"})
@@ -793,7 +793,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 	if dataStop != nil {
 		return s.travelTo(last, *dataStop)
 	}
-	return s.travelTo(last, StopInfo{Reason: ReasonBreakpoint, HitBreakpointIDs: ids, Description: "Breakpoint (going back)"})
+	return s.travelTo(last, StopInfo{Reason: ReasonBreakpoint, HitBreakpointIDs: ids, Description: "Breakpoint (going back)", Back: true})
 }
 
 // CanGoBack reports whether the session records, so that StepBack and
