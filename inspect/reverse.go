@@ -669,7 +669,9 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 	wants func(moment) bool, near func(sched.Event) bool) (moment, error) {
 	var last moment
 	watch := func(t *vm.Thread, m moment) {
-		if m.thread == threadID && wants(m) {
+		// (a trap inside a statement, a data breakpoint's, is no
+		// boundary: forward stepping never stops there)
+		if m.thread == threadID && isStmt(m.fn, m.pc) && wants(m) {
 			last = m
 		}
 	}

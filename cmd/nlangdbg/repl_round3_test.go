@@ -1,0 +1,66 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Regression tests of the third round of defects found by using the
+// debugger as a newcomer would (issue "The debugger as users meet it,
+// round 3"): one test per defect.
+
+const foreachREPLProg = `import io;
+int main() {
+    List<int> xs = [1, 2, 3];
+    int s = 0;
+    foreach (int x in xs) { // @head
+        s += x; // @body
+    }
+    io.print("s ${s}"); // @after
+    return 0;
+}
+`
+
+// TestREPLNextInForeach: next from a foreach body stops at the loop's
+// head once per iteration (as in a for loop), and rev next after a
+// watchpoint stop goes back through the same stops, never to the middle
+// of a statement.
+func TestREPLNextInForeach(t *testing.T) {
+	ft := newFakeTerminal(t, foreachREPLProg)
+	head, body, after := strconv.Itoa(ft.line("head")), strconv.Itoa(ft.line("body")), strconv.Itoa(ft.line("after"))
+	ft.Exec("tbreak " + body)
+	ft.expect(ft.Exec("continue"), `^Breakpoint 1 at main \(prog\.n:`+body+`\)`)
+	for i := 1; i <= 3; i++ {
+		ft.expect(ft.Exec("next"), `^Step at main \(prog\.n:`+head+`\)`)
+		want := body
+		if i == 3 {
+			want = after
+		}
+		ft.expect(ft.Exec("next"), `^Step at main \(prog\.n:`+want+`\)`)
+	}
+	ft.Exec("restart")
+	ft.Exec("tbreak " + body)
+	ft.Exec("continue")
+	ft.Exec("watch s")
+	for i := 0; i < 3; i++ {
+		ft.expect(ft.Exec("continue"), `^Watchpoint \d+: s changed`)
+	}
+	// back: the start of the statement that wrote, then head and body of
+	// each earlier iteration, as forward stepping shows them
+	var got []string
+	for i := 0; i < 6; i++ {
+		out := ft.Exec("rev next")
+		line, _, _ := strings.Cut(out, "\n")
+		got = append(got, line)
+		if !strings.HasPrefix(line, "Step back at main (prog.n:") {
+			t.Fatalf("rev next %d: %s", i+1, out)
+		}
+	}
+	want := []string{body, head, body, head, body, head}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], "Step back at main (prog.n:"+w+")") {
+			t.Errorf("rev next %d: got %q, want line %s\n(all: %q)", i+1, got[i], w, got)
+		}
+	}
+}
