@@ -417,6 +417,21 @@ func (s *Session) precheckStoppedLocked(w *watch) {
 	}
 }
 
+// recheckDataLocked starts the data breakpoints' checks over on a
+// machine the session adopts (going back): the threads that will run the
+// instruction they are at without trapping (preempted at its trap, as
+// a recorded schedule that preempts at shared accesses does) are checked
+// now, as for a new watch. Must hold s.mu with the world stopped.
+func (s *Session) recheckDataLocked() {
+	if s.data == nil {
+		return
+	}
+	s.data.pending = nil
+	for _, w := range s.data.watches {
+		s.precheckStoppedLocked(w)
+	}
+}
+
 // touches reports whether in, about to run in t's top frame, writes (or,
 // for a readWrite watch, reads: read true) w's location. A watch on a
 // field or a local follows the location into another execution of the
@@ -518,6 +533,9 @@ func (s *Session) decideLocked(p *pendingCheck) *StopInfo {
 	if !ok {
 		return nil
 	}
+	if !p.read {
+		s.data.wrote(p, now)
+	}
 	if !p.read && sameValue(p.old, now, w.loc.typ) {
 		return nil // written with the value it had
 	}
@@ -526,6 +544,18 @@ func (s *Session) decideLocked(p *pendingCheck) *StopInfo {
 		return nil
 	}
 	return s.dataStop(w, p.old, now, p.read, "Data breakpoint")
+}
+
+// wrote notes that the instruction of p wrote now to its location: the
+// other writes pending there (of threads that were checked before their
+// instruction, then preempted before it ran) write over now, not over
+// the value they saw. Must hold s.mu.
+func (d *dataState) wrote(p *pendingCheck, now vm.Value) {
+	for _, q := range d.pending {
+		if q != p && !q.read && q.w.loc == p.w.loc {
+			q.old = now
+		}
+	}
 }
 
 // dataStop is the stop of data breakpoint w at a write of now over old
@@ -635,6 +665,7 @@ func (s *Session) dataHitCounted() bool {
 // returns the stop a data breakpoint would make there, if any.
 func (ds *dataSearch) at(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 	var stop *StopInfo
+	var wrote []dataCheck
 	depth := t.Depth()
 	kept := ds.pending[:0]
 	for _, p := range ds.pending {
@@ -649,9 +680,20 @@ func (ds *dataSearch) at(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 			if info := ds.decide(p); info != nil {
 				stop = info
 			}
+			if !p.read {
+				wrote = append(wrote, p)
+			}
 		}
 	}
 	ds.pending = kept
+	for _, p := range wrote {
+		// as dataState.wrote: the writes pending there write over this one
+		for i := range ds.pending {
+			if q := &ds.pending[i]; !q.read && q.w.loc == p.w.loc && q.obj == p.obj {
+				q.old = p.now()
+			}
+		}
+	}
 	in := fn.Instr(pc)
 	for _, w := range ds.watches {
 		ok, read, o := w.match(t, fn, in)
@@ -673,14 +715,7 @@ func (ds *dataSearch) at(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 // the value changed (or was read).
 func (ds *dataSearch) decide(c dataCheck) *StopInfo {
 	w := c.w
-	var now vm.Value
-	switch {
-	case c.obj != nil:
-		now = c.obj.Fields[w.loc.field]
-	default:
-		f := c.t.Frame(0)
-		now = *c.t.Reg(f, w.loc.reg)
-	}
+	now := c.now()
 	if !c.read && sameValue(c.old, now, w.loc.typ) {
 		return nil
 	}
@@ -691,4 +726,12 @@ func (ds *dataSearch) decide(c dataCheck) *StopInfo {
 	st := ds.s.dataStop(w, c.old, now, c.read, "Data breakpoint (going back)")
 	st.Back = true
 	return st
+}
+
+// now reads c's location in the re-execution, at c's post-check.
+func (c *dataCheck) now() vm.Value {
+	if c.obj != nil {
+		return c.obj.Fields[c.w.loc.field]
+	}
+	return *c.t.Reg(c.t.Frame(0), c.w.loc.reg)
 }

@@ -498,9 +498,7 @@ func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
 		s.excStops[t.ID] = excStop{exc: h.exc, uncaught: !h.caught, breakmode: mode}
 	}
 	s.safepoints = map[*vm.Thread]bool{}
-	if s.data != nil {
-		s.data.pending = nil // checks of the old machine's threads
-	}
+	s.recheckDataLocked() // (the checks were of the old machine's threads)
 	s.frozen, s.queued, s.step = nil, nil, nil
 	s.deadlock = false
 	for _, list := range s.bps.at {
