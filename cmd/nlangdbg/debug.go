@@ -20,7 +20,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "debug",
-		usage:   "[--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] PROG.n [ARGS] | --replay REC | --core DUMP",
+		usage:   "[--race] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] PROG.n [ARGS] | --replay REC | --core DUMP",
 		summary: "debug a program in the terminal",
 		help: `
 Compiles PROG.n, starts it stopped at entry and opens the debugger REPL
@@ -28,8 +28,10 @@ Compiles PROG.n, starts it stopped at entry and opens the debugger REPL
 running in-process; its commands also work in a DAP client's debug console
 (prefix the debugger-only ones with ':').
 
-Flags are those of "nlangdbg run" (see "nlangdbg help run"), checked the
-same way; they go before PROG.n.
+Flags are those of "nlangdbg run" (see "nlangdbg help run") but --listen,
+--record and --dump-on-crash, checked the same way; they go before PROG.n.
+--race runs the race detector: a race stops the program with its report
+(the other access, its thread and stack).
 
 History is kept in the user's config directory (nlangdbg/history); Tab
 completes commands, file names, file:line and function names; an empty
@@ -67,6 +69,7 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts.flags(fs)
 	replay := fs.String("replay", "", "debug this recording (run --record) instead of a program")
 	core := fs.String("core", "", "open this dump (run --dump-on-crash, the REPL's dump) at its moment")
+	fs.BoolVar(&opts.Race, "race", false, "detect data races (one carrier): a race stops the program with its report")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -84,6 +87,10 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if !opts.check("debug", stderr) {
+		return 2
+	}
+	if opts.Race && opts.Carriers > 1 {
+		fmt.Fprintln(stderr, "nlangdbg debug: --race runs on one carrier")
 		return 2
 	}
 	warnLateFlags("debug", fs, fs.Args()[1:], stderr)
@@ -108,7 +115,7 @@ func (o *runOptions) launchArgs(path string, args []string) map[string]any {
 	return map[string]any{"program": path, "args": args, "stopOnEntry": true,
 		"quota": o.Quota, "seed": o.Seed, "carriers": o.Carriers,
 		"maxFrames": o.MaxFrames, "maxHeap": o.MaxHeap,
-		"allowRead": o.AllowRead, "allowWrite": o.AllowWrite, "denyFs": o.DenyFS}
+		"allowRead": o.AllowRead, "allowWrite": o.AllowWrite, "denyFs": o.DenyFS, "race": o.Race}
 }
 
 func attachCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -232,18 +232,32 @@ func (r *repl) event(m dap.Message) bool {
 // showStop prints the stop line and the source around it, e.g.
 // `Breakpoint 1 at Producer.run (producer.n:8) [thread 2 "producer"]`.
 func (r *repl) showStop(e *api.StoppedEvent) {
-	what := ""
-	switch e.Body.Reason {
-	case "breakpoint", "function breakpoint":
+	what, report := "", ""
+	nlangReason := ""
+	if e.Body.Nlang != nil {
+		nlangReason = e.Body.Nlang.Reason
+	}
+	switch {
+	case nlangReason == api.StopDataRace:
+		// the report run --race prints: the other access, its thread
+		// and stack
+		what, report = "Data race", e.Body.Text
+	case nlangReason == api.StopDeadlock && !r.attached:
+		// the report came with the program's stderr, just before
+		what = "Deadlock"
+	}
+	switch {
+	case what != "":
+	case e.Body.Reason == "breakpoint", e.Body.Reason == "function breakpoint":
 		ids := r.localBPIDs(e.Body.HitBreakpointIds)
 		what = "Breakpoint " + strings.Join(ids, ", ")
 		if len(ids) == 0 {
 			what = "Stopped" // until's own breakpoint
 		}
 		r.dropTemp(e.Body.HitBreakpointIds)
-	case "entry":
+	case e.Body.Reason == "entry":
 		what = "Stopped at entry"
-	case "data breakpoint":
+	case e.Body.Reason == "data breakpoint":
 		// "Watchpoint 3: p.x changed from 0 to 1"
 		what = e.Body.Description
 		if ids := r.localWatchIDs(e.Body.HitBreakpointIds); len(ids) > 0 && e.Body.Nlang != nil && e.Body.Nlang.Change != nil {
@@ -252,14 +266,14 @@ func (r *repl) showStop(e *api.StoppedEvent) {
 				what += " (going back)"
 			}
 		}
-	case "step", "pause":
+	case e.Body.Reason == "step", e.Body.Reason == "pause":
 		// safepoint and scheduler-event stops travel as step and pause
 		// with their own description
 		what = map[string]string{"step": "Step", "pause": "Paused"}[e.Body.Reason]
 		if d := e.Body.Description; d != "" && d != "Step" && d != "Paused" {
 			what = d
 		}
-	case "exception":
+	case e.Body.Reason == "exception":
 		what = e.Body.Description
 		if e.Body.Text != "" {
 			what += ": " + firstLine(e.Body.Text)
@@ -283,6 +297,9 @@ func (r *repl) showStop(e *api.StoppedEvent) {
 	}
 	r.file, r.line = path, f.Line
 	r.printf("%s at %s (%s:%d) [thread %d %q]\n", what, f.Name, filepath.Base(path), f.Line, e.Body.ThreadId, name)
+	if report != "" {
+		r.printf("%s\n", strings.TrimRight(report, "\n"))
+	}
 	if e.Body.Reason == "step" && e.Body.Text != "" {
 		r.printf("%s\n", e.Body.Text) // a step out: "fact returned 6"
 	}

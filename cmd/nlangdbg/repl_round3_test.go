@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"flag"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,5 +65,34 @@ func TestREPLNextInForeach(t *testing.T) {
 		if !strings.HasPrefix(got[i], "Step back at main (prog.n:"+w+")") {
 			t.Errorf("rev next %d: got %q, want line %s\n(all: %q)", i+1, got[i], w, got)
 		}
+	}
+}
+
+// TestREPLRace: debug takes --race (and refuses it with several
+// carriers, as run does); a race stops the program with the report run
+// --race prints (both accesses, their threads and stacks); a deadlock
+// stop does not repeat the report the program's stderr just showed.
+func TestREPLRace(t *testing.T) {
+	var out, errb bytes.Buffer
+	prog := filepath.Join("..", "..", "testdata", "dap", "race.n")
+	if code := doMain([]string{"debug", "--race", "--carriers", "2", prog}, strings.NewReader(""), &out, &errb); code != 2 ||
+		errb.String() != "nlangdbg debug: --race runs on one carrier\n" {
+		t.Errorf("debug --race --carriers 2: exit %d, stderr %q", code, errb.String())
+	}
+	var o runOptions
+	fs := flag.NewFlagSet("debug", flag.ContinueOnError)
+	o.flags(fs)
+	o.Race = true
+	abs, _ := filepath.Abs(prog)
+	ft := newFakeTerminalArgs(t, o.launchArgs(abs, nil))
+	ft.expect(ft.Exec("continue"), `^Data race at add \(race\.n:15\) \[thread 3 "thread-3"\]$`, `^WARNING: DATA RACE$`,
+		`^Read of Counter\.n by thread 3 "thread-3":\n  at add \(race\.n:15\)\n\nPrevious write of Counter\.n by thread 2 "thread-2":\n  at add \(race\.n:15\)$`,
+		`^=>\s+15:`)
+
+	ft = newFakeTerminal(t, "import io;\nint main() {\n    Channel<int> c = {};\n    int v = c.recv(); // @recv\n    return v;\n}\n")
+	got := ft.Exec("continue")
+	ft.expect(got, `^fatal: all threads are asleep - deadlock!$`, `^Deadlock at main \(prog\.n:4\) \[thread 1 "main"\]$`)
+	if n := strings.Count(got, "deadlock!"); n != 1 {
+		t.Errorf("the deadlock report shows %d times:\n%s", n, got)
 	}
 }
