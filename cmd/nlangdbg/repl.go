@@ -113,6 +113,9 @@ func (r *repl) Exec(line string) error {
 	if cmd == nil {
 		return fmt.Errorf("unknown command %q (try help)", name)
 	}
+	if cmd.usage == "" && args != "" {
+		return fmt.Errorf("%s takes no arguments (got %q)", cmd.name, args)
+	}
 	if cmd.repeat {
 		r.last = line
 	} else {

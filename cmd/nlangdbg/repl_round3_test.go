@@ -96,3 +96,67 @@ func TestREPLRace(t *testing.T) {
 		t.Errorf("the deadlock report shows %d times:\n%s", n, got)
 	}
 }
+
+const countsREPLProg = `import io;
+int twice(int x) {
+    return 2 * x; // @twice
+}
+int main() {
+    int s = 0;
+    for (int i = 0; i < 10; i += 1) { // @for
+        s += twice(i); // @body
+    }
+    io.print("s ${s}"); // @print
+    return 0;
+}
+`
+
+// TestREPLCounts: next N and step N step N times and show where they
+// end; continue N ignores the breakpoint it stopped at N-1 more times
+// (gdb's); an argument that is not a count, or an unexpected one, is
+// refused, not ignored.
+func TestREPLCounts(t *testing.T) {
+	ft := newFakeTerminal(t, countsREPLProg)
+	line := func(m string) string { return strconv.Itoa(ft.line(m)) }
+	ft.expect(ft.Exec("break "+line("body")), `^Breakpoint 1 at prog\.n:`+line("body"))
+	ft.expect(ft.Exec("continue"), `^Breakpoint 1 at main`)
+	ft.expect(ft.Exec("continue 3"), `^Will ignore next 2 crossings of breakpoint 1\.  Continuing\.$`, `^Breakpoint 1 at main`)
+	ft.expect(ft.Exec("print i"), `^3$`)
+	ft.expect(ft.Exec("c 2"), `^Will ignore next crossing of breakpoint 1\.  Continuing\.$`)
+	ft.expect(ft.Exec("print i"), `^5$`)
+	ft.Exec("clear 1")
+	// body -> for -> body: one stop shown, at the body of the next
+	// iteration
+	out := ft.Exec("next 2")
+	ft.expect(out, `^Step at main \(prog\.n:`+line("body")+`\)`)
+	if n := strings.Count(out, "Step at"); n != 1 {
+		t.Errorf("next 2 shows %d stops:\n%s", n, out)
+	}
+	ft.expect(ft.Exec("print i"), `^6$`)
+	// into twice and back out to the loop's step
+	ft.expect(ft.Exec("step 2"), `^Step at main \(prog\.n:`+line("for")+`\)`)
+	ft.expect(ft.Exec("step 2"), `^Step at twice \(prog\.n:`+line("twice")+`\)`)
+	ft.expect(ft.Exec("print x"), `^7$`)
+	ft.expect(ft.Exec("bt"), `^\* +0  twice`, `^  +1  main`)
+	// a breakpoint met on the way ends the count there
+	ft.Exec("finish")
+	ft.Exec("break " + line("twice"))
+	ft.expect(ft.Exec("next 5"), `^Breakpoint 2 at twice \(prog\.n:`+line("twice")+`\)`)
+	ft.expect(ft.Exec("up"), `^Frame 1: main`)
+	for cmd, want := range map[string]string{
+		"next foo":       `^error: next: unexpected "foo" \(usage: next \[-single\] \[N\]\)$`,
+		"step 0":         `^error: step: "0" is not a count \(1 or more\)$`,
+		"next 2 3":       `^error: next: unexpected "3"`,
+		"stepout 2":      `^error: stepout: unexpected "2" \(usage: stepout \[-single\]\)$`,
+		"continue x":     `^error: continue: unexpected "x"`,
+		"up foo":         `^error: up: "foo" is not a count \(usage: up \[N\]\)$`,
+		"down -1":        `^error: down: "-1" is not a count`,
+		"locals please":  `^error: locals takes no arguments \(got "please"\)$`,
+		"breakpoints 12": `^error: breakpoints takes no arguments`,
+	} {
+		ft.expect(ft.Exec(cmd), want)
+	}
+	ft.Exec("clear all")
+	ft.Exec("next")
+	ft.expect(ft.Exec("continue 2"), `^Not stopped at a breakpoint; the count is ignored\.$`, `^s 90$`)
+}

@@ -45,9 +45,9 @@ func init() {
 		{name: "enable", usage: "[N...]", help: "Enable breakpoints (all of them without N).", fn: enableCmd(true)},
 		{name: "disable", usage: "[N...]", help: "Disable breakpoints (all of them without N): kept, but they do not stop.", fn: enableCmd(false)},
 		{name: "ignore", usage: "N COUNT", help: "Let breakpoint N go on through its next COUNT hits.", fn: cmdIgnore},
-		{name: "continue", aliases: []string{"c"}, usage: "[-single]", help: "Resume the program until the next stop (-single: only the selected thread runs).", repeat: true, fn: cmdContinue},
-		{name: "next", aliases: []string{"n"}, usage: "[-single]", help: "Step over: run the selected thread to its next line.", repeat: true, fn: stepCmd("next")},
-		{name: "step", aliases: []string{"s"}, usage: "[-single]", help: "Step into a call on the current line.", repeat: true, fn: stepCmd("stepIn")},
+		{name: "continue", aliases: []string{"c"}, usage: "[-single] [N]", help: "Resume the program until the next stop (-single: only the selected thread runs). With N,\nthe breakpoint it stopped at is ignored N-1 more times.", repeat: true, fn: cmdContinue},
+		{name: "next", aliases: []string{"n"}, usage: "[-single] [N]", help: "Step over: run the selected thread to its next line (N times, unless a breakpoint stops it).", repeat: true, fn: stepCmd("next")},
+		{name: "step", aliases: []string{"s"}, usage: "[-single] [N]", help: "Step into a call on the current line (N times, unless a breakpoint stops it).", repeat: true, fn: stepCmd("stepIn")},
 		{name: "stepout", aliases: []string{"so", "finish"}, usage: "[-single]", help: "Run until the selected frame returns: stop in the caller right after the call, and show\nthe returned value.", repeat: true, fn: stepCmd("stepOut")},
 		{name: "until", aliases: []string{"u"}, usage: "[LOCATION]", help: "Run to a line past the current one in this frame (out of a loop), or to LOCATION.", complete: "location", repeat: true, fn: cmdUntil},
 		{name: "pause", help: "Stop the running program (Ctrl-C does the same).", fn: cmdPause},
@@ -395,32 +395,126 @@ func (r *repl) sync(b *replBP) error {
 	return r.syncBreakpoints(b.file)
 }
 
-func single(args string) bool { return strings.TrimSpace(args) == "-single" }
-
-func cmdContinue(r *repl, args string) error {
-	return r.resume(&dap.ContinueRequest{Request: request("continue"),
-		Arguments: dap.ContinueArguments{ThreadId: max(r.thread, 1), SingleThread: single(args)}})
+// resumeArgs reads the arguments of a command that resumes: -single and,
+// if count, a repeat count (1 if absent). Anything else is refused.
+func resumeArgs(name, args string, count bool) (single bool, n int, err error) {
+	n = 1
+	usage := "usage: " + name + " [-single]"
+	if count {
+		usage += " [N]"
+	}
+	seenN := false
+	for _, a := range strings.Fields(args) {
+		switch {
+		case a == "-single" && !single:
+			single = true
+		case count && !seenN && isNumber(a):
+			v, err := strconv.Atoi(a)
+			if err != nil || v < 1 {
+				return false, 0, fmt.Errorf("%s: %q is not a count (1 or more)", name, a)
+			}
+			n, seenN = v, true
+		default:
+			return false, 0, fmt.Errorf("%s: unexpected %q (%s)", name, a, usage)
+		}
+	}
+	return single, n, nil
 }
 
+// isNumber reports whether s looks like an integer (digits, maybe a sign).
+func isNumber(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// cmdContinue resumes the program. With N, as gdb's continue N, the
+// breakpoint the program stopped at is ignored N-1 more times.
+func cmdContinue(r *repl, args string) error {
+	single, n, err := resumeArgs("continue", args, true)
+	if err != nil {
+		return err
+	}
+	if n > 1 {
+		b := r.stoppedAtBP()
+		if b == nil {
+			r.printf("Not stopped at a breakpoint; the count is ignored.\n")
+		} else if _, err := r.c.callCustom(api.CmdIgnore, api.IgnoreArgs{ID: b.serverID, Count: n - 1}); err != nil {
+			return err
+		} else if n == 2 {
+			r.printf("Will ignore next crossing of breakpoint %d.  Continuing.\n", b.id)
+		} else {
+			r.printf("Will ignore next %d crossings of breakpoint %d.  Continuing.\n", n-1, b.id)
+		}
+	}
+	return r.resume(&dap.ContinueRequest{Request: request("continue"),
+		Arguments: dap.ContinueArguments{ThreadId: max(r.thread, 1), SingleThread: single}})
+}
+
+// stoppedAtBP returns the (enabled) breakpoint the program stopped at,
+// if the last stop was a breakpoint's.
+func (r *repl) stoppedAtBP() *replBP {
+	e := r.lastStop
+	if e == nil || !r.stopped || r.exited || e.Body.Reason != "breakpoint" && e.Body.Reason != "function breakpoint" {
+		return nil
+	}
+	for _, id := range e.Body.HitBreakpointIds {
+		for _, b := range r.bps {
+			if b.serverID == id && !b.hidden && !b.disabled {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// stepCmd is next, step or stepout. next N and step N step N times (as
+// gdb's), showing only where they end, unless another stop (a
+// breakpoint) comes first.
 func stepCmd(kind string) func(r *repl, args string) error {
+	name := map[string]string{"next": "next", "stepIn": "step", "stepOut": "stepout"}[kind]
 	return func(r *repl, args string) error {
+		single, n, err := resumeArgs(name, args, kind != "stepOut")
+		if err != nil {
+			return err
+		}
 		if r.frame != 0 && kind == "stepOut" {
 			// step out of the selected frame: out of every frame above it
 			for i := 0; i < r.frame; i++ {
 				if err := r.resume(&dap.StepOutRequest{Request: request("stepOut"),
-					Arguments: dap.StepOutArguments{ThreadId: r.thread, SingleThread: single(args)}}); err != nil {
+					Arguments: dap.StepOutArguments{ThreadId: r.thread, SingleThread: single}}); err != nil {
 					return err
 				}
 			}
 		}
-		t := max(r.thread, 1)
-		switch kind {
-		case "next":
-			return r.resume(&dap.NextRequest{Request: request("next"), Arguments: dap.NextArguments{ThreadId: t, SingleThread: single(args)}})
-		case "stepIn":
-			return r.resume(&dap.StepInRequest{Request: request("stepIn"), Arguments: dap.StepInArguments{ThreadId: t, SingleThread: single(args)}})
+		step := func() error {
+			t := max(r.thread, 1)
+			switch kind {
+			case "next":
+				return r.resume(&dap.NextRequest{Request: request("next"), Arguments: dap.NextArguments{ThreadId: t, SingleThread: single}})
+			case "stepIn":
+				return r.resume(&dap.StepInRequest{Request: request("stepIn"), Arguments: dap.StepInArguments{ThreadId: t, SingleThread: single}})
+			}
+			return r.resume(&dap.StepOutRequest{Request: request("stepOut"), Arguments: dap.StepOutArguments{ThreadId: t, SingleThread: single}})
 		}
-		return r.resume(&dap.StepOutRequest{Request: request("stepOut"), Arguments: dap.StepOutArguments{ThreadId: t, SingleThread: single(args)}})
+		if n == 1 {
+			return step()
+		}
+		r.quiet = true
+		defer func() { r.quiet = false }()
+		for i := 0; i < n; i++ {
+			r.lastStop = nil
+			if err := step(); err != nil || r.exited {
+				return err
+			}
+			if e := r.lastStop; e == nil || e.Body.Reason != "step" {
+				break // a breakpoint, an exception, a pause: shown now
+			}
+		}
+		r.quiet = false
+		if r.lastStop != nil {
+			r.showStop(r.lastStop)
+		}
+		return nil
 	}
 }
 
@@ -540,19 +634,35 @@ func cmdFrame(r *repl, args string) error {
 	return r.selectFrame(n)
 }
 
-func count(args string) int {
-	if n, err := strconv.Atoi(args); err == nil && n > 0 {
-		return n
+// count reads the optional count N of command name (1 if absent).
+func count(name, args string) (int, error) {
+	if args == "" {
+		return 1, nil
 	}
-	return 1
+	n, err := strconv.Atoi(args)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%s: %q is not a count (usage: %s [N])", name, args, name)
+	}
+	return n, nil
 }
 
-func cmdUp(r *repl, args string) error { return r.selectFrame(r.frame + count(args)) }
+func cmdUp(r *repl, args string) error {
+	n, err := count("up", args)
+	if err != nil {
+		return err
+	}
+	return r.selectFrame(r.frame + n)
+}
+
 func cmdDown(r *repl, args string) error {
-	if r.frame-count(args) < 0 {
+	n, err := count("down", args)
+	if err != nil {
+		return err
+	}
+	if r.frame-n < 0 {
 		return errors.New("already at the innermost frame")
 	}
-	return r.selectFrame(r.frame - count(args))
+	return r.selectFrame(r.frame - n)
 }
 
 func scopeCmd(scope string) func(r *repl, args string) error {
