@@ -103,7 +103,7 @@ func (s *Session) runEval(fn *vm.Funcode, args []vm.Value) (v vm.Value, err erro
 			err = fmt.Errorf("internal error during evaluation: %v", r)
 		}
 	}()
-	th := s.m.NewCallThread(fn, args)
+	th := s.r.m.NewCallThread(fn, args)
 	th.NoDebug = true
 	th.SetHeapBudget(EvalHeapBudget)
 	defer th.SetHeapBudget(0)
@@ -221,10 +221,10 @@ func (s *Session) evalThread(threadID int64) (*vm.Thread, error) {
 		return s.thread(threadID)
 	}
 	s.mu.Lock()
-	t := s.stopped
+	t := s.r.stopped
 	s.mu.Unlock()
 	if t == nil || t.Done() {
-		t = s.sch.Main()
+		t = s.r.sch.Main()
 	}
 	if t == nil || t.Done() {
 		return nil, ErrNoThread
@@ -249,7 +249,9 @@ func (s *Session) Evaluate(threadID int64, depth int, expr string, ctx EvalConte
 	if depth < 0 || depth >= t.Depth() {
 		return Var{}, ErrNoFrame
 	}
+	stop := s.watchCancel(s.r.m) // a cancel interrupts the evaluation (cancel.go)
 	v, typ, err := s.evalInFrame(t, depth, expr, ctx == "repl")
+	stop()
 	if err != nil {
 		return Var{}, err
 	}
@@ -292,7 +294,7 @@ func (s *Session) SetVariable(ref int, name, value string) (out Var, err error) 
 	}
 	t, depth := n.t, n.depth
 	if t == nil || t.Done() || depth >= t.Depth() {
-		if t = s.sch.Main(); t == nil || t.Done() {
+		if t = s.r.sch.Main(); t == nil || t.Done() {
 			return Var{}, ErrNoThread
 		}
 		depth = 0
