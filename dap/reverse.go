@@ -50,8 +50,8 @@ func (c *session) goBackRequest(req dap.RequestMessage, do func() error) bool {
 // goBack moves the program to another moment of its recording with do
 // (the stop there follows as an event).
 func (c *session) goBack(do func() error) error {
-	if !c.prog.CanGoBack() {
-		return &reqError{errExecution, inspect.ErrNoRecording.Error()}
+	if err := c.prog.NoRecordingReason(); err != nil {
+		return &reqError{errExecution, err.Error()}
 	}
 	c.resumed()
 	if err := do(); err != nil {

@@ -29,8 +29,9 @@ import (
 )
 
 // ErrNoRecording is returned by the going-back methods of a session that
-// does not record (several carriers).
-var ErrNoRecording = errors.New("going back needs a recording, and a session records only with one carrier")
+// does not record (several carriers, Config.NoRecord), wrapped with the
+// reason (NoRecordingReason).
+var ErrNoRecording = errors.New("going back needs a recording")
 
 // DefaultRecordBudget is the memory a session's recording may take
 // (Config.RecordBudget): 512 MiB.
@@ -350,6 +351,13 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 			adopted(ev)
 			return
 		}
+		if j.Forked() != "" {
+			// diverged from the recording: the target cannot be reached
+			// (and a program that loops forever would never end the pass)
+			sch.Pause()
+			p.finish(false)
+			return
+		}
 		if onEv != nil {
 			onEv(p, ev)
 		}
@@ -507,7 +515,7 @@ func (s *Session) travelTo(target moment, info StopInfo) error {
 // checkTravel checks that the session can go back now.
 func (s *Session) checkTravel() error {
 	if s.tt == nil {
-		return ErrNoRecording
+		return s.NoRecordingReason()
 	}
 	if s.tt.stopped != "" {
 		return errors.New("going back is no longer possible: " + s.tt.stopped)

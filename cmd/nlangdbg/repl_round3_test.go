@@ -3,10 +3,15 @@ package main
 import (
 	"bytes"
 	"flag"
+	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	dap "github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/dap/daptest"
 )
 
 // Regression tests of the third round of defects found by using the
@@ -159,4 +164,51 @@ func TestREPLCounts(t *testing.T) {
 	ft.Exec("clear all")
 	ft.Exec("next")
 	ft.expect(ft.Exec("continue 2"), `^Not stopped at a breakpoint; the count is ignored\.$`, `^s 90$`)
+}
+
+// TestRunListenRecordForDebug: stepBack on a program attached to says
+// why it cannot go back — run --listen does not record — and run
+// --listen --record-for-debug records, so that it can.
+func TestRunListenRecordForDebug(t *testing.T) {
+	path, _ := filepath.Abs("../../testdata/dap/busy.n")
+	for _, record := range []bool{false, true} {
+		stdout, stderr := newWatchWriter(), newWatchWriter()
+		code := make(chan int, 1)
+		args := []string{"run", "--listen", "127.0.0.1:0", path}
+		if record {
+			args = []string{"run", "--listen", "127.0.0.1:0", "--record-for-debug", path}
+		}
+		go func() { code <- doMain(args, strings.NewReader(""), stdout, stderr) }()
+		conn, err := net.Dial("tcp", stderr.waitFor(t, listeningRE))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout.waitFor(t, loopingRE)
+		c := daptest.NewClient(conn)
+		c.Initialize(t)
+		c.AttachRequest(nil)
+		daptest.ExpectResponse[*dap.AttachResponse](t, c)
+		c.ExpectStoppedEvent(t)
+		c.StepBackRequest(1)
+		if !record {
+			e := c.ExpectErrorResponse(t, "stepBack")
+			if want := "stepBack: going back needs a recording: this program runs without one (start it with run --listen --record-for-debug to record it for the debugger)"; e.Message != want {
+				t.Errorf("stepBack without a recording: %q, want %q", e.Message, want)
+			}
+		} else {
+			daptest.ExpectResponse[*dap.StepBackResponse](t, c)
+			if stop := c.ExpectStoppedEvent(t); stop.Body.Description != "Step back" {
+				t.Errorf("stepBack with --record-for-debug: %+v", stop.Body)
+			}
+		}
+		c.TerminateRequest()
+		daptest.ExpectResponse[*dap.TerminateResponse](t, c)
+		c.Close()
+		<-code
+	}
+	var out, errb bytes.Buffer
+	if code := doMain([]string{"run", "--record-for-debug", path}, strings.NewReader(""), &out, &errb); code != 2 ||
+		errb.String() != "nlangdbg run: --record-for-debug needs --listen and one carrier\n" {
+		t.Errorf("--record-for-debug without --listen: exit %d, %q", code, errb.String())
+	}
 }
