@@ -3,7 +3,6 @@ package dap
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -235,7 +234,7 @@ func (c *session) source(file string) *dap.Source {
 		return &dap.Source{Name: file, SourceReference: c.srcRefs.add(file),
 			PresentationHint: "deemphasize", Origin: "NLang library"}
 	}
-	return &dap.Source{Name: filepath.Base(file), Path: file}
+	return &dap.Source{Name: c.srcNames.name(c.prog, file), Path: file}
 }
 
 // frame returns what a frame id stands for.

@@ -479,6 +479,7 @@ type session struct {
 	frames       handles[frameRef]
 	indexed      map[int]bool    // variables references with indexed children
 	srcRefs      handles[string] // source references (never reset)
+	srcNames     sourceNames     // the names sources are shown by (sources.go)
 	srcBps       map[string][]dap.SourceBreakpoint
 	funcBps      []dap.FunctionBreakpoint
 	// Breakpoint ids the client sees are the session's own: a breakpoint

@@ -51,6 +51,7 @@ type repl struct {
 	srcMu   sync.Mutex
 	sources map[string][]string
 	funcs   []string
+	names   map[string]string // the program's files: path -> the name shown (replsource.go)
 }
 
 // replBP is a breakpoint as the REPL numbers it.
@@ -59,6 +60,7 @@ type replBP struct {
 	file     string // line breakpoint
 	line     int
 	fn       string // function breakpoint
+	inFn     string // a line breakpoint set as file:func (the function)
 	cond     string
 	hits     string
 	temp     bool
@@ -71,10 +73,12 @@ type replBP struct {
 	hidden   bool   // until's own temporary breakpoint
 }
 
-func (b *replBP) where() string {
+// where says where b is, files named as the server names them
+// (r.shortName).
+func (b *replBP) where(r *repl) string {
 	if b.fn != "" {
 		if b.verified && b.actual != 0 && b.fnFile != "" {
-			return fmt.Sprintf("%s (%s:%d)", b.fn, filepath.Base(b.fnFile), b.actual)
+			return fmt.Sprintf("%s (%s:%d)", b.fn, r.shortName(b.fnFile), b.actual)
 		}
 		return b.fn
 	}
@@ -82,7 +86,10 @@ func (b *replBP) where() string {
 	if b.verified && b.actual != 0 {
 		l = b.actual
 	}
-	return fmt.Sprintf("%s:%d", filepath.Base(b.file), l)
+	if b.inFn != "" {
+		return fmt.Sprintf("%s (%s:%d)", b.inFn, r.shortName(b.file), l)
+	}
+	return fmt.Sprintf("%s:%d", r.shortName(b.file), l)
 }
 
 func newREPL(c *dapClient, out io.Writer) *repl {
@@ -294,12 +301,9 @@ func (r *repl) showStop(e *api.StoppedEvent) {
 		return
 	}
 	f := frames[0]
-	path := ""
-	if f.Source != nil {
-		path = f.Source.Path
-	}
+	path := srcKey(f.Source)
 	r.file, r.line = path, f.Line
-	r.printf("%s at %s (%s:%d) [thread %d %q]\n", what, f.Name, filepath.Base(path), f.Line, e.Body.ThreadId, name)
+	r.printf("%s at %s (%s:%d) [thread %d %q]\n", what, f.Name, r.frameFile(f), f.Line, e.Body.ThreadId, name)
 	if report != "" {
 		r.printf("%s\n", strings.TrimRight(report, "\n"))
 	}
@@ -449,15 +453,21 @@ func (r *repl) resume(req dap.RequestMessage) error {
 	return r.waitStop()
 }
 
-// localBPIDs maps server breakpoint ids to the REPL's numbers.
+// localBPIDs maps server breakpoint ids to the REPL's numbers, in
+// order.
 func (r *repl) localBPIDs(server []int) []string {
-	var out []string
+	var ids []int
 	for _, s := range server {
 		for _, b := range r.bps {
 			if b.serverID == s && !b.hidden {
-				out = append(out, strconv.Itoa(b.id))
+				ids = append(ids, b.id)
 			}
 		}
+	}
+	sort.Ints(ids)
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = strconv.Itoa(id)
 	}
 	return out
 }
@@ -556,8 +566,12 @@ func (r *repl) functions() []string {
 	if err != nil {
 		return nil
 	}
+	seen := map[string]bool{}
 	for _, f := range body.(api.FunctionsBody).Functions {
-		r.funcs = append(r.funcs, f.Name)
+		if !seen[f.Name] {
+			seen[f.Name] = true
+			r.funcs = append(r.funcs, f.Name)
+		}
 	}
 	sort.Strings(r.funcs)
 	return r.funcs

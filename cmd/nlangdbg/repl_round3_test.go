@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"net"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -211,4 +212,73 @@ func TestRunListenRecordForDebug(t *testing.T) {
 		errb.String() != "nlangdbg run: --record-for-debug needs --listen and one carrier\n" {
 		t.Errorf("--record-for-debug without --listen: exit %d, %q", code, errb.String())
 	}
+}
+
+// writeProject writes files (path -> text) under a new directory and
+// returns the directory.
+func writeProject(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestREPLLocations: a file is named by the shortest end of its path no
+// other file of the program shares (util.n twice: a/util.n, b/util.n),
+// and found from any unique end of its path (round.n for shapes/round.n;
+// util.n is ambiguous and says so); a function breakpoint on a name two
+// files define says it stops in both, file:func picks one; a frame of
+// the library is shown as <concurrent>:LINE and can be listed.
+func TestREPLLocations(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"a/util.n":       "int helper(int x) {\n    return x + 1;\n}\n",
+		"b/util.n":       "int helper(int x) {\n    return x * 2;\n}\n",
+		"shapes/round.n": "int area(int r) {\n    int a = 3 * r * r;\n    return a;\n}\n",
+		"main.n": `import io;
+import a.util;
+import b.util;
+import shapes.round;
+import concurrent;
+import thread;
+void work(WaitGroup wg) {
+    wg.done(); // @work
+}
+int main() {
+    int x = a.util.helper(1);
+    int y = b.util.helper(x);
+    io.print(shapes.round.area(y));
+    WaitGroup wg = new WaitGroup();
+    wg.add(1);
+    thread.spawn(work, wg);
+    wg.wait();
+    return 0;
+}
+`})
+	ft, _ := startTerminal(t, filepath.Join(dir, "main.n"))
+	ft.expect(ft.Exec("break helper"), `^Breakpoint 1 at helper \(a/util\.n:2\) \(2 functions: a/util\.n:1, b/util\.n:1\)$`)
+	ft.expect(ft.Exec("break round.n:2"), `^Breakpoint 2 at round\.n:2$`)
+	ft.expect(ft.Exec("break util.n:2"), `^error: util\.n is ambiguous: it could be a/util\.n or b/util\.n$`)
+	ft.expect(ft.Exec("break b/util.n:helper"), `^Breakpoint 3 at helper \(b/util\.n:2\)$`)
+	ft.expect(ft.Exec("break a/util.n:nothing"), `^error: no function nothing`)
+	ft.expect(ft.Exec("continue"), `^Breakpoint 1 at helper \(a/util\.n:2\) \[thread 1 "main"\]$`, `^=>\s+2:     return x \+ 1;$`)
+	ft.expect(ft.Exec("bt"), `^\*\s+0  helper \(a/util\.n:2\)$`, `^\s+1  main \(main\.n:11\)$`)
+	ft.expect(ft.Exec("continue"), `^Breakpoint 1, 3 at helper \(b/util\.n:2\)`, `^=>●\s+2:     return x \* 2;$`)
+	ft.expect(ft.Exec("continue"), `^Breakpoint 2 at area \(round\.n:2\)`)
+	ft.expect(ft.Exec("list shapes/round.n:1,2"), `^\s+1: int area\(int r\) \{$`)
+	ft.Exec("clear all")
+	ft.Exec("break work")
+	ft.expect(ft.Exec("continue"), `^Breakpoint 4 at work`)
+	ft.expect(ft.Exec("thread 1"), `^Thread 1 "main" at WaitGroup\.wait \(<concurrent>:\d+\)$`)
+	ft.expect(ft.Exec("bt"), `^\*\s+0  WaitGroup\.wait \(<concurrent>:\d+\)$`)
+	ft.expect(ft.Exec("list"), `^=>\s+\d+:\s+z\.recv\(\);$`)
+	ft.expect(ft.Exec("list <concurrent>:1,3"), `^\s+1: \S`)
+	ft.expect(ft.Exec("threads"), `\[1\] "main"\s+chan recv\s+WaitGroup\.wait \(<concurrent>:\d+\)`)
 }

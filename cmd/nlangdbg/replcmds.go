@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -35,7 +33,7 @@ func init() {
 	replCmds = []*replCmd{
 		{name: "help", aliases: []string{"h"}, usage: "[COMMAND]", help: "List the commands, or explain one.", fn: cmdHelp},
 		{name: "break", aliases: []string{"b"}, usage: "LOCATION [if COND] [hits N] | safepoint [THREAD] | sched spawn|park|wake|exit|deadlock",
-			help:     "Set a breakpoint. LOCATION is file:line, line (in the current file), func or Class.method.\n`if COND` stops only when the NLang expression COND is true; `hits N` from the Nth hit on\n(or ==N, %N, >N). `break safepoint` stops a thread at its next function entry or loop\nback-edge; `break sched KIND` stops at the next scheduler event of that kind.",
+			help:     "Set a breakpoint. LOCATION is file:line, line (in the current file), func, Class.method or\nfile:func; a file is named by any part of its path that ends it and no other file\n(round.n, shapes/round.n).\n`if COND` stops only when the NLang expression COND is true; `hits N` from the Nth hit on\n(or ==N, %N, >N). `break safepoint` stops a thread at its next function entry or loop\nback-edge; `break sched KIND` stops at the next scheduler event of that kind.",
 			complete: "location", fn: cmdBreak},
 		{name: "tbreak", usage: "LOCATION [if COND]", help: "Set a temporary breakpoint, cleared when first hit.", complete: "location", fn: cmdTbreak},
 		{name: "breakpoints", aliases: []string{"bp"}, help: "List the breakpoints.", fn: cmdBreakpoints},
@@ -64,7 +62,7 @@ func init() {
 		{name: "undisplay", usage: "[N...]", help: "Stop showing display expressions N (all of them without N).", fn: cmdUndisplay},
 		{name: "info", usage: "breakpoints|threads|frame|locals|args|display", help: "Show breakpoints, threads, the selected frame, its locals or arguments, or the displays.", complete: "info", fn: cmdInfo},
 		{name: "set", usage: "LHS = EXPR", help: "Assign to a local, a field (obj.f) or an element (a[i]).", fn: cmdSet},
-		{name: "list", aliases: []string{"l"}, usage: "[LOCATION | N,M]", help: "Show source around the current line (or LOCATION: file:line, line or function), or lines\nN to M, with => at the current line and ● at breakpoints.", complete: "location", repeat: true, fn: cmdList},
+		{name: "list", aliases: []string{"l"}, usage: "[LOCATION | [FILE:]N,M]", help: "Show source around the current line (or LOCATION: file:line, line or function), or lines\nN to M (of FILE), with => at the current line and ● at breakpoints. The library's files\nare listed by their names: list <concurrent>:40.", complete: "location", repeat: true, fn: cmdList},
 		{name: "disasm", usage: "[FUNC]", help: "Show the bytecode of the selected frame's function (or FUNC), => at the pc.", complete: "location", fn: consoleCmd("disasm")},
 		{name: "sched", usage: "[step | next THREAD | quota N | graph]", help: "Show the scheduler: carriers, run queue, parked threads and what they wait on, timers.\n`sched step` dispatches exactly one quantum and reports which thread ran, how many\nreductions and why it stopped; `sched next THREAD` picks the next dispatch;\n`sched quota N` sets the reductions per dispatch; `sched graph` shows who waits for\nwhom (thread --wait--> object --held by--> thread), edges on a deadlock cycle marked *.", complete: "sched", repeat: true, fn: consoleCmd("sched")},
 		{name: "freeze", usage: "THREAD", help: "Keep THREAD off the run queue while the others run.", complete: "thread", fn: consoleCmd("freeze")},
@@ -134,11 +132,17 @@ func (r *repl) parseLocation(loc string) (*replBP, error) {
 		if file == "" {
 			return nil, fmt.Errorf("%q: write file:line (the file is missing before the colon)", loc)
 		}
+		if funcNameRE.MatchString(num) && !isNumber(num) {
+			return r.fileFunc(file, num) // file:func
+		}
 		n, err := parseLine(num)
 		if err != nil {
 			return nil, err
 		}
-		path, ok := r.findFile(file)
+		path, ok, err := r.findFile(file)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			return nil, fmt.Errorf("no source file %s", file)
 		}
@@ -160,6 +164,28 @@ func (r *repl) parseLocation(loc string) (*replBP, error) {
 	return &replBP{fn: loc}, nil
 }
 
+// fileFunc is the location FILE:FUNC: the first line of the function fn
+// of that file (one of several functions of that name).
+func (r *repl) fileFunc(file, fn string) (*replBP, error) {
+	path, ok, err := r.findFile(file)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("no source file %s", file)
+	}
+	body, err := r.c.callCustom(api.CmdFunctions, api.FunctionsArgs{Name: fn})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range body.(api.FunctionsBody).Functions {
+		if f.Source != nil && samePath(srcKey(f.Source), path) {
+			return &replBP{file: path, line: f.Line, inFn: fn}, nil
+		}
+	}
+	return nil, fmt.Errorf("no function %s in %s", fn, r.shortName(path))
+}
+
 // funcNameRE matches func and Class.method.
 var funcNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
 
@@ -175,34 +201,6 @@ func parseLine(s string) (int, error) {
 		return 0, fmt.Errorf("line %d: lines start at 1", n)
 	}
 	return n, nil
-}
-
-// findFile is resolveFile for a file that must exist (on disk or as a
-// source the server knows).
-func (r *repl) findFile(name string) (string, bool) {
-	p := r.resolveFile(name)
-	if _, err := os.Stat(p); err == nil {
-		return p, true
-	}
-	return p, false
-}
-
-// resolveFile finds a source file by path or base name.
-func (r *repl) resolveFile(name string) string {
-	if filepath.IsAbs(name) {
-		return name
-	}
-	if _, err := os.Stat(name); err == nil {
-		abs, _ := filepath.Abs(name)
-		return abs
-	}
-	for _, dir := range []string{filepath.Dir(r.file), filepath.Dir(r.program)} {
-		p := filepath.Join(dir, name)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return name
 }
 
 func (r *repl) addBreak(args string, temp bool) error {
@@ -240,18 +238,41 @@ func (r *repl) addBreak(args string, temp bool) error {
 		r.bps = r.bps[:len(r.bps)-1]
 		r.nextBP--
 		r.sync(b)
-		return fmt.Errorf("cannot set a breakpoint at %s: %s", b.where(), b.msg)
+		return fmt.Errorf("cannot set a breakpoint at %s: %s", b.where(r), b.msg)
 	}
 	kind := "Breakpoint"
 	if temp {
 		kind = "Temporary breakpoint"
 	}
-	r.printf("%s %d at %s", kind, b.id, b.where())
-	if b.fn == "" && b.actual != b.line {
+	r.printf("%s %d at %s", kind, b.id, b.where(r))
+	if locs := r.funcLocations(b); len(locs) > 1 {
+		// as gdb: one breakpoint, several places
+		r.printf(" (%d functions: %s)", len(locs), strings.Join(locs, ", "))
+	}
+	if b.fn == "" && b.inFn == "" && b.actual != b.line {
 		r.printf(" (line %d has no code: moved to the next line that has)", b.line)
 	}
 	r.printf("\n")
 	return nil
+}
+
+// funcLocations lists where a function breakpoint stops when several
+// functions (of several files, or overloads) have its name.
+func (r *repl) funcLocations(b *replBP) []string {
+	if b.fn == "" {
+		return nil
+	}
+	body, err := r.c.callCustom(api.CmdFunctions, api.FunctionsArgs{Name: b.fn})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range body.(api.FunctionsBody).Functions {
+		if f.Source != nil {
+			out = append(out, fmt.Sprintf("%s:%d", r.shortName(srcKey(f.Source)), f.Line))
+		}
+	}
+	return out
 }
 
 // hitsRE finds `hits N` in a break command.
@@ -298,7 +319,7 @@ func cmdBreakpoints(r *repl, args string) error {
 		if b.temp {
 			extra += " (temporary)"
 		}
-		r.printf("%3d  %s%s%s\n", b.id, b.where(), extra, state)
+		r.printf("%3d  %s%s%s\n", b.id, b.where(r), extra, state)
 	}
 	r.listWatches()
 	if body, err := r.c.callCustom(api.CmdSchedBreaks, api.SchedBreaksArgs{}); err == nil {
@@ -549,7 +570,7 @@ func cmdThread(r *repl, args string) error {
 			if err != nil {
 				return err
 			}
-			r.printf("Thread %d %q at %s (%s:%d)\n", n, threadShortName(t.Name), f.Name, sourceBase(f), f.Line)
+			r.printf("Thread %d %q at %s (%s:%d)\n", n, threadShortName(t.Name), f.Name, r.frameFile(f), f.Line)
 			r.setLocation(f)
 			return nil
 		}
@@ -557,16 +578,9 @@ func cmdThread(r *repl, args string) error {
 	return fmt.Errorf("no thread %d", n)
 }
 
-func sourceBase(f dap.StackFrame) string {
-	if f.Source == nil {
-		return "?"
-	}
-	return filepath.Base(f.Source.Path)
-}
-
 func (r *repl) setLocation(f dap.StackFrame) {
 	if f.Source != nil {
-		r.file = f.Source.Path
+		r.file = srcKey(f.Source)
 	}
 	r.line = f.Line
 }
@@ -595,7 +609,7 @@ func cmdBt(r *repl, args string) error {
 		if i == r.frame {
 			mark = "*"
 		}
-		r.printf("%s %3d  %s (%s:%d)\n", mark, i, f.Name, sourceBase(f), f.Line)
+		r.printf("%s %3d  %s (%s:%d)\n", mark, i, f.Name, r.frameFile(f), f.Line)
 		if full {
 			r.frameVars(f.Id, "        ")
 		}
@@ -615,10 +629,10 @@ func (r *repl) selectFrame(n int) error {
 		return fmt.Errorf("no frame %d", n)
 	}
 	r.frame = n
-	r.printf("Frame %d: %s (%s:%d)\n", n, fs[0].Name, sourceBase(fs[0]), fs[0].Line)
+	r.printf("Frame %d: %s (%s:%d)\n", n, fs[0].Name, r.frameFile(fs[0]), fs[0].Line)
 	r.setLocation(fs[0])
 	if fs[0].Source != nil {
-		r.listAround(fs[0].Source.Path, fs[0].Line, 1)
+		r.listAround(srcKey(fs[0].Source), fs[0].Line, 1)
 	}
 	return nil
 }
@@ -814,8 +828,19 @@ func (r *repl) evalRef(expr string) (int, error) {
 func cmdList(r *repl, args string) error {
 	file, line := r.file, r.line
 	if a, b, ok := strings.Cut(args, ","); ok {
-		// list N,M (in the current file)
-		lo, err1 := parseLine(strings.TrimSpace(a))
+		// list N,M (in the current file), or FILE:N,M
+		a = strings.TrimSpace(a)
+		if i := strings.LastIndexByte(a, ':'); i >= 0 {
+			path, ok, err := r.findFile(a[:i])
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("no source file %s", a[:i])
+			}
+			file, a = path, a[i+1:]
+		}
+		lo, err1 := parseLine(a)
 		hi, err2 := parseLine(strings.TrimSpace(b))
 		if err := errors.Join(err1, err2); err != nil {
 			return fmt.Errorf("list N,M: %v", err)
@@ -840,7 +865,7 @@ func cmdList(r *repl, args string) error {
 			}
 			fn := body.(api.FunctionsBody).Functions[0]
 			if fn.Source != nil {
-				b.file = fn.Source.Path
+				b.file = srcKey(fn.Source)
 			}
 			b.line = fn.Line
 		}
@@ -859,10 +884,10 @@ func (r *repl) listRange(file string, lo, hi int) error {
 		n-- // the newline that ends the last line
 	}
 	if n == 0 {
-		return fmt.Errorf("no source for %s", filepath.Base(file))
+		return fmt.Errorf("no source for %s", r.shortName(file))
 	}
 	if max(lo, 1) > n {
-		return fmt.Errorf("line %d is past the end of %s (%d lines)", max(lo, 1), filepath.Base(file), n)
+		return fmt.Errorf("line %d is past the end of %s (%d lines)", max(lo, 1), r.shortName(file), n)
 	}
 	r.listLines(file, lo, min(hi, n))
 	return nil

@@ -352,10 +352,10 @@ func cmdInfo(r *repl, args string) error {
 	if err != nil {
 		return err
 	}
-	r.printf("Frame %d of thread %d %q: %s (%s:%d)\n", r.frame, r.thread, r.threadName(r.thread), f.Name, sourceBase(f), f.Line)
+	r.printf("Frame %d of thread %d %q: %s (%s:%d)\n", r.frame, r.thread, r.threadName(r.thread), f.Name, r.frameFile(f), f.Line)
 	if callers, err := r.stack(r.thread, r.frame+1, 1); err == nil && len(callers) > 0 {
 		c := callers[0]
-		r.printf("  called by frame %d: %s (%s:%d)\n", r.frame+1, c.Name, sourceBase(c), c.Line)
+		r.printf("  called by frame %d: %s (%s:%d)\n", r.frame+1, c.Name, r.frameFile(c), c.Line)
 	} else {
 		r.printf("  the outermost frame of the thread\n")
 	}
@@ -439,7 +439,7 @@ func (r *repl) runTo(loc string) error {
 		return err
 	}
 	if !b.verified {
-		return fmt.Errorf("cannot run to %s: %s", b.where(), b.msg)
+		return fmt.Errorf("cannot run to %s: %s", b.where(r), b.msg)
 	}
 	return cmdContinue(r, "")
 }
