@@ -11,6 +11,7 @@ import (
 
 	dap "github.com/google/go-dap"
 
+	"github.com/nlangdbg/nlangdbg/dap/api"
 	"github.com/nlangdbg/nlangdbg/inspect"
 )
 
@@ -164,11 +165,13 @@ func (c *session) onLaunchRequest(req *dap.LaunchRequest) {
 		return
 	}
 	if err := c.launch(args); err != nil {
-		c.sendError(req, errLaunch, err.Error())
 		var ce *inspect.CompileError
 		if errors.As(err, &ce) {
 			c.sendOutput("stderr", ce.Report)
+			c.sendError(req, api.ErrCompile, err.Error())
+			return
 		}
+		c.sendError(req, errLaunch, err.Error())
 		return
 	}
 	c.handshakeDone()

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -368,9 +369,8 @@ func (s *Session) checkData(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 			kept = append(kept, p)
 			continue
 		default:
-			if info := s.decideLocked(p); info != nil && stop == nil {
-				stop = info
-			}
+			// (two watchpoints on one write: one stop, both their ids)
+			stop = mergeDataStops(stop, s.decideLocked(p))
 		}
 	}
 	clear(d.pending[len(kept):])
@@ -546,13 +546,31 @@ func (s *Session) decideLocked(p *pendingCheck) *StopInfo {
 	return s.dataStop(w, p.old, now, p.read, "Data breakpoint")
 }
 
+// mergeDataStops returns the stop of a trap where data breakpoints
+// decided: the first one's, with the ids of every breakpoint that stops.
+func mergeDataStops(stop, info *StopInfo) *StopInfo {
+	switch {
+	case info == nil:
+		return stop
+	case stop == nil:
+		return info
+	}
+	for _, id := range info.HitBreakpointIDs {
+		if !slices.Contains(stop.HitBreakpointIDs, id) {
+			stop.HitBreakpointIDs = append(stop.HitBreakpointIDs, id)
+		}
+	}
+	return stop
+}
+
 // wrote notes that the instruction of p wrote now to its location: the
 // other writes pending there (of threads that were checked before their
 // instruction, then preempted before it ran) write over now, not over
 // the value they saw. Must hold s.mu.
 func (d *dataState) wrote(p *pendingCheck, now vm.Value) {
 	for _, q := range d.pending {
-		if q != p && !q.read && q.w.loc == p.w.loc {
+		sameInstr := q.t == p.t && q.at == p.at && q.depth == p.depth // (another watch of this write)
+		if q != p && !sameInstr && !q.read && q.w.loc == p.w.loc {
 			q.old = now
 		}
 	}
@@ -677,9 +695,7 @@ func (ds *dataSearch) at(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 		case depth > p.depth || p.at != (trapKey{fn, pc}):
 			kept = append(kept, p)
 		default:
-			if info := ds.decide(p); info != nil {
-				stop = info
-			}
+			stop = mergeDataStops(stop, ds.decide(p))
 			if !p.read {
 				wrote = append(wrote, p)
 			}

@@ -12,9 +12,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/google/go-dap"
 	"github.com/peterh/liner"
 
 	dapserver "github.com/nlangdbg/nlangdbg/dap"
+	"github.com/nlangdbg/nlangdbg/dap/api"
 )
 
 func init() {
@@ -175,6 +177,13 @@ func runTerminal(r *repl, launch map[string]any, attach bool, stdin io.Reader, s
 		}
 	}()
 	if err := r.start(launch, attach); err != nil {
+		var re *requestError
+		if errors.As(err, &re) && re.ID == api.ErrCompile {
+			// as run prints it: paths as the user would type them
+			fmt.Fprint(stderr, relativeReport(re.Msg))
+			fmt.Fprintln(stderr, "Compilation failed.")
+			return 1
+		}
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 1
 	}
@@ -223,6 +232,22 @@ func runTerminal(r *repl, launch map[string]any, attach bool, stdin io.Reader, s
 	return r.code
 }
 
+// relativeReport writes the paths a compile report starts its lines
+// with relative to the current directory, when they are under it.
+func relativeReport(report string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return report
+	}
+	lines := strings.SplitAfter(report, "\n")
+	for i, l := range lines {
+		if rest, ok := strings.CutPrefix(l, wd+string(filepath.Separator)); ok {
+			lines[i] = rest
+		}
+	}
+	return strings.Join(lines, "")
+}
+
 // completeWord offers completions for the word at pos: the text before
 // it (head), the candidates for the word, and the text after pos (tail),
 // as liner's word completer wants them. Tab then lists words, not lines.
@@ -257,6 +282,14 @@ func (r *repl) completions(line string) (string, []string) {
 	if len(words) > 0 && !strings.HasSuffix(rest, " ") {
 		prefix = words[len(words)-1]
 	}
+	if cmd.complete == "expr" {
+		// the name being typed at the end of an expression: "a + co"
+		i := len(rest)
+		for i > 0 && isIdentByte(rest[i-1]) {
+			i--
+		}
+		prefix = rest[i:]
+	}
 	head := line[:len(line)-len(prefix)]
 	var cands []string
 	switch cmd.complete {
@@ -283,6 +316,10 @@ func (r *repl) completions(line string) (string, []string) {
 		if len(words) == 0 || len(words) == 1 && prefix != "" {
 			cands = infoCmds
 		}
+	case "expr":
+		if !strings.HasSuffix(strings.TrimRight(rest[:len(rest)-len(prefix)], " "), ".") {
+			cands = r.frameNames()
+		}
 	}
 	var out []string
 	for _, c := range cands {
@@ -292,6 +329,39 @@ func (r *repl) completions(line string) (string, []string) {
 	}
 	sort.Strings(out)
 	return head, out
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// frameNames lists the names an expression can use in the selected
+// frame: its locals and arguments, this, and the fields of this.
+func (r *repl) frameNames() []string {
+	id := r.frameID()
+	if id == 0 {
+		return nil
+	}
+	resp, err := r.c.call(&dap.ScopesRequest{Request: request("scopes"), Arguments: dap.ScopesArguments{FrameId: id}})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, sc := range resp.(*dap.ScopesResponse).Body.Scopes {
+		vars, err := r.variables(sc.VariablesReference)
+		if err != nil {
+			continue
+		}
+		if sc.Name == "this" {
+			out = append(out, "this")
+		}
+		for _, v := range vars {
+			if v.Name != "" && isIdentByte(v.Name[0]) && !strings.Contains(v.Name, " ") {
+				out = append(out, v.Name)
+			}
+		}
+	}
+	return out
 }
 
 // sourceFiles lists the .n files next to the program and in the current

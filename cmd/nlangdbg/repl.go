@@ -118,6 +118,9 @@ func (r *repl) Exec(line string) error {
 	}
 	cmd := lookupCmd(name)
 	if cmd == nil {
+		if s := suggest(name); s != "" {
+			return fmt.Errorf("unknown command %q (did you mean %s?)", name, s)
+		}
 		return fmt.Errorf("unknown command %q (try help)", name)
 	}
 	if cmd.usage == "" && args != "" {
@@ -128,7 +131,13 @@ func (r *repl) Exec(line string) error {
 	} else {
 		r.last = ""
 	}
-	return cmd.fn(r, args)
+	err := cmd.fn(r, args)
+	if !errors.Is(err, errQuit) {
+		// what the command made the server say (a note after set)
+		// belongs to it, not to the next one
+		r.drainEvents()
+	}
+	return err
 }
 
 // start initializes the session: launch (debug) or attach.
@@ -167,6 +176,8 @@ func (r *repl) waitStop() error {
 	for {
 		select {
 		case <-r.interrupt:
+			// an empty line after Ctrl-C does not resume what it stopped
+			r.last = ""
 			r.c.call(&dap.PauseRequest{Request: request("pause"), Arguments: dap.PauseArguments{ThreadId: max(r.thread, 1)}})
 		case m, ok := <-r.c.Events:
 			if !ok {

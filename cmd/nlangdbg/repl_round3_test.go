@@ -282,3 +282,110 @@ int main() {
 	ft.expect(ft.Exec("list <concurrent>:1,3"), `^\s+1: \S`)
 	ft.expect(ft.Exec("threads"), `\[1\] "main"\s+chan recv\s+WaitGroup\.wait \(<concurrent>:\d+\)`)
 }
+
+const smallerREPLProg = `import io;
+class Account {
+    public int balance;
+    public void deposit(int n) {
+        int before = balance; // @before
+        balance = before + n;
+    }
+}
+int twice(int q) {
+    return 2 * q; // @twice
+}
+int main() {
+    Account a = new Account();
+    a.deposit(5);
+    a.deposit(7);
+    int z = twice(3); // @z
+    io.print(a.balance);
+    return 0;
+}
+`
+
+// TestREPLSmallerDefects: the smaller defects of round 3, each as the
+// user met it.
+func TestREPLSmallerDefects(t *testing.T) {
+	ft := newFakeTerminal(t, smallerREPLProg)
+	line := func(m string) string { return strconv.Itoa(ft.line(m)) }
+	ft.Exec("break Account.deposit")
+	ft.Exec("continue")
+	// a field named bare in a method is watched, as print takes it
+	ft.expect(ft.Exec("print balance"), `^0$`)
+	ft.expect(ft.Exec("watch balance"), `^Watchpoint 2: balance \(written\)$`)
+	// a display of a local of deposit is not an error in twice
+	ft.Exec("next")
+	ft.expect(ft.Exec("display before"), `^1: before = 0$`)
+	ft.expect(ft.Exec("continue"), `^Watchpoint 2: this\.balance changed from 0 to 5`, `^1: before = 0$`)
+	ft.Exec("clear all")
+	ft.Exec("break twice")
+	out := ft.Exec("continue")
+	ft.expect(out, `^Breakpoint 3 at twice`)
+	if strings.Contains(out, "before") {
+		t.Errorf("a display out of its function shows at the stop:\n%s", out)
+	}
+	ft.expect(ft.Exec("display"), `^1: before$`)
+	// where, ni, si, goroutine N
+	ft.expect(ft.Exec("where"), `^\*\s+0  twice \(prog\.n:`+line("twice")+`\)$`, `^\s+1  main`)
+	ft.expect(ft.Exec("ni"), `^Step at twice \(prog\.n:`+line("twice")+`\)`)
+	ft.expect(ft.Exec("goroutine 1"), `^Thread 1 "main" at twice`)
+	// list past the end names the line asked for
+	ft.expect(ft.Exec("list 100"), `^error: line 100 is past the end of prog\.n \(19 lines\)$`)
+	// a mistyped command, and a state that is none
+	ft.expect(ft.Exec("contineu"), `^error: unknown command "contineu" \(did you mean continue\?\)$`)
+	ft.expect(ft.Exec("threads -state bogus"), `^error: no thread is bogus or waits for "bogus" \(states: runnable, running, waiting, stopped, frozen, pinned, dead;`)
+	// the note of a set comes with the set, not with the next command
+	ft.expect(ft.Exec("set q = 4"), `^q = 4$`, `^note: the program no longer follows its recording`)
+	ft.expect(ft.Exec("print q"), `^4$`)
+	// Tab completes the names of the frame after print
+	if head, words := ft.r.completions("p 1 + q"); head != "p 1 + " || strings.Join(words, " ") != "q" {
+		t.Errorf("completions of \"p 1 + q\": %q %q", head, words)
+	}
+	// the summaries of help are whole sentences
+	for _, l := range strings.Split(strings.TrimSpace(ft.Exec("help")), "\n")[1:] {
+		if !strings.HasSuffix(l, ".") {
+			t.Errorf("help line cut short: %q", l)
+		}
+	}
+}
+
+// TestREPLTwoWatchpointsOneWrite: a write two watchpoints watch stops
+// once and names both.
+func TestREPLTwoWatchpointsOneWrite(t *testing.T) {
+	ft := newFakeTerminal(t, smallerREPLProg)
+	ft.Exec("break " + strconv.Itoa(ft.line("z")) + "")
+	ft.Exec("break Account.deposit")
+	ft.Exec("continue")
+	ft.Exec("up")
+	ft.expect(ft.Exec("watch a.balance"), `^Watchpoint 3: a\.balance \(written\)$`)
+	ft.expect(ft.Exec("watch -r a.balance"), `^Watchpoint 4: a\.balance \(read or written\)$`)
+	ft.Exec("clear 2")
+	ft.expect(ft.Exec("continue"), `^Watchpoint 4: a\.balance read`)
+	ft.expect(ft.Exec("continue"), `^Watchpoint 3, 4: a\.balance changed from 0 to 5`)
+}
+
+// TestREPLCtrlCThenEnter: after Ctrl-C paused the program, an empty line
+// does not resume it (it used to repeat the continue).
+func TestREPLCtrlCThenEnter(t *testing.T) {
+	ft := newFakeTerminal(t, "int main() {\n    long n = 0;\n    while (n < 200000000) {\n        n += 1;\n    }\n    return 7;\n}\n")
+	ft.r.interrupt <- struct{}{} // Ctrl-C, as soon as the program runs
+	ft.expect(ft.Exec("continue"), `^Paused at main`)
+	if out := ft.Exec(""); out != "" {
+		t.Errorf("an empty line after Ctrl-C did: %q", out)
+	}
+	ft.expect(ft.Exec("print n < 200000000"), `^true$`)
+}
+
+// TestDebugCompileError: debug of a program that does not compile prints
+// what run prints: the file as given, and "Compilation failed.".
+func TestDebugCompileError(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "bad.n"), []byte("int main() {\n  return x;\n}\n"), 0o644)
+	t.Chdir(dir)
+	var out, errb bytes.Buffer
+	code := doMain([]string{"debug", "bad.n"}, strings.NewReader(""), &out, &errb)
+	if want := "bad.n:2:10: undefined: x\n  return x;\n         ^\nCompilation failed.\n"; code != 1 || errb.String() != want {
+		t.Errorf("exit %d, stderr %q; want 1 and %q", code, errb.String(), want)
+	}
+}

@@ -37,7 +37,7 @@ func init() {
 			complete: "location", fn: cmdBreak},
 		{name: "tbreak", usage: "LOCATION [if COND]", help: "Set a temporary breakpoint, cleared when first hit.", complete: "location", fn: cmdTbreak},
 		{name: "breakpoints", aliases: []string{"bp"}, help: "List the breakpoints.", fn: cmdBreakpoints},
-		{name: "watch", usage: "[-r] LOCAL | EXPR.FIELD | EXPR[INDEX]", help: "Stop when a local of the selected frame, a field of an object or an element of an array or\nList changes value (with -r, also when it is read), on any thread. `rev continue` goes back\nto the last change of a field or local. Listed and deleted with the breakpoints; restart\ndrops it.", fn: cmdWatch},
+		{name: "watch", usage: "[-r] LOCAL | EXPR.FIELD | EXPR[INDEX]", complete: "expr", help: "Stop when a local of the selected frame, a field of an object or an element of an array or\nList changes value (with -r, also when it is read), on any thread. `rev continue` goes back\nto the last change of a field or local. Listed and deleted with the breakpoints; restart\ndrops it.", fn: cmdWatch},
 		{name: "clear", aliases: []string{"delete"}, usage: "N | all | sched KIND", help: "Delete breakpoint N, all breakpoints, or a scheduler-event stop.", fn: cmdClear},
 		{name: "condition", aliases: []string{"cond"}, usage: "N [COND]", help: "Set (or remove) the condition of breakpoint N (checked when set).", fn: cmdCondition},
 		{name: "enable", usage: "[N...]", help: "Enable breakpoints (all of them without N).", fn: enableCmd(true)},
@@ -46,22 +46,24 @@ func init() {
 		{name: "continue", aliases: []string{"c"}, usage: "[-single] [N]", help: "Resume the program until the next stop (-single: only the selected thread runs). With N,\nthe breakpoint it stopped at is ignored N-1 more times.", repeat: true, fn: cmdContinue},
 		{name: "next", aliases: []string{"n"}, usage: "[-single] [N]", help: "Step over: run the selected thread to its next line (N times, unless a breakpoint stops it).", repeat: true, fn: stepCmd("next")},
 		{name: "step", aliases: []string{"s"}, usage: "[-single] [N]", help: "Step into a call on the current line (N times, unless a breakpoint stops it).", repeat: true, fn: stepCmd("stepIn")},
+		{name: "stepi", aliases: []string{"si"}, usage: "[-single] [N]", help: "Step one bytecode instruction (into calls); disasm shows where.", repeat: true, fn: stepCmd("stepInstr")},
+		{name: "nexti", aliases: []string{"ni"}, usage: "[-single] [N]", help: "Step one bytecode instruction, over calls.", repeat: true, fn: stepCmd("nextInstr")},
 		{name: "stepout", aliases: []string{"so", "finish"}, usage: "[-single]", help: "Run until the selected frame returns: stop in the caller right after the call, and show\nthe returned value.", repeat: true, fn: stepCmd("stepOut")},
 		{name: "until", aliases: []string{"u"}, usage: "[LOCATION]", help: "Run to a line past the current one in this frame (out of a loop), or to LOCATION.", complete: "location", repeat: true, fn: cmdUntil},
 		{name: "pause", help: "Stop the running program (Ctrl-C does the same).", fn: cmdPause},
 		{name: "threads", usage: "[-state S] [-func F] [-group func|wait]", aliases: []string{"goroutines"}, help: "List the virtual threads: id, name, state or wait reason, location.\nFilter by state (runnable, waiting, frozen, or a wait reason such as \"chan recv\") and\nfunction; -group counts threads by function or wait reason.", fn: cmdThreads},
-		{name: "thread", aliases: []string{"t"}, usage: "N", help: "Select thread N.", complete: "thread", fn: cmdThread},
-		{name: "bt", aliases: []string{"stack", "backtrace"}, usage: "[full] [DEPTH]", help: "Print the selected thread's stack (DEPTH frames; default 50); full adds each frame's variables.", fn: cmdBt},
+		{name: "thread", aliases: []string{"t", "goroutine"}, usage: "N", help: "Select thread N.", complete: "thread", fn: cmdThread},
+		{name: "bt", aliases: []string{"stack", "backtrace", "where"}, usage: "[full] [DEPTH]", help: "Print the selected thread's stack (DEPTH frames; default 50); full adds each frame's variables.", fn: cmdBt},
 		{name: "frame", aliases: []string{"f"}, usage: "[N]", help: "Select frame N of the selected thread (without N: show the selected frame).", fn: cmdFrame},
 		{name: "up", usage: "[N]", help: "Select the caller's frame.", repeat: true, fn: cmdUp},
 		{name: "down", usage: "[N]", help: "Select the callee's frame.", repeat: true, fn: cmdDown},
 		{name: "locals", help: "Print the selected frame's local variables.", fn: scopeCmd("Locals")},
 		{name: "args", help: "Print the selected frame's arguments.", fn: scopeCmd("Arguments")},
-		{name: "print", aliases: []string{"p"}, usage: "[/FMT] EXPR", help: "Evaluate an NLang expression in the selected frame. print/FMT (p/x) shows integers as\nx (hex), o (octal), t or b (binary), d (decimal) or c (character).", fn: cmdPrint},
-		{name: "display", usage: "[/FMT] [EXPR]", help: "Show EXPR at every stop (without EXPR: list the display expressions).", fn: cmdDisplay},
+		{name: "print", aliases: []string{"p"}, usage: "[/FMT] EXPR", complete: "expr", help: "Evaluate an NLang expression in the selected frame. print/FMT (p/x) shows integers as\nx (hex), o (octal), t or b (binary), d (decimal) or c (character).", fn: cmdPrint},
+		{name: "display", usage: "[/FMT] [EXPR]", complete: "expr", help: "Show EXPR at every stop (without EXPR: list the display expressions).", fn: cmdDisplay},
 		{name: "undisplay", usage: "[N...]", help: "Stop showing display expressions N (all of them without N).", fn: cmdUndisplay},
 		{name: "info", usage: "breakpoints|threads|frame|locals|args|display", help: "Show breakpoints, threads, the selected frame, its locals or arguments, or the displays.", complete: "info", fn: cmdInfo},
-		{name: "set", usage: "LHS = EXPR", help: "Assign to a local, a field (obj.f) or an element (a[i]).", fn: cmdSet},
+		{name: "set", usage: "LHS = EXPR", complete: "expr", help: "Assign to a local, a field (obj.f) or an element (a[i]).", fn: cmdSet},
 		{name: "list", aliases: []string{"l"}, usage: "[LOCATION | [FILE:]N,M]", help: "Show source around the current line (or LOCATION: file:line, line or function), or lines\nN to M (of FILE), with => at the current line and ● at breakpoints. The library's files\nare listed by their names: list <concurrent>:40.", complete: "location", repeat: true, fn: cmdList},
 		{name: "disasm", usage: "[FUNC]", help: "Show the bytecode of the selected frame's function (or FUNC), => at the pc.", complete: "location", fn: consoleCmd("disasm")},
 		{name: "sched", usage: "[step | next THREAD | quota N | graph]", help: "Show the scheduler: carriers, run queue, parked threads and what they wait on, timers.\n`sched step` dispatches exactly one quantum and reports which thread ran, how many\nreductions and why it stopped; `sched next THREAD` picks the next dispatch;\n`sched quota N` sets the reductions per dispatch; `sched graph` shows who waits for\nwhom (thread --wait--> object --held by--> thread), edges on a deadlock cycle marked *.", complete: "sched", repeat: true, fn: consoleCmd("sched")},
@@ -109,15 +111,65 @@ func cmdHelp(r *repl, args string) error {
 		return nil
 	}
 	r.printf("Commands:\n")
+	width := 0
 	for _, c := range replCmds {
-		names := c.name
-		if len(c.aliases) > 0 {
-			names += ", " + strings.Join(c.aliases, ", ")
-		}
-		r.printf("  %-18s %s\n", names, firstLine(c.help))
+		width = max(width, len(strings.Join(append([]string{c.name}, c.aliases...), ", ")))
+	}
+	for _, c := range replCmds {
+		names := strings.Join(append([]string{c.name}, c.aliases...), ", ")
+		r.printf("  %-*s  %s\n", width, names, summary(c.help))
 	}
 	r.printf("An empty line repeats the last command; Ctrl-C pauses a running program; Ctrl-D quits.\n")
 	return nil
+}
+
+// summary is the first sentence of a command's help, for the list of
+// commands.
+func summary(help string) string {
+	help = strings.ReplaceAll(help, "\n", " ")
+	if i := strings.Index(help, ". "); i >= 0 {
+		return help[:i+1]
+	}
+	return help
+}
+
+// suggest returns the command name closest to a mistyped one (within
+// two edits, or of which it is a prefix), or "".
+func suggest(name string) string {
+	best, bestD := "", 3
+	for _, c := range replCmds {
+		for _, n := range append([]string{c.name}, c.aliases...) {
+			d := editDistance(name, n)
+			if len(name) >= 2 && strings.HasPrefix(n, name) {
+				d = min(d, 1)
+			}
+			if d < bestD {
+				best, bestD = c.name, d
+			}
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // parseLocation turns file:line, line, func or Class.method into a
@@ -492,7 +544,7 @@ func (r *repl) stoppedAtBP() *replBP {
 // gdb's), showing only where they end, unless another stop (a
 // breakpoint) comes first.
 func stepCmd(kind string) func(r *repl, args string) error {
-	name := map[string]string{"next": "next", "stepIn": "step", "stepOut": "stepout"}[kind]
+	name := map[string]string{"next": "next", "stepIn": "step", "stepOut": "stepout", "stepInstr": "stepi", "nextInstr": "nexti"}[kind]
 	return func(r *repl, args string) error {
 		single, n, err := resumeArgs(name, args, kind != "stepOut")
 		if err != nil {
@@ -514,6 +566,10 @@ func stepCmd(kind string) func(r *repl, args string) error {
 				return r.resume(&dap.NextRequest{Request: request("next"), Arguments: dap.NextArguments{ThreadId: t, SingleThread: single}})
 			case "stepIn":
 				return r.resume(&dap.StepInRequest{Request: request("stepIn"), Arguments: dap.StepInArguments{ThreadId: t, SingleThread: single}})
+			case "nextInstr":
+				return r.resume(&dap.NextRequest{Request: request("next"), Arguments: dap.NextArguments{ThreadId: t, SingleThread: single, Granularity: "instruction"}})
+			case "stepInstr":
+				return r.resume(&dap.StepInRequest{Request: request("stepIn"), Arguments: dap.StepInArguments{ThreadId: t, SingleThread: single, Granularity: "instruction"}})
 			}
 			return r.resume(&dap.StepOutRequest{Request: request("stepOut"), Arguments: dap.StepOutArguments{ThreadId: t, SingleThread: single}})
 		}
@@ -774,6 +830,9 @@ func cmdSet(r *repl, args string) error {
 		return err
 	}
 	r.printf("%s = %s\n", lhs, resp.(*dap.SetVariableResponse).Body.Value)
+	// The note a set may cause (the run leaves its recording) follows
+	// the response; the answer to one more request comes after it.
+	r.threads()
 	return nil
 }
 
@@ -874,7 +933,20 @@ func cmdList(r *repl, args string) error {
 	if file == "" {
 		return errors.New("no current source file")
 	}
+	if n := r.lineCount(file); args != "" && n > 0 && line > n {
+		return fmt.Errorf("line %d is past the end of %s (%d lines)", line, r.shortName(file), n)
+	}
 	return r.listRange(file, line-5, line+5)
+}
+
+// lineCount returns the number of lines of a source file (0: unknown).
+func (r *repl) lineCount(file string) int {
+	lines := r.sourceLines(file)
+	n := len(lines)
+	if n > 0 && lines[n-1] == "" {
+		n-- // the newline that ends the last line
+	}
+	return n
 }
 
 // listRange lists lines [lo, hi] of file, refusing lines past its end.
