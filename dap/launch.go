@@ -82,6 +82,8 @@ type launchArgs struct {
 	DenyFS      bool     `json:"denyFs"`      // no file access at all
 	Token       string   `json:"token"`       // the server's token, if it has one
 	Race        bool     `json:"race"`        // detect data races (one carrier): a race stops with reason "data race"
+	Stdin       string   `json:"stdin"`       // a file the program reads as its input (relative to cwd)
+	Console     string   `json:"console"`     // internalConsole (default), integratedTerminal or externalTerminal (console.go)
 }
 
 // limits returns the run limits of the arguments, with the defaults for
@@ -136,6 +138,7 @@ func (c *session) onInitializeRequest(req *dap.InitializeRequest) {
 		return
 	}
 	c.initialized = true
+	c.client = readClientCaps(c.raw, req.Arguments)
 	c.respond(&dap.InitializeResponse{Response: newResponse(req), Body: capabilities()})
 	c.send(&dap.InitializedEvent{Event: newEvent("initialized")})
 }
@@ -164,6 +167,22 @@ func (c *session) onLaunchRequest(req *dap.LaunchRequest) {
 	if !c.checkToken(req, args.Token) {
 		return
 	}
+	if err := c.checkConsole(args); err != nil {
+		c.sendError(req, errBadArguments, err.Error())
+		return
+	}
+	if args.Console == consoleIntegrated || args.Console == consoleExternal {
+		// answered once the terminal's console connects (console.go)
+		if err := c.startTerminal(req, args); err != nil {
+			c.sendError(req, errLaunch, err.Error())
+		}
+		return
+	}
+	c.finishLaunch(req, args)
+}
+
+// finishLaunch launches and answers req.
+func (c *session) finishLaunch(req *dap.LaunchRequest, args launchArgs) {
 	if err := c.launch(args); err != nil {
 		var ce *inspect.CompileError
 		if errors.As(err, &ce) {
@@ -199,7 +218,15 @@ func (c *session) launch(args launchArgs) error {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
+	c.closeIO()
+	pio, err := c.programIO(args)
+	if err != nil {
+		return err
+	}
 	cfg := inspect.Config{
+		Stdin:       pio.stdin,
+		Stdout:      pio.stdout,
+		Stderr:      pio.stderr,
 		Program:     path,
 		Args:        args.Args,
 		Cwd:         args.Cwd,

@@ -22,7 +22,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "debug",
-		usage:   "[--race] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] PROG.n [ARGS] | --replay REC | --core DUMP",
+		usage:   "[--race] [--stdin FILE] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] PROG.n [ARGS] | --replay REC | --core DUMP",
 		summary: "debug a program in the terminal",
 		help: `
 Compiles PROG.n, starts it stopped at entry and opens the debugger REPL
@@ -34,6 +34,12 @@ Flags are those of "nlangdbg run" (see "nlangdbg help run") but --listen,
 --record and --dump-on-crash, checked the same way; they go before PROG.n.
 --race runs the race detector: a race stops the program with its report
 (the other access, its thread and stack).
+
+The program shares the terminal, as under gdb: while it runs, what is
+typed goes to its input (Ctrl-D ends it), and the lines it has not read
+when it stops are the next commands. --stdin FILE gives it FILE instead
+(as "run < FILE" does in the REPL). Under attach the program's input is
+its own process's: a line typed while it runs waits for the prompt.
 
 History is kept in the user's config directory (nlangdbg/history); Tab
 completes commands, file names, file:line and function names; an empty
@@ -72,6 +78,7 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	replay := fs.String("replay", "", "debug this recording (run --record) instead of a program")
 	core := fs.String("core", "", "open this dump (run --dump-on-crash, the REPL's dump) at its moment")
 	fs.BoolVar(&opts.Race, "race", false, "detect data races (one carrier): a race stops the program with its report")
+	stdinPath := fs.String("stdin", "", "the program reads this file as its input (as run < FILE; default: the terminal)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -101,13 +108,29 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	c1, c2 := net.Pipe()
+	launch := opts.launchArgs(prog, fs.Args()[1:])
 	srv := &dapserver.Server{}
+	var termIn *termInput
+	switch {
+	case *stdinPath != "":
+		abs, err := filepath.Abs(*stdinPath)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		launch["stdin"] = abs
+	case isTerminal(os.Stdin):
+		// the program shares the terminal, as under gdb (termin.go)
+		termIn = newTermInput()
+		srv.Stdin = termIn
+	}
+	c1, c2 := net.Pipe()
 	go srv.ServeConn(c2)
 	client := newDAPClient(c1, c1)
 	r := newREPL(client, stdout)
 	r.program = prog
-	return runTerminal(r, opts.launchArgs(prog, fs.Args()[1:]), false, stdin, stdout, stderr)
+	r.termIn = termIn
+	return runTerminal(r, launch, false, stdin, stdout, stderr)
 }
 
 // launchArgs returns the DAP launch arguments of a debug session of the
@@ -176,6 +199,7 @@ func runTerminal(r *repl, launch map[string]any, attach bool, stdin io.Reader, s
 			}
 		}
 	}()
+	cooked, cookedErr := liner.TerminalMode() // (before liner makes it raw)
 	if err := r.start(launch, attach); err != nil {
 		var re *requestError
 		if errors.As(err, &re) && re.ID == api.ErrCompile {
@@ -189,6 +213,11 @@ func runTerminal(r *repl, launch map[string]any, attach bool, stdin io.Reader, s
 	}
 	line := liner.NewLiner()
 	defer line.Close()
+	if raw, err := liner.TerminalMode(); err == nil && cookedErr == nil && isTerminal(os.Stdin) {
+		// while the program runs, the terminal is its (termin_unix.go)
+		r.typed = make(chan typedLine, 64)
+		r.running = terminalRunning(r, cooked, raw)
+	}
 	line.SetCtrlCAborts(true)
 	line.SetTabCompletionStyle(liner.TabPrints)
 	line.SetWordCompleter(r.completeWord)
@@ -209,6 +238,28 @@ func runTerminal(r *repl, launch map[string]any, attach bool, stdin io.Reader, s
 	}()
 	ask = func(r *repl, question string) (string, error) { return line.Prompt(question) }
 	for {
+		// what was typed while the program ran, and it did not read, is
+		// the next command (as in gdb)
+		if ahead := r.takeTypeahead(); len(ahead) > 0 {
+			quit := false
+			for _, in := range ahead {
+				in = strings.TrimRight(in, "\r\n")
+				fmt.Fprintf(stdout, "(nlangdbg) %s\n", in)
+				if strings.TrimSpace(in) != "" {
+					line.AppendHistory(in)
+				}
+				if err := r.Exec(in); errors.Is(err, errQuit) {
+					quit = true
+					break
+				} else if err != nil {
+					fmt.Fprintf(stdout, "error: %v\n", err)
+				}
+			}
+			if quit {
+				break
+			}
+			continue
+		}
 		in, err := line.Prompt("(nlangdbg) ")
 		if errors.Is(err, liner.ErrPromptAborted) {
 			continue // Ctrl-C at the prompt clears the line

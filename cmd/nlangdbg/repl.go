@@ -48,6 +48,16 @@ type repl struct {
 
 	interrupt chan struct{} // Ctrl-C while the program runs
 
+	// The terminal while the program runs (termin.go): running, if set,
+	// hands the terminal over (its input read line by line) and returns
+	// what takes it back; termIn is the program's input typed there;
+	// typeahead holds lines typed for the prompt.
+	running     func() (stop func())
+	typed       chan typedLine // lines typed while the program runs
+	termIn      *termInput
+	typeahead   []string
+	toldRunning bool
+
 	srcMu   sync.Mutex
 	sources map[string][]string
 	funcs   []string
@@ -173,8 +183,25 @@ func (r *repl) start(launchArgs map[string]any, attach bool) error {
 // (r.interrupt) pauses it.
 func (r *repl) waitStop() error {
 	r.stopped = false
+	if r.running != nil {
+		stop := r.running()
+		defer func() {
+			stop()
+			for {
+				select {
+				case l := <-r.typed: // read as the program stopped
+					r.typedWhileRunning(l.text, l.eof)
+				default:
+					return
+				}
+			}
+		}()
+	}
+	r.toldRunning = false
 	for {
 		select {
+		case l := <-r.typed:
+			r.typedWhileRunning(l.text, l.eof)
 		case <-r.interrupt:
 			// an empty line after Ctrl-C does not resume what it stopped
 			r.last = ""

@@ -12,6 +12,7 @@ import (
 
 	dap "github.com/google/go-dap"
 
+	dapserver "github.com/nlangdbg/nlangdbg/dap"
 	"github.com/nlangdbg/nlangdbg/dap/daptest"
 )
 
@@ -388,4 +389,54 @@ func TestDebugCompileError(t *testing.T) {
 	if want := "bad.n:2:10: undefined: x\n  return x;\n         ^\nCompilation failed.\n"; code != 1 || errb.String() != want {
 		t.Errorf("exit %d, stderr %q; want 1 and %q", code, errb.String(), want)
 	}
+}
+
+const inputREPLProg = `import io;
+int main() {
+    string a = io.readLine();
+    io.print("got " + a);
+    string b = io.readLine();
+    io.print("then " + b); // @then
+    return 0;
+}
+`
+
+// TestREPLProgramInput: the program reads what is typed while it runs
+// (the REPL's terminal input); a line it has not read when it stops is
+// the next command; run < FILE restarts it reading FILE, and later
+// restarts read FILE again.
+func TestREPLProgramInput(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "prog.n")
+	os.WriteFile(path, []byte(inputREPLProg), 0o644)
+	in := newTermInput()
+	c1, c2 := net.Pipe()
+	go (&dapserver.Server{Stdin: in}).ServeConn(c2)
+	out := &syncBuffer{}
+	r := newREPL(newDAPClient(c1, c1), out)
+	r.program, r.termIn, r.typed = path, in, make(chan typedLine, 8)
+	ft := &fakeTerminal{t: t, r: r, out: out, path: path, src: inputREPLProg}
+	t.Cleanup(func() { r.Exec("quit"); c1.Close() })
+	if err := r.start(map[string]any{"program": path, "stopOnEntry": true}, false); err != nil {
+		t.Fatal(err)
+	}
+	out.take()
+	ft.Exec("break " + strconv.Itoa(ft.line("then")))
+	// typed while it runs (before it asks: the terminal keeps it)
+	r.typed <- typedLine{text: []byte("apple\n")}
+	r.typed <- typedLine{text: []byte("pear\n")}
+	r.typed <- typedLine{text: []byte("print b\n")}
+	ft.expect(ft.Exec("continue"), `^got apple$`, `^Breakpoint 1 at main`)
+	if ahead := r.takeTypeahead(); len(ahead) != 1 || ahead[0] != "print b\n" {
+		t.Errorf("the line the program did not read: %q", ahead)
+	}
+	ft.expect(ft.Exec("print b"), `^"pear"$`)
+	file := filepath.Join(dir, "in.txt")
+	os.WriteFile(file, []byte("fig\nkiwi\n"), 0o644)
+	ft.expect(ft.Exec("run < "+file), `^Restarted\.$`)
+	ft.expect(ft.Exec("continue"), `^got fig$`, `^Breakpoint 1 at main`)
+	ft.expect(ft.Exec("print b"), `^"kiwi"$`)
+	ft.Exec("restart")
+	ft.expect(ft.Exec("continue"), `^got fig$`)
+	ft.expect(ft.Exec("run < nosuch.txt"), `^error: run < nosuch\.txt: .*no such file`)
 }

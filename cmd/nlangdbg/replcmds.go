@@ -1,9 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -77,7 +80,7 @@ func init() {
 		{name: "checkpoints", help: "List the checkpoints, the size of the recording and the copies of the execution that going\nback starts from.", fn: printConsoleCmd("checkpoints")},
 		{name: "when", help: "Where the session is in its recording: thread, reductions, position, past or frontier.", fn: printConsoleCmd("when")},
 		{name: "dump", usage: "FILE", help: "Write the present to FILE (the recording so far and this moment): nlangdbg debug --core FILE opens it here.", fn: printConsoleCmd("dump")},
-		{name: "restart", aliases: []string{"r", "run"}, usage: "[CHECKPOINT]", help: "Restart the program (breakpoints and displays are kept), or go to checkpoint CHECKPOINT.", fn: cmdRestart},
+		{name: "restart", aliases: []string{"r", "run"}, usage: "[CHECKPOINT | < FILE]", help: "Restart the program (breakpoints and displays are kept), or go to checkpoint CHECKPOINT.\nrun < FILE restarts it reading FILE as its input (and so do later restarts).", fn: cmdRestart},
 		{name: "detach", help: "Detach from an attached program and leave it running.", fn: cmdDetach},
 		{name: "quit", aliases: []string{"q", "exit"}, help: "Quit: a launched program ends; an attached one is detached and runs on (you are asked\nfirst; no stays).", fn: cmdQuit},
 	}
@@ -997,6 +1000,27 @@ func consoleCmd(name string) func(r *repl, args string) error {
 }
 
 func cmdRestart(r *repl, args string) error {
+	var restartArgs json.RawMessage
+	if file, ok := strings.CutPrefix(strings.TrimSpace(args), "<"); ok {
+		// run < FILE: the program reads FILE (and does on later restarts)
+		file = strings.TrimSpace(file)
+		if file == "" {
+			return errors.New("usage: run < FILE")
+		}
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return fmt.Errorf("run < %s: %v", file, err)
+		}
+		if r.attached {
+			return errors.New("restart is not available when attached")
+		}
+		r.launch["stdin"] = abs
+		restartArgs = rawArgs(map[string]any{"arguments": r.launch})
+		args = ""
+	}
 	if args = strings.TrimSpace(args); args != "" {
 		id, err := strconv.Atoi(args)
 		if err != nil {
@@ -1008,7 +1032,10 @@ func cmdRestart(r *repl, args string) error {
 		return errors.New("restart is not available when attached")
 	}
 	r.drainEvents() // the end of the last run, if it ended
-	if _, err := r.c.call(&dap.RestartRequest{Request: request("restart")}); err != nil {
+	if r.termIn != nil {
+		r.termIn.reset()
+	}
+	if _, err := r.c.call(&dap.RestartRequest{Request: request("restart"), Arguments: restartArgs}); err != nil {
 		return err
 	}
 	r.exited = false
