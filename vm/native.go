@@ -29,6 +29,9 @@ type Native struct {
 	Fn  NativeFunc
 	// Pinned marks a native that blocks its carrier (a blocking read).
 	Pinned bool
+	// Recv says whether a method reads or changes its receiver as a
+	// whole (the methods of List and Dict): see Funcode.AccessOf.
+	Recv RecvAccess
 }
 
 // Method returns the method part of the native's name ("add" of
