@@ -161,14 +161,17 @@ var stateNatives = map[string]bool{"math.random": true, "math.randomi": true, "m
 func checkReadOnly(fn *vm.Funcode) error {
 	for _, in := range fn.Code {
 		why := ""
-		switch in.Op {
-		case vm.CALL:
+		info := in.Op.Info()
+		switch info.Call {
+		case vm.CallFunc:
 			why = "calls " + fn.Funcs[in.B].Name
-		case vm.CALLV, vm.CALLI:
+		case vm.CallVirtual, vm.CallByName:
 			why = "calls a method"
-		case vm.CALLF:
+		case vm.CallValue:
 			why = "calls a function value"
-		case vm.CALLN:
+		case vm.CallCont:
+			why = "resumes a continuation"
+		case vm.CallNative:
 			nc := fn.NCalls[in.B]
 			name := nc.Native.Name
 			ok := readOnlyNatives[name] ||
@@ -179,8 +182,12 @@ func checkReadOnly(fn *vm.Funcode) error {
 			if !ok {
 				why = "calls " + name
 			}
-		case vm.TOSTR:
-			if mayHoldObjects(fn.Types[in.C], 0) {
+		default:
+			switch {
+			case !info.Is(vm.RunsCode):
+			case in.Op != vm.TOSTR:
+				why = "runs code (" + in.Op.String() + ")"
+			case mayHoldObjects(fn.Types[in.C], 0):
 				why = "converts " + fn.Types[in.C].String() + " to a string (calls toString)"
 			}
 		}

@@ -146,23 +146,23 @@ func assignedParam(fn *vm.Funcode) string {
 	return ""
 }
 
-// writtenRegs returns the registers an instruction writes; for a call,
-// the result register and every register from the first argument up (the
-// callee's frame overlays them). See the stack pictures in vm/opcode.go.
+// writtenRegs returns the registers an instruction writes (the opcode
+// table says which): R[A], or for a call the result register and every
+// register from the first argument up (the callee's frame overlays
+// them).
 func writtenRegs(fn *vm.Funcode, in vm.Instr) []int32 {
-	switch in.Op {
-	case vm.NOP, vm.JMP, vm.LOOP, vm.JT, vm.JF, vm.JNLTI, vm.JNLEI, vm.JNLTIK, vm.JNLEIK, vm.JNGTIK, vm.JNGEIK,
-		vm.LOOPLTIK, vm.LOOPLEIK, vm.LOOPGTIK, vm.LOOPGEIK, vm.LOOPLTI, vm.LOOPLEI, vm.LOOPT, vm.JNLTD, vm.JNLED,
-		vm.SETF, vm.ASET, vm.LSET, vm.RET, vm.RETV, vm.THROW, vm.RETHROW, vm.ASSERT, vm.TRAP:
-		return nil
-	case vm.CALL, vm.CALLV, vm.CALLI, vm.CALLN, vm.CALLF, vm.CONT:
+	info := in.Op.Info()
+	switch {
+	case info.Call != vm.NoCall:
 		out := []int32{in.C}
 		for r := in.A; r < int32(fn.NumRegs); r++ {
 			out = append(out, r)
 		}
 		return out
+	case info.Is(vm.SetsA):
+		return []int32{in.A}
 	}
-	return []int32{in.A}
+	return nil
 }
 
 // GotoTarget is a place a thread can be moved to: a statement start.

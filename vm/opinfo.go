@@ -60,6 +60,18 @@ func (in Instr) Operand(o Operand) int32 {
 	return 0
 }
 
+// SetOperand sets operand o of in to x (nothing for NoOperand).
+func (in *Instr) SetOperand(o Operand, x int32) {
+	switch o {
+	case OpA:
+		in.A = x
+	case OpB:
+		in.B = x
+	case OpC:
+		in.C = x
+	}
+}
+
 // CallKind says what a call instruction calls.
 type CallKind uint8
 

@@ -235,29 +235,21 @@ func (d *Detector) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	fr := t.Frame(0)
 	ins := d.instr(fn, pc)
 	reg := func(r int32) vm.Value { return *t.Reg(fr, r) }
-	var obj any
+	a := fn.AccessOf(ins)
 	var i int64
-	write := false
-	switch ins.Op {
-	case vm.GETF:
-		obj, i = reg(ins.B).R, int64(ins.C)
-	case vm.SETF:
-		obj, i, write = reg(ins.A).R, int64(ins.B), true
-	case vm.AGET, vm.LGET:
-		obj, i = reg(ins.B).R, int64(reg(ins.C).N)
-	case vm.ASET, vm.LSET:
-		obj, i, write = reg(ins.A).R, int64(reg(ins.B).N), true
-	case vm.CALLN:
-		w, ok := collectionNative(fn.NCalls[ins.B].Native.Name)
-		if !ok {
-			return false
-		}
-		obj, i, write = reg(ins.A).R, -1, w
+	switch a.Kind {
+	case vm.AccessField:
+		i = int64(ins.Operand(a.Key)) // the field number
+	case vm.AccessArray, vm.AccessList:
+		i = int64(reg(ins.Operand(a.Key)).N)
+	case vm.AccessCollection:
+		i = -1 // the collection as a whole
 	default:
 		return false
 	}
+	obj := reg(ins.Operand(a.Obj)).R
 	if l, ok := locOf(obj, i); ok {
-		d.access(t, l, obj, write)
+		d.access(t, l, obj, a.Write)
 	}
 	return false
 }
@@ -279,20 +271,6 @@ func (d *Detector) instr(fn *vm.Funcode, pc int32) vm.Instr {
 		d.lastFn, d.lastCode = fn, code
 	}
 	return d.lastCode[pc]
-}
-
-// collectionNative says whether the native is a method of a List or a
-// Dict (a collection as a whole is one location) and whether it writes.
-func collectionNative(name string) (write, ok bool) {
-	typ, m, found := strings.Cut(name, ".")
-	if !found || (typ != "List" && typ != "Dict") {
-		return false, false
-	}
-	switch m {
-	case "set", "add", "remove", "removeAt", "insert", "clear", "put", "sort", "reverse", "addAll", "pop", "push":
-		return true, true
-	}
-	return false, true
 }
 
 // access checks an access of t to l (element i of obj) and records it.
