@@ -25,22 +25,13 @@ var ErrStepLimit = errors.New("evaluation exceeded the step limit")
 // state (use the REPL for those).
 var ErrCallsNotAllowed = errors.New("this expression may not run code (only the REPL may)")
 
-// framePC returns the pc at which the locals of frame depth of t are
-// looked up: the next instruction of a stopped top frame, the call in
-// progress otherwise.
-func framePC(t *vm.Thread, depth int) int32 {
-	pc := t.Frame(depth).PC
-	if (depth > 0 || t.InNative()) && pc > 0 {
-		pc--
-	}
-	return pc
-}
-
 // frameVars returns the variables of frame depth of t: the receiver (nil
 // in functions), the parameters and the other locals live at the frame's
-// pc, each in declaration order. The thread must be stopped.
+// pc (vm.DebugFrame), each in declaration order. The thread must be
+// stopped.
 func frameVars(t *vm.Thread, depth int) (this *vm.LocalVar, params, locals []vm.LocalVar) {
-	return varsAt(t.Frame(depth).Fn, framePC(t, depth))
+	df := t.DebugFrame(depth)
+	return varsAt(df.Func(), df.PC())
 }
 
 // evalInFrame compiles expr in the scope of frame depth of t (its locals

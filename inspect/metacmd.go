@@ -352,11 +352,8 @@ func (s *Session) disasmCommand(threadID int64, depth int, args []string) (strin
 		if depth < 0 || depth >= t.Depth() {
 			return "", ErrNoFrame
 		}
-		f := t.Frame(depth)
-		fn, pc = f.Fn, f.PC
-		if (depth > 0 || t.InNative()) && pc > 0 {
-			pc--
-		}
+		df := t.DebugFrame(depth)
+		fn, pc = df.Func(), df.PC()
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "func %s (%s:%d)\n", fn.Name, filepath.Base(fn.File), fn.Line)

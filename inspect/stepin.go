@@ -33,7 +33,7 @@ func (s *Session) StepInTargets(threadID int64) ([]StepInTarget, error) {
 	}
 	f := t.Frame(0)
 	fn := f.Fn
-	cur, _ := fn.Pos(s.shownPC(t, f))
+	cur, _ := fn.Pos(s.shownPC(t, 0))
 	var out []StepInTarget
 	for pc := f.PC; int(pc) < len(fn.Code); pc++ {
 		line, col := fn.Pos(pc)

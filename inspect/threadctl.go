@@ -239,15 +239,14 @@ func (s *Session) Goto(threadID int64, targetID int) error {
 // unsetLocals lists the locals live at pc to that are not live at pc
 // from (in the same register): their values would be stale.
 func unsetLocals(fn *vm.Funcode, from, to int32) []string {
-	live := func(l vm.LocalVar, pc int32) bool { return pc >= l.StartPC && pc < l.EndPC }
 	var out []string
 	for _, l := range fn.Locals {
-		if !live(l, to) || l.IsParam {
+		if !l.LiveAt(to) || l.IsParam {
 			continue
 		}
 		ok := false
 		for _, m := range fn.Locals {
-			if m.Reg == l.Reg && m.Name == l.Name && live(m, from) {
+			if m.Reg == l.Reg && m.Name == l.Name && m.LiveAt(from) {
 				ok = true
 			}
 		}

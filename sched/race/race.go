@@ -337,12 +337,8 @@ func (d *Detector) access(t *vm.Thread, l loc, obj any, write bool) {
 func (d *Detector) at(t *vm.Thread, write bool) access {
 	a := access{write: write, thread: t}
 	for i := 0; i < len(a.stack) && i < t.Depth(); i++ {
-		f := t.Frame(i)
-		pc := f.PC
-		if i > 0 {
-			pc-- // a caller's PC is its return address
-		}
-		a.stack[i] = frameAt{f.Fn, pc}
+		df := t.DebugFrame(i)
+		a.stack[i] = frameAt{df.Func(), df.PC()}
 	}
 	return a
 }
