@@ -108,7 +108,8 @@ const (
 // collection's native method); Key names the operand that is the field
 // number itself (AccessField) or that holds the register of the index
 // (AccessArray, AccessList); Val names the operand holding the register
-// loaded into or stored. Key and Val are NoOperand for a collection.
+// loaded into or stored (or, for a store of an immediate, the
+// immediate). Key and Val are NoOperand for a collection.
 type Access struct {
 	Kind  AccessKind
 	Write bool // a store (or a native method that changes its receiver)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,11 +66,20 @@ func TestOpTableShape(t *testing.T) {
 			if a.Write == i.Is(vm.SetsA) {
 				t.Errorf("%v: a load sets R[A], a store sets no register", op)
 			}
-			want := vm.Reg
+			key, val := vm.Reg, []vm.OperandKind{vm.Reg}
 			if a.Kind == vm.AccessField {
-				want = vm.FieldArg
+				key = vm.FieldArg
 			}
-			if i.Args[a.Obj-1] != vm.Reg || i.Args[a.Key-1] != want || i.Args[a.Val-1] != vm.Reg {
+			if a.Write {
+				val = append(val, vm.Imm) // a store of an immediate
+			}
+			arg := func(o vm.Operand) vm.OperandKind {
+				if o < vm.OpA || o > vm.OpC {
+					return vm.Unused
+				}
+				return i.Args[o-1]
+			}
+			if arg(a.Obj) != vm.Reg || arg(a.Key) != key || !slices.Contains(val, arg(a.Val)) {
 				t.Errorf("%v: access operands %v (obj), %v (key), %v (value) are %v", op, a.Obj, a.Key, a.Val, i.Args)
 			}
 		}
@@ -464,8 +474,13 @@ func (c *opChecker) check(t *vm.Thread, fn *vm.Funcode, pc int32) {
 	}
 	if p.loc != nil && p.kind != vm.AccessCollection && same && pc == p.pc+1 {
 		a := p.fn.AccessOf(p.in)
-		if v, ok := p.at(); ok && !sameValue(v, cur[p.in.Operand(a.Val)]) {
-			c.fail(p, "the location holds %v, register %v holds %v", v, a.Val, cur[p.in.Operand(a.Val)])
+		x := p.in.Operand(a.Val)
+		want := vm.Value{N: uint64(int64(x))} // an immediate stored
+		if i.Args[a.Val-1] == vm.Reg {
+			want = cur[x]
+		}
+		if v, ok := p.at(); ok && !sameValue(v, want) {
+			c.fail(p, "the location holds %v, operand %v is %v", v, a.Val, want)
 		}
 	}
 }
