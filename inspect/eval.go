@@ -125,30 +125,10 @@ func (s *Session) runEval(fn *vm.Funcode, args []vm.Value) (v vm.Value, err erro
 	}
 }
 
-// readOnlyNatives are the natives a watch or hover expression may call:
-// they neither change the heap nor block nor run user code. Natives of
-// package math and methods of string are all allowed (but see
-// stateNatives).
-var readOnlyNatives = map[string]bool{
-	"List.get": true, "List.length": true, "List.count": true, "List.contains": true,
-	"List.indexOf": true, "List.toString": true,
-	"Dict.get": true, "Dict.count": true, "Dict.length": true, "Dict.containsKey": true,
-	"Dict.keys": true, "Dict.toString": true,
-	"array.length": true, "array.toString": true,
-	"Channel.length": true, "Channel.capacity": true, "Channel.isClosed": true,
-	"Future.isDone": true, "AtomicInt.get": true, "AtomicInt.toString": true,
-	"Semaphore.available": true, "ReentrantMutex.holdCount": true,
-	"Thread.id": true, "Thread.name": true, "Thread.isAlive": true,
-	"__same": true, "__hash": true, "__chars": true, "__dictKeys": true, "__exceptionToString": true,
-}
-
-// stateNatives change hidden state although their package is read-only.
-var stateNatives = map[string]bool{"math.random": true, "math.randomi": true, "math.srand": true}
-
 // checkReadOnly rejects code that could run user code or change the
-// program's state: calls of user functions and methods (CALL, CALLV,
-// CALLI, CALLF), natives outside the read-only set, and conversions to
-// string of values that may hold objects (they call toString).
+// program's state: calls of user functions and methods, natives that are
+// not vm.ReadOnly (or that format objects: they call toString), and
+// conversions to string of values that may hold objects.
 func checkReadOnly(fn *vm.Funcode) error {
 	for _, in := range fn.Code {
 		why := ""
@@ -164,14 +144,9 @@ func checkReadOnly(fn *vm.Funcode) error {
 			why = "resumes a continuation"
 		case vm.CallNative:
 			nc := fn.NCalls[in.B]
-			name := nc.Native.Name
-			ok := readOnlyNatives[name] ||
-				(strings.HasPrefix(name, "string.") || strings.HasPrefix(name, "math.")) && !stateNatives[name]
-			if ok && strings.HasSuffix(name, ".toString") && nc.Type != nil && mayHoldObjects(nc.Type, 0) {
-				ok = false
-			}
-			if !ok {
-				why = "calls " + name
+			n := nc.Native
+			if !n.Is(vm.ReadOnly) || n.Is(vm.Formats) && nc.Type != nil && mayHoldObjects(nc.Type, 0) {
+				why = "calls " + n.Name
 			}
 		default:
 			switch {

@@ -35,9 +35,9 @@ func atomicNatives() (ctors, methods []*vm.Native) {
 		}),
 	}
 	methods = []*vm.Native{
-		lockFree("AtomicInt", "int get()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
+		readOnly(lockFree("AtomicInt", "int get()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
 			return ret(a.v.Load())
-		}),
+		})),
 		lockFree("AtomicInt", "void set(int v)", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
 			a.v.Store(int32(args[1].N))
 			return vm.Value{}, nil
@@ -54,9 +54,9 @@ func atomicNatives() (ctors, methods []*vm.Native) {
 		lockFree("AtomicInt", "bool compareAndSet(int expect, int update)", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
 			return vm.BoolV(a.v.CompareAndSwap(int32(args[1].N), int32(args[2].N))), nil
 		}),
-		lockFree("AtomicInt", "string toString()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
+		readOnly(lockFree("AtomicInt", "string toString()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
 			return vm.StrV(a.String()), nil
-		}),
+		})),
 	}
 	return ctors, methods
 }

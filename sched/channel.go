@@ -211,15 +211,15 @@ func channelMethods() []*vm.Native {
 		method("Channel", "void close()", func(t *vm.Thread, c C, args []vm.Value) (vm.Value, error) {
 			return c.close(t)
 		}),
-		method("Channel", "int length()", func(t *vm.Thread, c C, args []vm.Value) (vm.Value, error) {
+		readOnly(method("Channel", "int length()", func(t *vm.Thread, c C, args []vm.Value) (vm.Value, error) {
 			return vm.IntV(int64(c.buf.len())), nil
-		}),
-		method("Channel", "int capacity()", func(t *vm.Thread, c C, args []vm.Value) (vm.Value, error) {
+		})),
+		readOnly(method("Channel", "int capacity()", func(t *vm.Thread, c C, args []vm.Value) (vm.Value, error) {
 			return vm.IntV(int64(c.cap)), nil
-		}),
-		method("Channel", "bool isClosed()", func(t *vm.Thread, c C, args []vm.Value) (vm.Value, error) {
+		})),
+		readOnly(method("Channel", "bool isClosed()", func(t *vm.Thread, c C, args []vm.Value) (vm.Value, error) {
 			return vm.BoolV(c.closed), nil
-		}),
+		})),
 	}
 }
 

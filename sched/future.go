@@ -98,9 +98,9 @@ func futureMethods() []*vm.Native {
 		method("Future", "T get()", func(t *vm.Thread, f F, args []vm.Value) (vm.Value, error) {
 			return f.get(t)
 		}),
-		method("Future", "bool isDone()", func(t *vm.Thread, f F, args []vm.Value) (vm.Value, error) {
+		readOnly(method("Future", "bool isDone()", func(t *vm.Thread, f F, args []vm.Value) (vm.Value, error) {
 			return vm.BoolV(f.done), nil
-		}),
+		})),
 	}
 }
 

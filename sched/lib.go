@@ -41,19 +41,19 @@ var concurrentSource string
 
 func threadMethods() []*vm.Native {
 	return []*vm.Native{
-		method("Thread", "int id()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
+		readOnly(method("Thread", "int id()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
 			return vm.IntV(th.ID), nil
-		}),
-		method("Thread", "string name()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
+		})),
+		readOnly(method("Thread", "string name()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
 			return vm.StrV(th.Name), nil
-		}),
+		})),
 		method("Thread", "void setName(string n)", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
 			th.Name = args[1].S()
 			return vm.Value{}, nil
 		}),
-		method("Thread", "bool isAlive()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
+		readOnly(method("Thread", "bool isAlive()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
 			return vm.BoolV(th.State != vm.Dead), nil
-		}),
+		})),
 		method("Thread", "void join()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
 			return join(t, th)
 		}),
@@ -118,6 +118,13 @@ func method[R comparable](typ, sig string, fn func(t *vm.Thread, r R, args []vm.
 		s.mu.Unlock()
 		return v, err
 	}
+	return n
+}
+
+// readOnly marks a native that changes nothing a program can see
+// (vm.ReadOnly): a debugger may call it in a watch or a condition.
+func readOnly(n *vm.Native) *vm.Native {
+	n.Flags |= vm.ReadOnly
 	return n
 }
 

@@ -149,12 +149,12 @@ func reentrantNatives() (ctors, methods []*vm.Native) {
 		method("ReentrantMutex", "bool tryLock()", func(t *vm.Thread, m M, args []vm.Value) (vm.Value, error) {
 			return vm.BoolV(m.l.tryLock(t, true)), nil
 		}),
-		method("ReentrantMutex", "int holdCount()", func(t *vm.Thread, m M, args []vm.Value) (vm.Value, error) {
+		readOnly(method("ReentrantMutex", "int holdCount()", func(t *vm.Thread, m M, args []vm.Value) (vm.Value, error) {
 			if m.l.owner != t {
 				return vm.IntV(0), nil
 			}
 			return vm.IntV(int64(m.l.holds)), nil
-		}),
+		})),
 	}
 	return ctors, methods
 }

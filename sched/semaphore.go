@@ -74,9 +74,9 @@ func semaphoreNatives() (ctors, methods []*vm.Native) {
 			}
 			return vm.BoolV(false), nil
 		}),
-		method("Semaphore", "int available()", func(t *vm.Thread, sm S, args []vm.Value) (vm.Value, error) {
+		readOnly(method("Semaphore", "int available()", func(t *vm.Thread, sm S, args []vm.Value) (vm.Value, error) {
 			return vm.IntV(int64(sm.permits)), nil
-		}),
+		})),
 	}
 	return ctors, methods
 }

@@ -12,7 +12,7 @@ func listMethods() []*Native {
 			}
 			return fn(t, l, a)
 		})
-		n.Recv = RecvReads
+		n.Recv, n.Flags = RecvReads, ReadOnly
 		return n
 	}
 	length := func(t *Thread, l *List, a []Value) (Value, error) { return IntV(int64(len(l.Data))), nil }
@@ -67,9 +67,9 @@ func listMethods() []*Native {
 			l.Data = l.Data[:0]
 			return Value{}, nil
 		})),
-		m("toString", "string toString()", func(t *Thread, l *List, a []Value) (Value, error) {
+		formats(m("toString", "string toString()", func(t *Thread, l *List, a []Value) (Value, error) {
 			return libFormatRecv(t, a[0], l.Type)
-		}),
+		})),
 	}
 }
 
@@ -127,7 +127,7 @@ func dictMethods() []*Native {
 			}
 			return fn(t, d, a)
 		})
-		n.Recv = RecvReads
+		n.Recv, n.Flags = RecvReads, ReadOnly
 		return n
 	}
 	return []*Native{
@@ -192,9 +192,9 @@ func dictMethods() []*Native {
 			copy(l.Data, d.Keys)
 			return RefV(l), nil
 		}),
-		m("toString", "string toString()", func(t *Thread, d *Dict, a []Value) (Value, error) {
+		formats(m("toString", "string toString()", func(t *Thread, d *Dict, a []Value) (Value, error) {
 			return libFormatRecv(t, a[0], d.Type)
-		}),
+		})),
 	}
 }
 
@@ -215,21 +215,23 @@ func noUnlock() {}
 // args[0] (an *Array).
 func arrayMethods() []*Native {
 	m := func(name, sig string, fn func(t *Thread, arr *Array, a []Value) (Value, error)) *Native {
-		return libFn("array."+name, sig, func(t *Thread, a []Value) (Value, error) {
+		n := libFn("array."+name, sig, func(t *Thread, a []Value) (Value, error) {
 			arr, ok := a[0].R.(*Array)
 			if !ok || arr == nil {
 				return Value{}, Throwf("NullPointerException", "array.%s called on null", name)
 			}
 			return fn(t, arr, a)
 		})
+		n.Flags = ReadOnly
+		return n
 	}
 	return []*Native{
 		m("length", "int length()", func(t *Thread, arr *Array, a []Value) (Value, error) {
 			return IntV(int64(len(arr.Data))), nil
 		}),
-		m("toString", "string toString()", func(t *Thread, arr *Array, a []Value) (Value, error) {
+		formats(m("toString", "string toString()", func(t *Thread, arr *Array, a []Value) (Value, error) {
 			return libFormatRecv(t, a[0], arr.Type)
-		}),
+		})),
 	}
 }
 
@@ -245,6 +247,12 @@ func grownCap(c int) int {
 
 // writes marks a collection method that changes its receiver.
 func writes(n *Native) *Native {
-	n.Recv = RecvWrites
+	n.Recv, n.Flags = RecvWrites, n.Flags&^ReadOnly
+	return n
+}
+
+// formats marks a method that formats its receiver's elements.
+func formats(n *Native) *Native {
+	n.Flags |= Formats
 	return n
 }
