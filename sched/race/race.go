@@ -130,12 +130,21 @@ type Detector struct {
 	lastT  *vm.Thread
 	lastTS *threadState
 	// the last location (a read and a write of it often follow each
-	// other) and the instructions of the last function, as compiled
-	lastL    loc
-	lastC    *cell
-	code     map[*vm.Funcode][]vm.Instr
-	lastFn   *vm.Funcode
-	lastCode []vm.Instr
+	// other) and the accesses of the last function's instructions
+	lastL     loc
+	lastC     *cell
+	sites     map[*vm.Funcode][]site
+	lastFn    *vm.Funcode
+	lastSites []site
+}
+
+// site is what the instruction at a pc accesses (vm.Funcode.AccessOf),
+// with its operands resolved: the register of the object, and the field
+// number or the register of the index.
+type site struct {
+	kind     vm.AccessKind
+	write    bool
+	obj, key int32
 }
 
 // A Race is one data race found.
@@ -233,44 +242,45 @@ func (d *Detector) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		return false
 	}
 	fr := t.Frame(0)
-	ins := d.instr(fn, pc)
-	reg := func(r int32) vm.Value { return *t.Reg(fr, r) }
-	a := fn.AccessOf(ins)
+	s := d.site(fn, pc)
 	var i int64
-	switch a.Kind {
+	switch s.kind {
 	case vm.AccessField:
-		i = int64(ins.Operand(a.Key)) // the field number
+		i = int64(s.key) // the field number
 	case vm.AccessArray, vm.AccessList:
-		i = int64(reg(ins.Operand(a.Key)).N)
+		i = int64(t.Reg(fr, s.key).N)
 	case vm.AccessCollection:
 		i = -1 // the collection as a whole
 	default:
 		return false
 	}
-	obj := reg(ins.Operand(a.Obj)).R
+	obj := t.Reg(fr, s.obj).R
 	if l, ok := locOf(obj, i); ok {
-		d.access(t, l, obj, a.Write)
+		d.access(t, l, obj, s.write)
 	}
 	return false
 }
 
-// instr returns the instruction of fn at pc as compiled (under the trap).
-func (d *Detector) instr(fn *vm.Funcode, pc int32) vm.Instr {
+// site returns what the instruction of fn at pc (as compiled, under the
+// trap) accesses.
+func (d *Detector) site(fn *vm.Funcode, pc int32) site {
 	if fn != d.lastFn {
-		code := d.code[fn]
-		if code == nil {
-			code = make([]vm.Instr, len(fn.Code))
-			for i := range code {
-				code[i] = fn.Instr(int32(i))
+		sites := d.sites[fn]
+		if sites == nil {
+			sites = make([]site, len(fn.Code))
+			for i := range sites {
+				in := fn.Instr(int32(i))
+				a := fn.AccessOf(in)
+				sites[i] = site{kind: a.Kind, write: a.Write, obj: in.Operand(a.Obj), key: in.Operand(a.Key)}
 			}
-			if d.code == nil {
-				d.code = map[*vm.Funcode][]vm.Instr{}
+			if d.sites == nil {
+				d.sites = map[*vm.Funcode][]site{}
 			}
-			d.code[fn] = code
+			d.sites[fn] = sites
 		}
-		d.lastFn, d.lastCode = fn, code
+		d.lastFn, d.lastSites = fn, sites
 	}
-	return d.lastCode[pc]
+	return d.lastSites[pc]
 }
 
 // access checks an access of t to l (element i of obj) and records it.
