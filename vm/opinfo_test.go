@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nlangdbg/nlangdbg/internal/testmode"
 	"github.com/nlangdbg/nlangdbg/vm"
 	"github.com/nlangdbg/nlangdbg/vm/compile"
 )
@@ -252,6 +253,7 @@ type opChecker struct {
 	have  bool
 	threw bool
 	traps int
+	limit int // maxTraps
 	// per opcode: ran, took its jump, fell through, counted a reduction
 	seen, jumped, fell, reduced map[vm.Opcode]bool
 }
@@ -273,8 +275,14 @@ type opStep struct {
 }
 
 // maxTraps bounds the instructions checked per program (a deep
-// recursion would take long under the hook).
-const maxTraps = 200_000
+// recursion would take long under the hook): the quick run checks the
+// start of each, which already runs every opcode.
+func maxTraps() int {
+	if testmode.Full() {
+		return 200_000
+	}
+	return 10_000
+}
 
 func (c *opChecker) run(name string, prog *vm.Program) {
 	for _, fn := range prog.Funcs {
@@ -287,11 +295,11 @@ func (c *opChecker) run(name string, prog *vm.Program) {
 	m.FS = &vm.FSPolicy{Deny: true}
 	m.MaxFrames = 2000
 	m.Hook = c
-	c.name, c.have, c.threw, c.traps = name, false, false, 0
+	c.name, c.have, c.threw, c.traps, c.limit = name, false, false, 0, maxTraps()
 	th := m.NewCallThread(prog.Main, nil)
 	for i := 0; i < 1_000_000 && !th.Done(); i++ {
 		if th.Run(1000) == vm.StopTrap {
-			break // maxTraps reached
+			break // the limit of traps reached
 		}
 	}
 }
@@ -300,7 +308,7 @@ func (c *opChecker) run(name string, prog *vm.Program) {
 // since the last trap and records the one about to run.
 func (c *opChecker) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	c.traps++
-	if c.traps > maxTraps {
+	if c.traps > c.limit {
 		return true
 	}
 	if c.have {
