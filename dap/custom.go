@@ -145,6 +145,7 @@ func (c *session) customRequest(content []byte) bool {
 	if json.Unmarshal(content, &head) != nil || head.Type != "request" || !strings.HasPrefix(head.Command, "nlang/") {
 		return false
 	}
+	c.curSeq = head.Seq
 	c.hold()
 	defer c.release()
 	defer func() {

@@ -1,6 +1,7 @@
 package dap
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -269,6 +270,8 @@ func (c *session) onScopesRequest(req *dap.ScopesRequest) {
 			hint = "locals"
 		case "Arguments":
 			hint = "arguments"
+		case inspect.ReturnValueName:
+			hint = "returnValue" // (DAP 1.67)
 		}
 		out = append(out, dap.Scope{Name: s.Name, PresentationHint: hint, VariablesReference: s.Ref,
 			NamedVariables: s.Count, Expensive: s.Expensive})
@@ -306,7 +309,7 @@ func (c *session) onVariablesRequest(req *dap.VariablesRequest) {
 		}
 		for _, v := range vars {
 			c.noteShape(v.Ref, v.Named, v.Indexed)
-			out = append(out, dap.Variable{Name: v.Name, Value: formatValue(v.Value, v.Type, a.Format), Type: v.Type, EvaluateName: v.EvaluateName,
+			out = append(out, dap.Variable{Name: v.Name, Value: c.styleValue(formatValue(v.Value, v.Type, a.Format), v.Type), Type: v.Type, EvaluateName: v.EvaluateName,
 				VariablesReference: v.Ref, NamedVariables: v.Named, IndexedVariables: v.Indexed})
 		}
 	}
@@ -352,6 +355,17 @@ func (c *session) onEvaluateRequest(req *dap.EvaluateRequest) {
 		c.sendError(req, errEvaluate, err.Error())
 		return
 	}
+	var at struct {
+		Arguments evalPosition `json:"arguments"`
+	}
+	json.Unmarshal(c.raw, &at) // (DAP 1.67; absent: zero)
+	if p := at.Arguments; p.Line > 0 && p.Source != nil && p.Source.Path != "" {
+		// evaluate at a source position: the frame of this thread whose
+		// function is there (a hover in a caller's code)
+		if d, ok, err := c.prog.FrameAt(tid, canonFile(p.Source.Path), p.Line); err == nil && ok {
+			depth = d
+		}
+	}
 	if a.Context == "repl" && strings.HasPrefix(strings.TrimSpace(a.Expression), api.ConsolePrefix) {
 		c.consoleCommand(req, tid, depth)
 		return
@@ -373,7 +387,7 @@ func (c *session) onEvaluateRequest(req *dap.EvaluateRequest) {
 	}
 	c.noteShape(v.Ref, v.Named, v.Indexed)
 	c.respond(&dap.EvaluateResponse{Response: newResponse(req), Body: dap.EvaluateResponseBody{
-		Result: formatValue(v.Value, v.Type, a.Format), Type: v.Type, VariablesReference: v.Ref,
+		Result: c.styleValue(formatValue(v.Value, v.Type, a.Format), v.Type), Type: v.Type, VariablesReference: v.Ref,
 		NamedVariables: v.Named, IndexedVariables: v.Indexed}})
 }
 
@@ -417,6 +431,7 @@ func (c *session) onSetVariableRequest(req *dap.SetVariableRequest) {
 	c.respond(&dap.SetVariableResponse{Response: newResponse(req), Body: dap.SetVariableResponseBody{
 		Value: v.Value, Type: v.Type, VariablesReference: v.Ref,
 		NamedVariables: v.Named, IndexedVariables: v.Indexed}})
+	c.invalidate(0, "variables")
 }
 
 func (c *session) onSourceRequest(req *dap.SourceRequest) {

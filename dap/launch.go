@@ -140,7 +140,7 @@ func (c *session) onInitializeRequest(req *dap.InitializeRequest) {
 	}
 	c.initialized = true
 	c.client = readClientCaps(c.raw, req.Arguments)
-	c.respond(&dap.InitializeResponse{Response: newResponse(req), Body: capabilities()})
+	c.respond(&initializeResponse{Response: newResponse(req), Body: capabilities171{Capabilities: capabilities(), SupportsANSIStyling: true}})
 	c.send(&dap.InitializedEvent{Event: newEvent("initialized")})
 }
 
@@ -398,7 +398,7 @@ func (c *session) onRestartRequest(req *dap.RestartRequest) {
 	// session (a new run: its breakpoints and filters stay); a program
 	// whose sources changed, or other arguments, is launched anew.
 	inPlace := false
-	if same {
+	if same && args.Stdin == "" { // (an input file is opened anew: a launch)
 		old.SetListener(nil) // the old run's end is not the session's
 		inPlace = old.Restart() == nil
 		old.SetListener(c.lis)

@@ -293,7 +293,7 @@ func (c *session) readLoop() error {
 		}
 		switch m := msg.(type) {
 		case dap.RequestMessage:
-			c.raw = content
+			c.raw, c.curSeq = content, m.GetRequest().Seq
 			c.handle(m)
 			c.raw = nil
 		case *dap.RunInTerminalResponse:
@@ -484,6 +484,7 @@ type session struct {
 
 	// The fields below belong to the read loop.
 	raw          []byte // the request being handled, as read (for fields go-dap does not know)
+	curSeq       int    // its seq
 	client       clientCaps
 	term         *termLaunch // a launch waiting for its terminal (console.go)
 	termConn     net.Conn    // the program's terminal (console.go)
@@ -741,6 +742,9 @@ func (c *session) sendErrorResponse(seq int, command string, id int, msg string)
 
 // sendOutput sends an output event.
 func (c *session) sendOutput(category, text string) {
+	if category == "console" {
+		text = c.styleNote(text)
+	}
 	c.send(&dap.OutputEvent{Event: newEvent("output"), Body: dap.OutputEventBody{Category: category, Output: text}})
 }
 

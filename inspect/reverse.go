@@ -281,7 +281,9 @@ type pass struct {
 	done  chan bool // true: the target was reached
 	onEv  func(ev sched.Event)
 	traps []trapKey // patched for the pass (cleared by wait)
-	from  *snap     // the checkpoint it started from (nil: the start)
+	// cancelled: the request that went back was cancelled (cancelpass.go)
+	cancelled bool
+	from      *snap // the checkpoint it started from (nil: the start)
 }
 
 // red0 returns the reductions thread id had where the pass started (0
@@ -425,7 +427,7 @@ func (p *pass) unpatch() {
 // wait waits for the pass to reach its target or end; the traps it
 // patched are removed.
 func (p *pass) wait() bool {
-	reached := <-p.done
+	reached := p.waitDone() // (cancelpass.go)
 	p.unpatch()
 	return reached
 }
@@ -510,7 +512,7 @@ func (s *Session) travelTo(target moment, info StopInfo) error {
 	}
 	if !target.isStart() && !p.wait() {
 		p.discard()
-		return errors.New("the re-execution ended before the moment it was going back to (the recording diverged)")
+		return p.failed(errors.New("the re-execution ended before the moment it was going back to (the recording diverged)"))
 	}
 	var t *vm.Thread
 	if target.isStart() {
@@ -675,7 +677,7 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 	reached := p.wait()
 	p.discard()
 	if !reached {
-		return moment{}, errors.New("the re-execution ended before the present (the recording diverged)")
+		return moment{}, p.failed(errors.New("the re-execution ended before the present (the recording diverged)"))
 	}
 	return last, nil
 }
@@ -736,7 +738,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 		reached := p.wait()
 		p.discard()
 		if !reached {
-			return errors.New("the re-execution ended before the present (the recording diverged)")
+			return p.failed(errors.New("the re-execution ended before the present (the recording diverged)"))
 		}
 		if !last.isStart() || from == nil {
 			break

@@ -749,7 +749,9 @@ func scopeCmd(scope string) func(r *repl, args string) error {
 			return err
 		}
 		for _, sc := range resp.(*dap.ScopesResponse).Body.Scopes {
-			if sc.Name != scope && !(scope == "Locals" && sc.Name == "this") {
+			// (locals shows this, and the return value after a step out)
+			extra := scope == "Locals" && (sc.Name == "this" || sc.PresentationHint == "returnValue")
+			if sc.Name != scope && !extra {
 				continue
 			}
 			vars, err := r.variables(sc.VariablesReference)
