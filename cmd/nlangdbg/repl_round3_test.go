@@ -440,3 +440,21 @@ func TestREPLProgramInput(t *testing.T) {
 	ft.expect(ft.Exec("continue"), `^got fig$`)
 	ft.expect(ft.Exec("run < nosuch.txt"), `^error: run < nosuch\.txt: .*no such file`)
 }
+
+// TestREPLTypedWhileRunningWithoutTheTerminal: when the program does not
+// read the terminal (attach, --stdin), a line typed while it runs is kept
+// for the prompt, and the REPL says so once.
+func TestREPLTypedWhileRunningWithoutTheTerminal(t *testing.T) {
+	ft := newFakeTerminal(t, "import io;\nint main() {\n    io.print(\"hi\");\n    return 0;\n}\n")
+	ft.r.typed = make(chan typedLine, 4)
+	ft.r.typed <- typedLine{text: []byte("print 1\n")}
+	ft.r.typed <- typedLine{text: []byte("print 2\n")}
+	out := ft.Exec("continue")
+	ft.expect(out, `^\(the program is running: what you type runs when it stops; Ctrl-C stops it\)$`, `^Program exited with code 0$`)
+	if n := strings.Count(out, "the program is running"); n != 1 {
+		t.Errorf("the note shows %d times:\n%s", n, out)
+	}
+	if ahead := ft.r.takeTypeahead(); strings.Join(ahead, "") != "print 1\nprint 2\n" {
+		t.Errorf("kept for the prompt: %q", ahead)
+	}
+}

@@ -88,6 +88,9 @@ local vars = locals(frames[1].id)
 check(vars.who == '"alpha"' and vars.total == '55' and vars.n == '10',
   'locals who=' .. tostring(vars.who) .. ' n=' .. tostring(vars.n) .. ' total=' .. tostring(vars.total))
 
+-- a custom request, as nvim-dap's JSON encoder writes it
+check((request('nlang/scheduler').quota or 0) > 0, 'nlang/scheduler answers (encoded as ' .. vim.fn.json_encode('nlang/scheduler') .. ')')
+
 dap.step_over()
 wait('a step stops again', function() return #stops >= 2 end)
 frames = request('stackTrace', { threadId = stops[2].threadId }).stackFrames or {}
