@@ -42,8 +42,8 @@ func terminalRunning(r *repl, cooked, raw liner.ModeApplier) func() func() {
 				}
 				if err != nil || n == 0 {
 					r.typed <- typedLine{eof: true}
-					if err != nil {
-						return
+					if err != nil || fds[0].Revents&unix.POLLHUP != 0 {
+						return // (the terminal is gone: nothing more to read)
 					}
 					continue
 				}
