@@ -29,7 +29,7 @@ func TestExploreWords(t *testing.T) {
 	if !strings.Contains(out, ", 2 of 2 shards merged)") || strings.Contains(out, "shard 0/2") {
 		t.Errorf("merge: %s", out)
 	}
-	_, out, _ = cli("explore", "--strategy", "dfs", "--depth", "1", "--schedules", "100000", prog)
+	_, out, _ = cli("explore", "--strategy", "dfs", "--depth", "1", "--schedules", "100000", "--out", t.TempDir(), prog)
 	if !strings.Contains(out, "every schedule with at most 1 preemption was run") {
 		t.Errorf("dfs depth 1: %s", out)
 	}
