@@ -68,4 +68,3 @@ func terminalRunning(r *repl, cooked, raw liner.ModeApplier) func() func() {
 		}
 	}
 }
-
