@@ -5,49 +5,31 @@ package inspect
 // they accept the same values and refuse the others with the same words.
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/vm"
 )
 
-// Bounds of the run limits.
+// Bounds of the run limits: the one table is sched's (sched.Limits), which
+// a recording's header is checked against too.
 const (
-	// MaxCarriers is the most carriers a program may run on. More
-	// carriers than cores only add stop-the-world work.
-	MaxCarriers = 256
-	// MaxQuota is the largest reduction budget per dispatch.
-	MaxQuota = 1 << 30
-	// MaxMaxFrames is the largest call depth limit.
-	MaxMaxFrames = 100_000_000
-	// MinMaxHeap is the smallest heap limit: the compiled program and the
-	// runtime's own data need some room.
-	MinMaxHeap = 1 << 20
-	// MaxMaxHeap is the largest heap limit (1 TiB).
-	MaxMaxHeap = 1 << 40
+	MaxCarriers  = sched.MaxCarriers
+	MaxQuota     = sched.MaxQuota
+	MaxMaxFrames = sched.MaxMaxFrames
+	MinMaxHeap   = sched.MinMaxHeap
+	MaxMaxHeap   = sched.MaxMaxHeap
 	// MaxSourceSize is the largest source file a program may have.
-	MaxSourceSize = 16 << 20
+	MaxSourceSize = vm.MaxSourceSize
 )
 
-// Limits bound one run of a program. Every field must be set (a front
-// end fills the defaults in for options the user did not give).
-type Limits struct {
-	Quota     int   // reductions per dispatch
-	Carriers  int   // carriers running threads in parallel
-	MaxFrames int   // call depth
-	MaxHeap   int64 // bytes of heap the program may hold
-}
+// Limits bound one run of a program (see sched.Limits).
+type Limits = sched.Limits
 
 // DefaultLimits are the limits of a run that sets none.
-func DefaultLimits() Limits {
-	return Limits{Quota: sched.DefaultQuota, Carriers: 1, MaxFrames: vm.DefaultMaxFrames, MaxHeap: vm.DefaultMaxHeap}
-}
+func DefaultLimits() Limits { return sched.DefaultLimits() }
 
 // limits returns the configuration's limits, with defaults for the
 // fields left 0.
@@ -66,23 +48,6 @@ func (cfg *Config) limits() Limits {
 		l.MaxHeap = cfg.MaxHeap
 	}
 	return l
-}
-
-// Check returns an error naming the first limit out of its bounds. Its
-// message is the same for every front end, which prefixes its own context
-// ("nlangdbg run: ", "launch: ").
-func (l Limits) Check() error {
-	switch {
-	case l.Quota < 1 || l.Quota > MaxQuota:
-		return fmt.Errorf("quota must be between 1 and %d, got %d", MaxQuota, l.Quota)
-	case l.Carriers < 1 || l.Carriers > MaxCarriers:
-		return fmt.Errorf("carriers must be between 1 and %d, got %d", MaxCarriers, l.Carriers)
-	case l.MaxFrames < 1 || l.MaxFrames > MaxMaxFrames:
-		return fmt.Errorf("max-frames must be between 1 and %d, got %d", MaxMaxFrames, l.MaxFrames)
-	case l.MaxHeap < MinMaxHeap || l.MaxHeap > MaxMaxHeap:
-		return fmt.Errorf("max-heap must be between %s and %s, got %d", FormatSize(MinMaxHeap), FormatSize(MaxMaxHeap), l.MaxHeap)
-	}
-	return nil
 }
 
 // ParseSize parses a byte count: digits with an optional unit, KB MB GB
@@ -122,66 +87,18 @@ func FormatSize(n int64) string { return vm.FormatBytes(n) }
 
 // ErrNotRegular is wrapped by ReadSource for a path that is not a
 // regular file (a directory, device, FIFO or socket).
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = vm.ErrNotRegular
 
 // ErrTooLarge is wrapped by ReadSource for a file over MaxSourceSize.
-var ErrTooLarge = errors.New("file too large")
+var ErrTooLarge = vm.ErrFileTooLarge
 
 // ReadSource reads a program's source file. It refuses, with an
 // *os.PathError, anything but a regular file of at most MaxSourceSize
-// bytes: a device (/dev/zero), a
-// FIFO (which would block the reader) or a directory gets a clear error
-// at once, and a file that grows while it is read is cut off.
+// bytes (vm.ReadRegularFile): a device (/dev/zero), a FIFO (which would
+// block the reader) or a directory gets a clear error at once, and a file
+// that grows while it is read is cut off.
 func ReadSource(path string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkRegular(path, st); err != nil {
-		return nil, err
-	}
-	// O_NONBLOCK: should the path have become a FIFO since the Stat,
-	// opening it does not wait for a writer.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if err := checkRegular(path, st); err != nil {
-		return nil, err
-	}
-	src, err := io.ReadAll(io.LimitReader(f, MaxSourceSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(src) > MaxSourceSize {
-		return nil, &os.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (more than %s)", ErrTooLarge, FormatSize(MaxSourceSize))}
-	}
-	return src, nil
-}
-
-func checkRegular(path string, st os.FileInfo) error {
-	if !st.Mode().IsRegular() {
-		kind := "a special file"
-		switch m := st.Mode(); {
-		case m.IsDir():
-			kind = "a directory"
-		case m&os.ModeNamedPipe != 0:
-			kind = "a FIFO"
-		case m&os.ModeDevice != 0:
-			kind = "a device"
-		case m&os.ModeSocket != 0:
-			kind = "a socket"
-		}
-		return &os.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (it is %s; a program must be a .n source file)", ErrNotRegular, kind)}
-	}
-	if st.Size() > MaxSourceSize {
-		return &os.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%d bytes, more than %s)", ErrTooLarge, st.Size(), FormatSize(MaxSourceSize))}
-	}
-	return nil
+	return vm.ReadRegularFile(path, MaxSourceSize, "a program must be a .n source file")
 }
 
 // CheckPermissions validates file permissions as Launch applies them

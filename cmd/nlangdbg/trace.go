@@ -19,7 +19,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "trace",
-		usage:   "REC -o TRACE.json",
+		usage:   "[--max-heap SIZE] [--max-steps N] REC -o TRACE.json",
 		summary: "write a recording as a Trace Event Format file (Perfetto, chrome://tracing)",
 		help: `
 Replays the recording REC (nlangdbg run --record) and writes what the
@@ -30,8 +30,9 @@ budget, yield, park, done); a flow arrow from the thread that woke
 another to that thread's next dispatch; instant events where a timer
 fired or input arrived. Time is counted in reductions (one reduction is
 shown as one microsecond): a replay has no wall clock of its own. The
-replay is checked as by nlangdbg replay; the program's output is not
-written.`,
+replay is checked as by nlangdbg replay, and takes its --max-heap and
+--max-steps; the program's output is not written. TRACE.json must not be
+the recording itself.`,
 		run: traceCmd,
 	})
 }
@@ -39,6 +40,8 @@ written.`,
 func traceCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("trace", stderr)
 	out := fs.String("o", "", "the JSON file to write")
+	var ro replayOptions
+	ro.flags(fs)
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		args = append(append([]string(nil), args[1:]...), args[0]) // REC -o FILE
 	}
@@ -52,6 +55,14 @@ func traceCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "nlangdbg trace: want a recording and -o TRACE.json (usage: nlangdbg trace REC -o TRACE.json)")
 		return 2
 	}
+	if err := ro.check(); err != nil {
+		fmt.Fprintf(stderr, "nlangdbg trace: %v\n", err)
+		return 2
+	}
+	if err := checkOutput(*out, fs.Arg(0)); err != nil {
+		fmt.Fprintf(stderr, "nlangdbg trace: %v\n", err)
+		return 2
+	}
 	rec, err := record.ReadFile(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "nlangdbg trace: %v\n", err)
@@ -62,7 +73,7 @@ func traceCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "nlangdbg trace: %s\n", msg)
 		return 1
 	}
-	tr, div := traceRecording(prog, rec)
+	tr, div := traceRecording(prog, rec, ro)
 	if div != nil {
 		fmt.Fprintf(stderr, "nlangdbg trace: %s: %v\n", fs.Arg(0), div)
 		return 1
@@ -85,6 +96,20 @@ func traceCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// checkOutput refuses an output file that is the input file itself
+// (trace REC -o REC would overwrite the recording it reads), a link to it
+// included.
+func checkOutput(out, in string) error {
+	so, err := os.Stat(out)
+	if err != nil {
+		return nil // a new file (or one Create will say is unwritable)
+	}
+	if si, err := os.Stat(in); err == nil && os.SameFile(so, si) {
+		return fmt.Errorf("-o %s is the recording %s itself; refusing to overwrite it", out, in)
+	}
+	return nil
 }
 
 // traceEvent is one event of the Trace Event Format.
@@ -210,11 +235,12 @@ func (tr *tracer) write(w io.Writer) error {
 
 // traceRecording replays rec with prog and returns its trace and the
 // first divergence, if any.
-func traceRecording(prog *vm.Program, rec *record.Recording) (*tracer, *record.Divergence) {
+func traceRecording(prog *vm.Program, rec *record.Recording, ro replayOptions) (*tracer, *record.Divergence) {
 	h := rec.Header
 	rp := record.NewReplayer(rec)
+	rp.SetMaxSteps(ro.MaxSteps)
 	m := vm.NewMachine(prog, nil, rp.Stdout(nil), rp.Stderr(nil))
-	setLimits(m, runOptions{MaxFrames: h.MaxFrames, MaxHeap: h.MaxHeap})
+	setLimits(m, ro.limits(h))
 	s := sched.New(m, sched.Options{Quota: h.Quota, Seed: h.Seed, Clock: rp.Clock()})
 	tr := newTracer()
 	s.OnEvent = tr.onEvent
