@@ -107,6 +107,19 @@ type StopInfo struct {
 	HitBreakpointIDs  []int
 	Description       string // short, e.g. "Paused on exception"
 	Text              string // exception text, deadlock report, …
+	// Back says the stop was reached by going back (StepBack,
+	// ReverseContinue).
+	Back bool
+	// Change is what a data breakpoint stopped at (ReasonData).
+	Change *DataChange
+}
+
+// DataChange is the access a data breakpoint stopped at: Name changed
+// from Old to New, or (Read) was read holding New.
+type DataChange struct {
+	Name     string
+	Old, New string
+	Read     bool
 }
 
 // Listener receives a session's events. Calls are serialised.

@@ -13,8 +13,7 @@ import (
 	"github.com/nlangdbg/nlangdbg/vm"
 )
 
-// Bounds of the run limits: the one table is sched's (sched.Limits), which
-// a recording's header is checked against too.
+// Bounds of the run limits (sched.Limits).
 const (
 	MaxCarriers  = sched.MaxCarriers
 	MaxQuota     = sched.MaxQuota
@@ -25,7 +24,7 @@ const (
 	MaxSourceSize = vm.MaxSourceSize
 )
 
-// Limits bound one run of a program (see sched.Limits).
+// Limits bound one run of a program (sched.Limits).
 type Limits = sched.Limits
 
 // DefaultLimits are the limits of a run that sets none.
@@ -34,20 +33,7 @@ func DefaultLimits() Limits { return sched.DefaultLimits() }
 // limits returns the configuration's limits, with defaults for the
 // fields left 0.
 func (cfg *Config) limits() Limits {
-	l := DefaultLimits()
-	if cfg.Quota != 0 {
-		l.Quota = cfg.Quota
-	}
-	if cfg.Carriers != 0 {
-		l.Carriers = cfg.Carriers
-	}
-	if cfg.MaxFrames != 0 {
-		l.MaxFrames = cfg.MaxFrames
-	}
-	if cfg.MaxHeap != 0 {
-		l.MaxHeap = cfg.MaxHeap
-	}
-	return l
+	return Limits{Quota: cfg.Quota, Carriers: cfg.Carriers, MaxFrames: cfg.MaxFrames, MaxHeap: cfg.MaxHeap}.WithDefaults()
 }
 
 // ParseSize parses a byte count: digits with an optional unit, KB MB GB

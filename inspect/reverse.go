@@ -121,37 +121,34 @@ func newTimeTravel(cfg Config, hdr record.Header, log []byte, stdin io.Reader, s
 // newMachine builds a machine and a paused scheduler for the session's
 // program with main registered; j, if not nil, is installed (output
 // through it, its clock). hook becomes the machine's debug hook.
-func (s *Session) newMachine(stdin io.Reader, stdout, stderr io.Writer, j *record.Journal, h vm.DebugHook) (*vm.Machine, *sched.Scheduler) {
-	var clock sched.Clock
-	if j != nil {
-		stdout, stderr, clock = j.Stdout(stdout), j.Stderr(stderr), j.Clock()
+func (s *Session) newMachine(stdin io.Reader, stdout, stderr io.Writer, j *record.Journal, h vm.DebugHook) (*vm.Machine, *sched.Scheduler, error) {
+	r, err := sched.Boot(s.prog, s.runConfig(stdin, stdout, stderr, j, h, nil))
+	if err != nil {
+		return nil, nil, err
 	}
-	m := s.machine(stdin, stdout, stderr, h)
-	sch := sched.New(m, sched.Options{Quota: s.cfg.Quota, Seed: s.cfg.Seed, Carriers: s.cfg.Carriers, Clock: clock})
-	s.installAccess(m, sch, h) // shared.go
-	if j != nil {
-		j.Start(m, sch)
-		s.checkpoints(m, sch, j)
-	}
-	sch.Pause()
-	sch.Start(m.NewCallThread(s.prog.Main, nil))
-	return m, sch
+	return r.M, r.Sched, nil
 }
 
-// machine returns a new machine of the session's program with its
-// limits, writing to stdout and stderr, with hook h.
-func (s *Session) machine(stdin io.Reader, stdout, stderr io.Writer, h vm.DebugHook) *vm.Machine {
-	m := vm.NewMachine(s.prog, stdin, stdout, stderr)
-	if s.cfg.MaxFrames > 0 {
-		m.MaxFrames = s.cfg.MaxFrames
+// runConfig returns the configuration of a run of the session's program
+// (sched.Boot): its limits and permissions, writing to stdout and stderr
+// (through j, if not nil, with its clock), with hook h (behind the
+// access hook of the race detector or shared accesses), paused; from,
+// if not nil, is the checkpoint it goes on from.
+func (s *Session) runConfig(stdin io.Reader, stdout, stderr io.Writer, j *record.Journal, h vm.DebugHook, from *snap) sched.RunConfig {
+	cfg := sched.RunConfig{Limits: s.cfg.limits(), Seed: s.cfg.Seed, Policy: s.fs,
+		Stdin: stdin, Stdout: stdout, Stderr: stderr, DebugLog: s.cfg.DebugLog, Paused: true}
+	cfg.Hook, cfg.Race = s.accessHook(h) // shared.go
+	if j != nil {
+		cfg.Tap = j
+		if s.tt != nil {
+			cfg.Checkpointer = &snapHook{tt: s.tt, j: j}
+			cfg.HostHeap = s.tt.snaps.heap.Load()
+		}
 	}
-	if s.cfg.MaxHeap > 0 {
-		m.MaxHeap = s.cfg.MaxHeap
+	if from != nil {
+		cfg.From = from.sn
 	}
-	m.FS = s.fs
-	m.DebugLog = s.cfg.DebugLog
-	m.Hook = h
-	return m
+	return cfg
 }
 
 // restoreMachine is newMachine for a re-execution that starts at the
@@ -159,27 +156,11 @@ func (s *Session) machine(stdin io.Reader, stdout, stderr io.Writer, h vm.DebugH
 // (resumed at its offset) installed.
 func (s *Session) restoreMachine(from *snap, j *record.Journal, h vm.DebugHook) (*vm.Machine, *sched.Scheduler, error) {
 	tt := s.tt
-	m := s.machine(tt.stdin, j.Stdout(tt.stdout), j.Stderr(tt.stderr), h)
-	sch, err := from.sn.Restore(m, j.Clock())
+	r, err := sched.Boot(s.prog, s.runConfig(tt.stdin, tt.stdout, tt.stderr, j, h, from))
 	if err != nil {
 		return nil, nil, err
 	}
-	s.installAccess(m, sch, h) // shared.go
-	if err := j.Start(m, sch); err != nil {
-		return nil, nil, err
-	}
-	s.checkpoints(m, sch, j)
-	return m, sch, nil
-}
-
-// checkpoints makes the session's machine m take checkpoints (once it is
-// the session's).
-func (s *Session) checkpoints(m *vm.Machine, sch *sched.Scheduler, j *record.Journal) {
-	if s.tt == nil {
-		return
-	}
-	m.ExcludeHeap(s.tt.snaps.heap.Load())
-	sch.SetCheckpointer(&snapHook{tt: s.tt, sch: sch, j: j})
+	return r.M, r.Sched, nil
 }
 
 // quantumEnd returns the moment at the end of the quantum that ev ends,
@@ -356,7 +337,9 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 		}
 	}
 	if p.from == nil {
-		p.m, p.sch = s.newMachine(tt.stdin, tt.stdout, tt.stderr, j, h)
+		if p.m, p.sch, err = s.newMachine(tt.stdin, tt.stdout, tt.stderr, j, h); err != nil {
+			return nil, err
+		}
 	}
 	// The target's trap is patched only once its thread may reach it in
 	// its next quantum (it may be in a hot loop).
@@ -648,7 +631,7 @@ func (s *Session) StepBack(threadID int64, kind StepKind) error {
 		}
 		return true
 	}
-	info := StopInfo{Reason: ReasonStep, Description: "Step back"}
+	info := StopInfo{Reason: ReasonStep, Description: "Step back", Back: true}
 	if now.trap && now.thread == threadID && kind != StepOut {
 		if pc, ok := straightBefore(now.fn, now.pc); ok {
 			prev := now
@@ -802,7 +785,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 		from = s.tt.snaps.before(from)
 	}
 	if last.throw {
-		return s.travelTo(last, StopInfo{Reason: ReasonException, Description: "Exception (going back)", Text: excText})
+		return s.travelTo(last, StopInfo{Reason: ReasonException, Description: "Exception (going back)", Text: excText, Back: true})
 	}
 	if last.isStart() {
 		return s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: "At the start of the recording (no breakpoint hit before)"})
@@ -810,7 +793,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 	if dataStop != nil {
 		return s.travelTo(last, *dataStop)
 	}
-	return s.travelTo(last, StopInfo{Reason: ReasonBreakpoint, HitBreakpointIDs: ids, Description: "Breakpoint (going back)"})
+	return s.travelTo(last, StopInfo{Reason: ReasonBreakpoint, HitBreakpointIDs: ids, Description: "Breakpoint (going back)", Back: true})
 }
 
 // CanGoBack reports whether the session records, so that StepBack and

@@ -217,7 +217,9 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	if rec != nil && rec.Header.Shared {
 		s.initShared() // shared.go
 	}
-	s.m, s.sch = s.newMachine(stdin, stdout, stderr, j, hook{s})
+	if s.m, s.sch, err = s.newMachine(stdin, stdout, stderr, j, hook{s}); err != nil {
+		return nil, err
+	}
 	s.sch.OnEvent = s.events(s.sch)
 	return s, nil
 }

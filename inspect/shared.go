@@ -53,21 +53,22 @@ func (s *Session) initShared() {
 	s.shared = true
 }
 
-// installAccess puts the access hook between machine m and its debug
-// hook h (the session's, or a re-execution's travelHook), with a race
-// detector of its own if the session detects races.
-func (s *Session) installAccess(m *vm.Machine, sch *sched.Scheduler, h vm.DebugHook) {
+// accessHook returns the debug hook of a new machine whose own hook is h
+// (the session's, or a re-execution's travelHook): the access hook in
+// front of h if the program has access traps, with a race detector of
+// its own (its race hook) if the session detects races; else h.
+func (s *Session) accessHook(h vm.DebugHook) (vm.DebugHook, sched.RaceHook) {
 	if s.accessTraps == nil {
-		return
+		return h, nil
 	}
 	a := &accessHook{s: s, h: h, shared: s.shared, d: s.newDetector()}
 	if th, ok := h.(*travelHook); ok {
 		a.travel = th
 	}
 	if a.d != nil {
-		sch.SetRaceHook(a.d) // one carrier: checked in Launch
+		return a, a.d // one carrier: checked in Launch
 	}
-	m.Hook = a
+	return a, nil
 }
 
 // accessHook is the debug hook of a machine whose program has access

@@ -219,7 +219,6 @@ func (s *Session) SnapshotStats() SnapshotStats {
 // none): it is the scheduler's Checkpointer.
 type snapHook struct {
 	tt  *timeTravel
-	sch *sched.Scheduler
 	j   *record.Journal
 	n   int           // quanta since the last look at the clock (every 64th)
 	ran time.Duration // run time since the last copy taken or passed
@@ -236,7 +235,7 @@ func (k *snapHook) AfterQuantum(sch *sched.Scheduler) {
 		return
 	}
 	k.n = 0
-	if k.tt.current.Load() != k.sch || !st.active() || k.tt.stopped != "" {
+	if k.tt.current.Load() != sch || !st.active() || k.tt.stopped != "" {
 		return
 	}
 	now := time.Now()

@@ -60,16 +60,7 @@ type Header struct {
 // a user's flags. A limit of 0 is the default. The source is at most
 // vm.MaxSourceSize bytes, as a program's file.
 func (h *Header) Check() error {
-	l := sched.DefaultLimits()
-	if h.Quota != 0 {
-		l.Quota = h.Quota
-	}
-	if h.MaxFrames != 0 {
-		l.MaxFrames = h.MaxFrames
-	}
-	if h.MaxHeap != 0 {
-		l.MaxHeap = h.MaxHeap
-	}
+	l := sched.Limits{Quota: h.Quota, MaxFrames: h.MaxFrames, MaxHeap: h.MaxHeap}.WithDefaults()
 	if err := l.Check(); err != nil {
 		return err
 	}
