@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strings"
 
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/sched/record"
@@ -42,16 +41,21 @@ func traceCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "the JSON file to write")
 	var ro replayOptions
 	ro.flags(fs)
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		args = append(append([]string(nil), args[1:]...), args[0]) // REC -o FILE
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+	// flags may come before and after REC (REC -o FILE)
+	var recs []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
 		}
-		return 2
+		if fs.NArg() == 0 {
+			break
+		}
+		recs, args = append(recs, fs.Arg(0)), fs.Args()[1:]
 	}
-	if fs.NArg() != 1 || *out == "" {
+	if len(recs) != 1 || *out == "" {
 		fmt.Fprintln(stderr, "nlangdbg trace: want a recording and -o TRACE.json (usage: nlangdbg trace REC -o TRACE.json)")
 		return 2
 	}
@@ -59,23 +63,23 @@ func traceCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "nlangdbg trace: %v\n", err)
 		return 2
 	}
-	if err := checkOutput(*out, fs.Arg(0)); err != nil {
+	if err := checkOutput(*out, recs[0]); err != nil {
 		fmt.Fprintf(stderr, "nlangdbg trace: %v\n", err)
 		return 2
 	}
-	rec, err := record.ReadFile(fs.Arg(0))
+	rec, err := record.ReadFile(recs[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "nlangdbg trace: %v\n", err)
 		return 1
 	}
-	prog, msg := loadRecorded(rec, fs.Arg(0), "", stderr)
+	prog, msg := loadRecorded(rec, recs[0], "", stderr)
 	if prog == nil {
 		fmt.Fprintf(stderr, "nlangdbg trace: %s\n", msg)
 		return 1
 	}
 	tr, div := traceRecording(prog, rec, ro)
 	if div != nil {
-		fmt.Fprintf(stderr, "nlangdbg trace: %s: %v\n", fs.Arg(0), div)
+		fmt.Fprintf(stderr, "nlangdbg trace: %s: %v\n", recs[0], div)
 		return 1
 	}
 	f, err := os.Create(*out)
