@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nlangdbg/nlangdbg/inspect"
 	"github.com/nlangdbg/nlangdbg/sched"
@@ -131,7 +132,7 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg.FS = policy
 	if *expect != "" {
-		b, err := os.ReadFile(*expect)
+		b, err := vm.ReadRegularFile(*expect, explore.MaxExpectSize, "--expect-output takes a file holding the expected output")
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -146,6 +147,12 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg.Path, cfg.Source, cfg.Args = path, src, fs.Args()[1:]
 	if cfg.Prog = compileProgram(path, src, stderr); cfg.Prog == nil {
 		return 1
+	}
+	if err := cfg.Check(); err != nil {
+		return fail("%v", err)
+	}
+	if err := explore.CheckOut(*out); err != nil { // before hours of exploration, not after
+		return fail("--out %s: %v", *out, err)
 	}
 	var prog explore.Progress
 	stopProgress := showProgress(stderr, &prog, cfg.Schedules, cfg.Shards)
@@ -215,7 +222,57 @@ func printJSON(w io.Writer, res *explore.Result) {
 	fmt.Fprintf(w, "%s\n", b)
 }
 
+// printable returns s with what a terminal would act on rather than
+// show — control characters (escape sequences start with one; a tab
+// stays), invalid UTF-8, the Unicode controls of text direction — written
+// as Go escapes (\x1b, \u202e). The strings of a result may come from a
+// file (explore merge) or from the program's own messages.
+func printable(s string) string {
+	ok := true
+	for _, r := range s {
+		ok = ok && !unprintable(r)
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
+				fmt.Fprintf(&b, "\\x%02x", s[i])
+				continue
+			}
+			b.WriteRune(r)
+		case r < 0x80 && unprintable(r):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case unprintable(r):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// unprintable reports whether printable escapes r.
+func unprintable(r rune) bool {
+	switch {
+	case r == '\t':
+		return false
+	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0, r == utf8.RuneError:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+		return true
+	}
+	return false
+}
+
+// tabless is printable for a cell of a table: a tab is escaped too.
+func tabless(s string) string { return strings.ReplaceAll(printable(s), "\t", `\t`) }
+
 // printSummary writes the result as a table and each failure's report.
+// Every string of the result goes through printable.
 func printSummary(w io.Writer, res *explore.Result) {
 	rate := 0.0
 	if res.Seconds > 0 {
@@ -230,7 +287,7 @@ func printSummary(w io.Writer, res *explore.Result) {
 		gran = ", granularity sync" // shared is the default
 	}
 	fmt.Fprintf(w, "explore %s: %d schedules (%s, depth %d, seed %d%s%s) in %.2f s (%.0f/s): ",
-		res.Program, res.Schedules, res.Strategy, res.Depth, res.Seed, gran, shard, res.Seconds, rate)
+		printable(res.Program), res.Schedules, printable(res.Strategy), res.Depth, res.Seed, gran, shard, res.Seconds, rate)
 	switch n := len(res.Failures); {
 	case n == 0:
 		fmt.Fprintln(w, "no failure")
@@ -249,14 +306,14 @@ func printSummary(w io.Writer, res *explore.Result) {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tfailure\tplace\tschedules\thits\tpreemptions\treplay")
 	for k, f := range res.Failures {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%d (found with %d)\t%s\n", k+1, f.Kind, f.Place, f.Schedule+1, f.Hits,
-			f.Shrunk, f.Preemptions, f.Replay)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%d (found with %d)\t%s\n", k+1, tabless(f.Kind), tabless(f.Place), f.Schedule+1, f.Hits,
+			f.Shrunk, f.Preemptions, tabless(f.Replay))
 	}
 	tw.Flush()
 	for k, f := range res.Failures {
-		fmt.Fprintf(w, "\nfailure %d: %s", k+1, f.Kind)
+		fmt.Fprintf(w, "\nfailure %d: %s", k+1, printable(f.Kind))
 		if f.Place != "" {
-			fmt.Fprintf(w, " at %s", f.Place)
+			fmt.Fprintf(w, " at %s", printable(f.Place))
 		}
 		fmt.Fprintln(w)
 		if msg := strings.TrimRight(f.Message, "\n"); msg != "" {
@@ -264,12 +321,12 @@ func printSummary(w io.Writer, res *explore.Result) {
 				if l == "" {
 					fmt.Fprintln(w)
 				} else {
-					fmt.Fprintf(w, "  %s\n", l)
+					fmt.Fprintf(w, "  %s\n", printable(l))
 				}
 			}
 		}
 		if f.Replay != "" {
-			fmt.Fprintf(w, "  reproduce: nlangdbg replay %s\n", f.Replay)
+			fmt.Fprintf(w, "  reproduce: nlangdbg replay %s\n", printable(f.Replay))
 		}
 	}
 }

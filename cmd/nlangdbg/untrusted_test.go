@@ -166,3 +166,70 @@ func TestTraceRefusesItsInput(t *testing.T) {
 		t.Fatal("the recording changed")
 	}
 }
+
+// TestExploreMergeUntrusted: explore merge does not trust a result.json:
+// a special file is refused at once (/dev/zero was read until memory ran
+// out), a null failure is an error (it panicked), a shard out of range is
+// refused (shard 5 of 2 counted "-2 schedules"), and escape sequences in
+// its strings are shown escaped, not sent to the terminal.
+func TestExploreMergeUntrusted(t *testing.T) {
+	base := t.TempDir()
+	write := func(name, content string) string {
+		d := filepath.Join(base, name)
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "result.json"), []byte(content), 0o644)
+		return d
+	}
+	const good = `{"program":"p.n","strategy":"pct","granularity":"shared","depth":3,"seed":0,"shard":0,"shards":1,"schedules":5,"points":9,"seconds":0.1,"failures":[%s]}`
+	const failure = `{"kind":"deadlock\u001b]0;owned\u0007","place":"x\u001b[2J","message":"line\u001b[31m red\nnext","schedule":1,"hits":1,"preemptions":1,"shrunkPreemptions":1,"decisions":[]}`
+	zero := filepath.Join(base, "zero")
+	os.MkdirAll(zero, 0o755)
+	os.Symlink("/dev/zero", filepath.Join(zero, "result.json"))
+	for _, c := range []struct {
+		dir, want string
+	}{
+		{zero, "result.json: not a regular file (it is a device;"},
+		{write("null", strings.Replace(good, "%s", "null", 1)), "not an exploration result: failure 1 is null"},
+		{write("shard", strings.Replace(strings.Replace(good, "%s", "", 1), `"shard":0,"shards":1`, `"shard":5,"shards":2`, 1)), "not an exploration result: shard 5 of 2"},
+		{write("negative", strings.Replace(strings.Replace(good, "%s", "", 1), `"schedules":5`, `"schedules":-2`, 1)), "a count out of range (schedules -2"},
+	} {
+		code, out, errs := cli("explore", "merge", c.dir)
+		if code != 1 || !strings.Contains(errs, c.want) || out != "" {
+			t.Errorf("merge %s: exit %d, stdout %q, stderr %q; want 1 and %q", filepath.Base(c.dir), code, out, errs, c.want)
+		}
+	}
+	code, out, errs := cli("explore", "merge", write("escapes", strings.Replace(good, "%s", failure, 1)))
+	if code != 3 || strings.ContainsAny(out+errs, "\x1b\x07") {
+		t.Fatalf("merge: exit %d, stdout %q, stderr %q; want 3 and no control characters", code, out, errs)
+	}
+	for _, want := range []string{`failure 1: deadlock\x1b]0;owned\x07 at x\x1b[2J`, `  line\x1b[31m red` + "\n  next\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("merge: stdout %q lacks %q", out, want)
+		}
+	}
+}
+
+// TestExploreOutCheckedFirst: an --out that cannot be a directory is
+// refused before anything runs (it was refused after the whole
+// exploration).
+func TestExploreOutCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	prog := filepath.Join(dir, "p.n")
+	os.WriteFile(prog, []byte("import io;\nint main() {\n    io.writeFile(\""+marker+"\", \"x\");\n    return 0;\n}\n"), 0o644)
+	file := filepath.Join(dir, "a-file")
+	os.WriteFile(file, nil, 0o644)
+	code, _, errs := cli("explore", "--schedules", "3", "--out", file, prog)
+	if code != 1 || !strings.Contains(errs, "nlangdbg explore: --out "+file+":") {
+		t.Fatalf("exit %d, stderr %q; want 1 and the --out error", code, errs)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the program ran before --out was checked")
+	}
+	if code, _, errs := cli("explore", "--schedules", "3", "--out", filepath.Join(dir, "out"), prog); code != 0 {
+		t.Fatalf("with a good --out: exit %d, %s", code, errs)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("the program did not run")
+	}
+}
