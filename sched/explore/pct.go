@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -26,13 +27,16 @@ type pct struct {
 	depth   int
 	changes []int64 // change points, sorted
 	next    int
-	prio    map[int64]float64
-	low     float64 // the lowest priority given so far
+	// prio is each thread's priority, by thread id (ids are dense from
+	// 1); NaN is none yet. A slice, not a map: every Pick reads the
+	// priority of every runnable thread.
+	prio []float64
+	low  float64 // the lowest priority given so far
 	fair    int64
 }
 
 func newPCT(rng *rand.Rand, depth int, k, fair int64) *pct {
-	p := &pct{rng: rng, depth: depth, prio: map[int64]float64{}, fair: fair}
+	p := &pct{rng: rng, depth: depth, fair: fair}
 	for i := 1; i < depth; i++ {
 		p.changes = append(p.changes, 1+rng.Int64N(max(1, k)))
 	}
@@ -48,22 +52,22 @@ func (p *pct) choose(c *controller, runnable []*vm.Thread, def *vm.Thread) (*vm.
 	}
 	for p.next < len(p.changes) && p.changes[p.next] <= c.point {
 		if last >= 0 {
-			p.prio[last] = float64(p.depth - 1 - p.next)
-			p.low = min(p.low, p.prio[last])
+			p.set(last, float64(p.depth-1-p.next))
+			p.low = min(p.low, float64(p.depth-1-p.next))
 		}
 		p.next++
 	}
 	if last >= 0 && c.runLen > p.fair && len(runnable) > 1 {
 		p.low--
-		p.prio[last] = p.low
+		p.set(last, p.low)
 	}
 	var best *vm.Thread
 	bp := 0.0
 	for _, t := range runnable {
-		pr, ok := p.prio[t.ID]
+		pr, ok := p.get(t.ID)
 		if !ok {
 			pr = float64(p.depth) + p.rng.Float64()
-			p.prio[t.ID] = pr
+			p.set(t.ID, pr)
 		}
 		if best == nil || pr > bp {
 			best, bp = t, pr
@@ -73,6 +77,25 @@ func (p *pct) choose(c *controller, runnable []*vm.Thread, def *vm.Thread) (*vm.
 		return best, int(p.changes[p.next] - c.point)
 	}
 	return best, 0
+}
+
+// get returns the priority of thread id, if it has one.
+func (p *pct) get(id int64) (float64, bool) {
+	if id < 0 || id >= int64(len(p.prio)) || math.IsNaN(p.prio[id]) {
+		return 0, false
+	}
+	return p.prio[id], true
+}
+
+// set gives thread id priority pr.
+func (p *pct) set(id int64, pr float64) {
+	if id < 0 {
+		return
+	}
+	for int64(len(p.prio)) <= id {
+		p.prio = append(p.prio, math.NaN()) // none yet
+	}
+	p.prio[id] = pr
 }
 
 // random is a seeded random walk: at every point a thread drawn
