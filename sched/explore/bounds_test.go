@@ -71,7 +71,7 @@ int main() {
 // them: with n threads they were n ids at each of n points (a program
 // with 100,000 threads reached 7.9 GB for 3 schedules).
 func TestRunnableNotKeptPerPick(t *testing.T) {
-	cfg := compileSrc(t, "many.n", manyThreads(300))
+	cfg := compileSrc(t, "many.n", manyThreads(100))
 	if err := cfg.defaults(); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestRunnableNotKeptPerPick(t *testing.T) {
 	if _, err := r.run(&forced{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if len(r.ctl.trace) < 300 || len(r.ctl.ids) != 0 {
+	if len(r.ctl.trace) < 100 || len(r.ctl.ids) != 0 {
 		t.Fatalf("a run of PCT or random: %d points, %d runnable ids kept; want none kept", len(r.ctl.trace), len(r.ctl.ids))
 	}
 	r.ctl.alts = true
@@ -93,7 +93,7 @@ func TestRunnableNotKeptPerPick(t *testing.T) {
 	cfg.Strategy, cfg.Schedules = DFS, 20
 	res, err := Explore(cfg, nil)
 	if err != nil || res.Complete {
-		t.Fatalf("dfs over 300 threads: %v, complete %v", err, res != nil && res.Complete)
+		t.Fatalf("dfs over 100 threads: %v, complete %v", err, res != nil && res.Complete)
 	}
 }
 
