@@ -233,3 +233,12 @@ func TestExploreOutCheckedFirst(t *testing.T) {
 		t.Fatal("the program did not run")
 	}
 }
+
+// TestExploreExpectOutputSpecial: --expect-output must be a regular file
+// (/dev/zero was read until memory ran out).
+func TestExploreExpectOutputSpecial(t *testing.T) {
+	code, _, errs := cli("explore", "--expect-output", "/dev/zero", "--out", t.TempDir(), "../../testdata/explore/bench4.n")
+	if want := "open /dev/zero: not a regular file (it is a device; --expect-output takes a file holding the expected output)"; code != 1 || !strings.Contains(errs, want) {
+		t.Fatalf("exit %d, stderr %q; want 1 and %q", code, errs, want)
+	}
+}
