@@ -262,6 +262,13 @@ func (p *Replayer) AfterDispatch(t *vm.Thread, stop vm.Stop, reductions int) boo
 	if !ended {
 		return p.div == nil
 	}
+	p.steps += int64(max(0, reductions))
+	if p.maxSteps > 0 && p.steps > p.maxSteps && p.div == nil {
+		// past the cap (a replayed schedule's quantum is cut there): the
+		// replay stops, whatever this quantum was
+		p.diverge(p.describeNext(), "")
+		p.div.MaxSteps = p.maxSteps
+	}
 	got := describeDispatch(t.ID, stop, reductions)
 	at := p.d.off
 	if p.take(evDispatch, got) {
@@ -273,11 +280,6 @@ func (p *Replayer) AfterDispatch(t *vm.Thread, stop vm.Stop, reductions int) boo
 		}
 	}
 	p.dispatch++
-	p.steps += int64(max(0, reductions))
-	if p.maxSteps > 0 && p.steps > p.maxSteps && p.div == nil {
-		p.diverge(p.describeNext(), "")
-		p.div.MaxSteps = p.maxSteps
-	}
 	return p.div == nil
 }
 

@@ -232,10 +232,10 @@ int main() {
 	}
 	prog, _ := compileSource(rec.Header.Path, rec.Header.Source)
 	code, div := replayBounded(prog, rec, 50_000, 64<<20)
-	if code != 1 || div == nil || div.MaxSteps != 50_000 || div.Dispatch != 51 {
-		t.Fatalf("exit %d, %+v; want 1, stopped after 51 quanta of 1000", code, div)
+	if code != 1 || div == nil || div.MaxSteps != 50_000 || div.Dispatch != 50 {
+		t.Fatalf("exit %d, %+v; want 1, stopped by the 51st quantum of 1000", code, div)
 	}
-	if want := "replay stopped at event 51 (after 51 dispatches): more than 50000 reductions (the step cap;"; !strings.Contains(div.Error(), want) {
+	if want := "replay stopped at event 50 (after 50 dispatches): more than 50000 reductions (the step cap;"; !strings.Contains(div.Error(), want) {
 		t.Fatalf("%v, want %q", div, want)
 	}
 	if code, div := replayBounded(prog, rec, 0, 64<<20); code != 0 || div != nil {
@@ -352,5 +352,11 @@ func TestScheduledQuantumBounded(t *testing.T) {
 	code, div := replayBounded(prog, rec, 0, 64<<20)
 	if want := "replay a quantum of thread 1 ending in budget after 1001 reductions"; code != 1 || div == nil || !strings.Contains(div.Error(), want) {
 		t.Fatalf("exit %d, %v; want 1 and %q", code, div, want)
+	}
+	// under a step cap, the quantum is cut at the cap, and the replay
+	// says it stopped there (not that it diverged)
+	code, div = replayBounded(prog, rec, 500, 64<<20)
+	if code != 1 || div == nil || div.MaxSteps != 500 || !strings.Contains(div.Error(), "replay stopped at event 0 (after 0 dispatches): more than 500 reductions") {
+		t.Fatalf("with a cap of 500: exit %d, %v", code, div)
 	}
 }
