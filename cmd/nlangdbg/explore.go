@@ -228,7 +228,7 @@ func printJSON(w io.Writer, res *explore.Result) {
 // as Go escapes (\x1b, \u202e). The strings of a result may come from a
 // file (explore merge) or from the program's own messages.
 func printable(s string) string {
-	ok := true
+	ok := utf8.ValidString(s)
 	for _, r := range s {
 		ok = ok && !unprintable(r)
 	}
@@ -260,7 +260,7 @@ func unprintable(r rune) bool {
 	switch {
 	case r == '\t':
 		return false
-	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0, r == utf8.RuneError:
+	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
 		return true
 	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
 		return true

@@ -242,3 +242,18 @@ func TestExploreExpectOutputSpecial(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want 1 and %q", code, errs, want)
 	}
 }
+
+// TestPrintable: what a terminal would act on is escaped, text is not.
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain text, tab\there, ü, \ufffd": "plain text, tab\there, ü, \ufffd",
+		"\x1b[2Jclear":                     `\x1b[2Jclear`,
+		"bell\a, del\x7f, csi\u009b":       `bell\x07, del\x7f, csi\u009b`,
+		"bad \xff byte":                    `bad \xff byte`,
+		"rtl \u202e override":              `rtl \u202e override`,
+	} {
+		if got := printable(in); got != want {
+			t.Errorf("printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
