@@ -219,7 +219,31 @@ func showProgress(w io.Writer, p *explore.Progress, total, shards int) func() {
 
 func printJSON(w io.Writer, res *explore.Result) {
 	b, _ := json.MarshalIndent(res, "", "  ")
-	fmt.Fprintf(w, "%s\n", b)
+	fmt.Fprintf(w, "%s\n", jsonPrintable(b))
+}
+
+// jsonPrintable escapes in JSON text what encoding/json leaves as it is
+// and a terminal would act on: DEL, the C1 controls (U+009B starts an
+// escape sequence on some terminals) and the controls of text direction.
+// They can only be inside strings, where \uXXXX means the same.
+func jsonPrintable(b []byte) []byte {
+	var out []byte
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r != '\n' && unprintable(r) {
+			if out == nil {
+				out = append([]byte(nil), b[:i]...)
+			}
+			out = fmt.Appendf(out, "\\u%04x", r)
+		} else if out != nil {
+			out = append(out, b[i:i+n]...)
+		}
+		i += n
+	}
+	if out == nil {
+		return b
+	}
+	return out
 }
 
 // printable returns s with what a terminal would act on rather than

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/nlangdbg/nlangdbg/sched/explore"
 	"github.com/nlangdbg/nlangdbg/sched/record"
 )
 
@@ -255,5 +257,21 @@ func TestPrintable(t *testing.T) {
 		if got := printable(in); got != want {
 			t.Errorf("printable(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestPrintJSONEscapes: --json escapes what encoding/json leaves raw and
+// a terminal acts on (DEL, the C1 controls such as CSI U+009B), and
+// stays the same JSON (found by FuzzExploreMerge).
+func TestPrintJSONEscapes(t *testing.T) {
+	res := &explore.Result{Strategy: explore.PCT, Shards: 1, Failures: []*explore.Failure{{Kind: "del\x7f csi\u009b[2J rtl\u202e", Hits: 1}}}
+	var out bytes.Buffer
+	printJSON(&out, res)
+	if want := `"kind": "del\u007f csi\u009b[2J rtl\u202e"`; !strings.Contains(out.String(), want) {
+		t.Fatalf("--json: %s\nwant %s", out.String(), want)
+	}
+	var back explore.Result
+	if err := json.Unmarshal(out.Bytes(), &back); err != nil || back.Failures[0].Kind != res.Failures[0].Kind {
+		t.Fatalf("the escaped JSON reads back as %v, %+v", err, back.Failures)
 	}
 }
