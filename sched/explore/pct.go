@@ -32,7 +32,7 @@ type pct struct {
 	// priority of every runnable thread.
 	prio []float64
 	low  float64 // the lowest priority given so far
-	fair    int64
+	fair int64
 }
 
 func newPCT(rng *rand.Rand, depth int, k, fair int64) *pct {
