@@ -2,11 +2,15 @@ package explore
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/vm"
 	"github.com/nlangdbg/nlangdbg/vm/compile"
 )
 
@@ -150,4 +154,126 @@ func editJSON(good, edit string) string {
 	}
 	b, _ := json.Marshal(m)
 	return string(b)
+}
+
+// scanPCT is PCT as it was first written: every Pick reads the priority
+// of every runnable thread. The reference for pct's incremental choice.
+type scanPCT struct{ p *pct }
+
+func (s scanPCT) choose(c *controller, runnable []*vm.Thread, def *vm.Thread) (*vm.Thread, int) {
+	p := s.p
+	last := int64(-1)
+	if n := len(c.trace); n > 0 {
+		last = c.trace[n-1].thread
+	}
+	for p.next < len(p.changes) && p.changes[p.next] <= c.point {
+		if last >= 0 {
+			p.set(last, float64(p.depth-1-p.next))
+			p.low = min(p.low, float64(p.depth-1-p.next))
+		}
+		p.next++
+	}
+	if last >= 0 && c.runLen > p.fair && len(runnable) > 1 {
+		p.low--
+		p.set(last, p.low)
+	}
+	var best *vm.Thread
+	bp := 0.0
+	for _, t := range runnable {
+		pr, ok := p.get(t.ID)
+		if !ok {
+			pr = float64(p.depth) + p.rng.Float64()
+			p.set(t.ID, pr)
+		}
+		if best == nil || pr > bp {
+			best, bp = t, pr
+		}
+	}
+	if p.next < len(p.changes) {
+		return best, int(p.changes[p.next] - c.point)
+	}
+	return best, 0
+}
+
+// bothPCT runs pct and the scan side by side and fails on the first
+// choice where they differ.
+type bothPCT struct {
+	t     *testing.T
+	a     *pct
+	b     scanPCT
+	picks int
+}
+
+func (x *bothPCT) choose(c *controller, runnable []*vm.Thread, def *vm.Thread) (*vm.Thread, int) {
+	ta, ba := x.a.choose(c, runnable, def)
+	tb, bb := x.b.choose(c, runnable, def)
+	if ta != tb || ba != bb {
+		x.t.Fatalf("pick %d among %d: pct chose thread %d (budget %d), a scan thread %d (budget %d)", x.picks, len(runnable), ta.ID, ba, tb.ID, bb)
+	}
+	x.picks++
+	return ta, ba
+}
+
+// TestPCTIncremental: pct, which reads only the threads that joined the
+// run queue since the last Pick, chooses at every Pick what a scan of all
+// the runnable threads chooses, over many schedules of the planted bugs
+// and of a program with many threads.
+func TestPCTIncremental(t *testing.T) {
+	cfgs := []Config{compileSrc(t, "many.n", manyThreads(200))}
+	for _, p := range planted {
+		cfgs = append(cfgs, load(t, filepath.Join("..", "..", "testdata", "explore", p.file)))
+	}
+	for _, cfg := range cfgs {
+		if err := cfg.defaults(); err != nil {
+			t.Fatal(err)
+		}
+		sched.InstrumentAccesses(cfg.Prog) // the default granularity, as Explore does
+		r := newRunner(&cfg)
+		picks := 0
+		for n := 1; n <= 30; n++ {
+			mk := func() *pct { return newPCT(scheduleSeed(int64(n), n), cfg.Depth, 2000, cfg.fair) }
+			ch := &bothPCT{t: t, a: mk(), b: scanPCT{mk()}}
+			if _, err := r.run(ch, nil); err != nil {
+				t.Fatal(err)
+			}
+			picks += ch.picks
+		}
+		if picks < 100 {
+			t.Errorf("%s: %d picks in all", cfg.Path, picks)
+		}
+	}
+}
+
+// TestPCTIncrementalReordered: when the runnable threads are not the
+// last Pick's queue plus new ones (here: random subsets in random
+// orders), pct starts over and still chooses what a scan chooses.
+func TestPCTIncrementalReordered(t *testing.T) {
+	ts := make([]*vm.Thread, 40)
+	for i := range ts {
+		ts[i] = &vm.Thread{ID: int64(i + 1)}
+	}
+	rng := scheduleSeed(7, 7)
+	mk := func() *pct { return newPCT(scheduleSeed(3, 3), 3, 300, 20) }
+	x := &bothPCT{t: t, a: mk(), b: scanPCT{mk()}}
+	c := &controller{}
+	var queue []*vm.Thread
+	for i := 0; i < 300; i++ {
+		switch rng.IntN(3) {
+		case 0: // a shuffled subset
+			queue = append([]*vm.Thread(nil), ts[:1+rng.IntN(len(ts))]...)
+			rng.Shuffle(len(queue), func(i, j int) { queue[i], queue[j] = queue[j], queue[i] })
+		default: // FIFO: the chosen one gone, one more at the back (a run queue holds a thread once)
+			if u := ts[rng.IntN(len(ts))]; !slices.Contains(queue, u) {
+				queue = append(queue, u)
+			}
+		}
+		got, _ := x.choose(c, queue, queue[0])
+		c.trace = append(c.trace, quantum{point: c.point, thread: got.ID})
+		c.point += int64(1 + rng.IntN(3))
+		c.runLen = int64(rng.IntN(40))
+		queue = slices.DeleteFunc(queue, func(t *vm.Thread) bool { return t == got })
+		if len(queue) == 0 {
+			queue = append(queue, ts[0])
+		}
+	}
 }

@@ -33,6 +33,17 @@ type pct struct {
 	prio []float64
 	low  float64 // the lowest priority given so far
 	fair int64
+
+	// The run queue changes between two Picks only by losing the thread
+	// chosen and gaining threads at its back (spawned, woken, preempted:
+	// FIFO). So queue keeps the runnable threads of the last Pick but the
+	// one chosen, and heap the same threads by priority: a Pick whose
+	// runnable threads start with queue reads only the new ones (reading
+	// each thread of a long queue at every Pick made a program of 100,000
+	// threads take minutes a schedule); any other Pick starts over.
+	queue []*vm.Thread
+	heap  prioHeap
+	seq   uint64 // order of insertion into heap: earlier is first in the queue
 }
 
 func newPCT(rng *rand.Rand, depth int, k, fair int64) *pct {
@@ -61,16 +72,28 @@ func (p *pct) choose(c *controller, runnable []*vm.Thread, def *vm.Thread) (*vm.
 		p.low--
 		p.set(last, p.low)
 	}
-	var best *vm.Thread
-	bp := 0.0
-	for _, t := range runnable {
+	fresh := runnable
+	if len(runnable) >= len(p.queue) && slices.Equal(runnable[:len(p.queue)], p.queue) {
+		fresh = runnable[len(p.queue):]
+	} else {
+		p.heap = p.heap[:0]
+	}
+	for _, t := range fresh {
 		pr, ok := p.get(t.ID)
 		if !ok {
 			pr = float64(p.depth) + p.rng.Float64()
 			p.set(t.ID, pr)
 		}
-		if best == nil || pr > bp {
-			best, bp = t, pr
+		p.seq++
+		p.heap.push(prioEntry{pr: pr, seq: p.seq, t: t})
+	}
+	// the runnable thread of highest priority (the first in the queue
+	// among equals), as a scan of them all would find it
+	best := p.heap.pop().t
+	p.queue = p.queue[:0]
+	for _, t := range runnable {
+		if t != best {
+			p.queue = append(p.queue, t)
 		}
 	}
 	if p.next < len(p.changes) {
@@ -96,6 +119,62 @@ func (p *pct) set(id int64, pr float64) {
 		p.prio = append(p.prio, math.NaN()) // none yet
 	}
 	p.prio[id] = pr
+}
+
+// A prioEntry is a queued thread with its priority.
+type prioEntry struct {
+	pr  float64
+	seq uint64
+	t   *vm.Thread
+}
+
+// before orders entries: higher priority first, then earlier in the
+// queue.
+func (a prioEntry) before(b prioEntry) bool {
+	return a.pr > b.pr || (a.pr == b.pr && a.seq < b.seq)
+}
+
+// prioHeap is a binary heap of entries, the first (before all others) on
+// top.
+type prioHeap []prioEntry
+
+func (h *prioHeap) push(e prioEntry) {
+	*h = append(*h, e)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		up := (i - 1) / 2
+		if !s[i].before(s[up]) {
+			break
+		}
+		s[i], s[up] = s[up], s[i]
+		i = up
+	}
+}
+
+// pop removes and returns the top entry. The heap must not be empty.
+func (h *prioHeap) pop() prioEntry {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s[n] = prioEntry{}
+	s = s[:n]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < n && s[l].before(s[m]) {
+			m = l
+		}
+		if r < n && s[r].before(s[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
 }
 
 // random is a seeded random walk: at every point a thread drawn
