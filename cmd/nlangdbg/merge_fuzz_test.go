@@ -38,7 +38,7 @@ func FuzzExploreMerge(f *testing.F) {
 				continue
 			}
 			var out bytes.Buffer
-			printSummary(&out, m)
+			printSummary(&out, m, len(rs))
 			printJSON(&out, m)
 			if !utf8.Valid(out.Bytes()) {
 				t.Fatalf("the summary is not UTF-8: %q", out.String())
