@@ -271,6 +271,10 @@ func (c *session) readLoop() error {
 				return err
 			}
 			var bpe *dap.BaseProtocolError
+			var numErr *strconv.NumError // a Content-Length past 2^63-1
+			if errors.As(err, &numErr) {
+				err = &dap.BaseProtocolError{Err: fmt.Sprintf("Content-Length %s is out of range", numErr.Num)}
+			}
 			if errors.As(err, &bpe) {
 				// The framing is lost: there is no telling where the next
 				// message starts.

@@ -68,6 +68,9 @@ func (s *Session) setExpressionIn(t *vm.Thread, depth int, base, member, index, 
 		return Var{}, err
 	}
 	n := &node{kind: nodeValue, t: t, depth: depth, v: cv, typ: ctyp, expr: pathExpr(base)}
+	if cv.R == nil && !ctyp.IsScalar() {
+		return Var{}, fmt.Errorf("cannot assign to %s: %s is null", expr, base)
+	}
 	if index == "" {
 		if _, ok := cv.R.(*vm.Object); !ok {
 			return Var{}, fmt.Errorf("%s is not an object (it is %s)", base, s.typeName(cv, ctyp))

@@ -882,8 +882,11 @@ func openReplay(cfg *Config) (*record.Recording, error) {
 	if cfg.Carriers > 1 {
 		return nil, fmt.Errorf("a recording replays on one carrier, not %d", cfg.Carriers)
 	}
-	h := rec.Header
+	h := rec.Header // checked against the limits by record.Parse
 	cfg.Quota, cfg.Seed, cfg.MaxFrames, cfg.Args = h.Quota, h.Seed, h.MaxFrames, h.Args
+	if cfg.MaxHeap == 0 {
+		cfg.MaxHeap = h.MaxHeap // a heap limit the client gives is over the recording's
+	}
 	cfg.Race = cfg.Race || h.Race // a recording made with the detector replays with it
 	return rec, nil
 }

@@ -343,6 +343,8 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 		}
 		_, virtual := s.clock.(*VirtualClock)
 		switch {
+		case s.stalled():
+			// A replay waits for input or time its log does not hold: over.
 		case len(s.timers) > 0 && !s.sleeping && (s.running == 0 || !virtual):
 			// Sleep for the next timer; an enqueue, a new timer or the
 			// end kicks us.
@@ -361,8 +363,6 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 			s.mu.Unlock()
 			s.deliverShared()
 			s.mu.Lock()
-		case s.stalled():
-			// A replay waits for input its log does not hold: over.
 		case s.running > 0 || len(s.timers) > 0 || s.ioWaiting > 0 || s.holdsFrozen():
 			// Another carrier may wake someone; or a sleeper waits for a
 			// timer, or a reader for input; or the debugger holds the
