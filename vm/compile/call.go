@@ -250,7 +250,7 @@ func (fc *fcomp) resolve(cands []*callee, args []*syntax.Arg, pos syntax.Pos, wh
 				continue
 			}
 			var ctx *vm.Type
-			if hintMatters(a.X, cl.params[i]) {
+			if fc.hintMatters(a.X, cl.params[i]) {
 				ctx = fc.peekTypeHint(a.X, cl.params[i])
 			} else {
 				ctx = typeOf(ai)
@@ -305,7 +305,7 @@ func (fc *fcomp) peekTypeHint(e syntax.Expr, hint *vm.Type) *vm.Type {
 	case *syntax.InitList, *syntax.ArrayLit:
 		return hint
 	}
-	if hintMatters(e, hint) {
+	if fc.hintMatters(e, hint) {
 		return fc.peekAs(e, hint)
 	}
 	return fc.peekType(e)
@@ -389,7 +389,7 @@ func (fc *fcomp) explainMismatch(cl *callee, args []*syntax.Arg, typeOf func(int
 			continue
 		}
 		ctx := at
-		if hintMatters(a.X, cl.params[i]) {
+		if fc.hintMatters(a.X, cl.params[i]) {
 			ctx = fc.peekTypeHint(a.X, cl.params[i])
 		}
 		if fc.convCost(a.X, ctx, cl.params[i], nil) >= 0 {
@@ -408,7 +408,7 @@ func (fc *fcomp) explainMismatch(cl *callee, args []*syntax.Arg, typeOf func(int
 // `int foo(int a = this.x)` reads x of the object the call is made on,
 // at each call. It returns the out-argument write-backs to do after the
 // call.
-func (fc *fcomp) emitArgs(cl *callee, bound []*syntax.Arg, base, recv int32) []outBack {
+func (fc *fcomp) emitArgs(cl *callee, bound []*syntax.Arg, base, recv int32, pos syntax.Pos) []outBack {
 	var backs []outBack
 	// default expressions see earlier parameters by name
 	var defScope *scope
@@ -421,11 +421,17 @@ func (fc *fcomp) emitArgs(cl *callee, bound []*syntax.Arg, base, recv int32) []o
 					defScope.vars[cl.names[j]] = &local{name: cl.names[j], typ: cl.params[j], reg: base + int32(j), varIdx: -1}
 				}
 			}
+			if cl.fi != nil && !fc.enterDefaultUse(cl.fi, i, pos) {
+				continue
+			}
 			fc.scopes = append(fc.scopes, defScope)
 			restore := fc.enterDefault(cl, recv)
 			fc.value(cl.defaults[i], cl.params[i], r)
 			restore()
 			fc.scopes = fc.scopes[:len(fc.scopes)-1]
+			if cl.fi != nil {
+				fc.leaveDefaultUse()
+			}
 		} else if a.Out {
 			id, ok := a.X.(*syntax.Ident)
 			var l *local
@@ -485,7 +491,7 @@ func (fc *fcomp) callCallee(f *callee, bound []*syntax.Arg, recv int32, isMethod
 	if isMethod {
 		recvReg = base
 	}
-	backs := fc.emitArgs(f, bound, argBase, recvReg)
+	backs := fc.emitArgs(f, bound, argBase, recvReg, pos)
 	d := dst
 	if d < 0 {
 		d = fc.temp()
@@ -503,19 +509,6 @@ func (fc *fcomp) callCallee(f *callee, bound []*syntax.Arg, recv int32, isMethod
 	}
 	fc.writeBack(backs)
 	return d
-}
-
-// call compiles a call expression.
-func (fc *fcomp) call(e *syntax.Call, hint *vm.Type, dst int32) (int32, *vm.Type) {
-	switch fun := e.Fun.(type) {
-	case *syntax.Ident:
-		return fc.callIdent(e, fun, hint, dst)
-	case *syntax.Member:
-		return fc.callMember(e, fun, hint, dst)
-	}
-	// a call of a computed function value
-	r, t := fc.gen(e.Fun, nil, -1)
-	return fc.callFuncValue(e, r, t, dst)
 }
 
 func (fc *fcomp) callFuncValue(e *syntax.Call, fr int32, ft *vm.Type, dst int32) (int32, *vm.Type) {
@@ -536,7 +529,7 @@ func (fc *fcomp) callFuncValue(e *syntax.Call, fr int32, ft *vm.Type, dst int32)
 	fv := fc.temp()
 	fc.emit(vm.MOVE, fv, fr, 0)
 	base := fc.alloc(int32(len(ft.Args)) + 1)
-	backs := fc.emitArgs(cl, bound, base+1, -1)
+	backs := fc.emitArgs(cl, bound, base+1, -1, e.Lparen)
 	d := dst
 	if d < 0 {
 		d = fc.temp()
@@ -612,12 +605,16 @@ func (fc *fcomp) callIdent(e *syntax.Call, id *syntax.Ident, hint *vm.Type, dst 
 	return fc.out(dst), badType
 }
 
-func (fc *fcomp) callMember(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst int32) (int32, *vm.Type) {
+// callMemberPre compiles the calls x.name(args) whose x is not a value:
+// of a function of an imported module or of a package. It reports done =
+// false for the others: then x is compiled and callMemberOn applied (see
+// postfix).
+func (fc *fcomp) callMemberPre(e *syntax.Call, m *syntax.Member, dst int32) (r int32, t *vm.Type, done bool) {
 	if mod, ok := fc.modulePath(m.X); ok {
 		fs := fc.moduleFuncs(mod, m.Name)
 		if len(fs) == 0 {
 			fc.errorf(m.NamePos, "module %s has no function %s", mod.module, m.Name)
-			return fc.out(dst), badType
+			return fc.out(dst), badType, true
 		}
 		cands := make([]*callee, len(fs))
 		for i, f := range fs {
@@ -625,37 +622,43 @@ func (fc *fcomp) callMember(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst
 		}
 		best, bound := fc.resolve(cands, e.Args, e.Lparen, mod.module+"."+m.Name)
 		if best == nil {
-			return fc.out(dst), badType
+			return fc.out(dst), badType, true
 		}
-		return fc.callCallee(best, bound, -1, false, m.NamePos, dst, false, nil), best.result
+		return fc.callCallee(best, bound, -1, false, m.NamePos, dst, false, nil), best.result, true
 	}
 	if id, ok := m.X.(*syntax.Ident); ok && fc.lookup(id.Name) == nil && !fc.isThisField(id.Name) {
 		pkg := id.Name
 		if fc.c.lib.Packages[pkg] != nil || pkg == "thread" {
 			if !fc.file.imports[pkg] {
 				fc.errorf(id.Pos, "Package '%s' is not imported (add import %s;)", pkg, pkg)
-				return fc.out(dst), badType
+				return fc.out(dst), badType, true
 			}
 			if pkg == "thread" && m.Name == "spawn" {
-				return fc.spawn(e, dst)
+				r, t := fc.spawn(e, dst)
+				return r, t, true
 			}
 			cands := fc.c.packageFuncs(pkg, m.Name)
 			if len(cands) == 0 {
 				fc.errorf(m.NamePos, "package %s has no function %s", pkg, m.Name)
-				return fc.out(dst), badType
+				return fc.out(dst), badType, true
 			}
 			best, bound := fc.resolve(cands, e.Args, e.Lparen, pkg+"."+m.Name)
 			if best == nil {
-				return fc.out(dst), badType
+				return fc.out(dst), badType, true
 			}
-			return fc.callCallee(best, bound, -1, false, m.NamePos, dst, false, nil), best.result
+			return fc.callCallee(best, bound, -1, false, m.NamePos, dst, false, nil), best.result, true
 		}
 		if ci := fc.c.classes[pkg]; ci != nil && !ci.cls.IsEnum {
 			fc.errorf(id.Pos, "%s is a type: static calls are not supported (call a method on an instance)", pkg)
-			return fc.out(dst), badType
+			return fc.out(dst), badType, true
 		}
 	}
-	x, xt := fc.gen(m.X, nil, -1)
+	return 0, nil, false
+}
+
+// callMemberOn compiles x.name(args) where the value x, of type xt, is in
+// register x.
+func (fc *fcomp) callMemberOn(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst int32, x int32, xt *vm.Type) (int32, *vm.Type) {
 	if xt == badType {
 		for _, a := range e.Args {
 			fc.peekType(a.X)
@@ -699,7 +702,7 @@ func (fc *fcomp) callMember(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst
 			n := int32(len(best.params)) + 1
 			base := fc.alloc(n)
 			fc.emit(vm.MOVE, base, x, 0)
-			fc.emitArgs(best, bound, base+1, base)
+			fc.emitArgs(best, bound, base+1, base, m.NamePos)
 			d := fc.out(dst)
 			fc.line(m.NamePos, false)
 			fc.emit(vm.CALLI, base, fc.dyn(vm.DynCall{Name: m.Name, NArgs: len(best.params)}), d)
@@ -741,7 +744,7 @@ func (fc *fcomp) callMember(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst
 			}
 			base := fc.alloc(int32(len(best.params)) + 1)
 			fc.emit(vm.BOX, base, x, fc.typeIndex(xt))
-			fc.emitArgs(best, bound, base+1, base)
+			fc.emitArgs(best, bound, base+1, base, m.NamePos)
 			d := fc.out(dst)
 			fc.line(m.NamePos, false)
 			fc.emit(vm.CALLI, base, fc.dyn(vm.DynCall{Name: m.Name, NArgs: len(best.params)}), d)

@@ -79,8 +79,16 @@ type compiler struct {
 	object  *classInfo
 	dir     string
 	loaded  map[string]bool
-	// modules maps the import path of each imported program file to it.
-	modules map[string]*fileInfo
+	// modules maps the import path of each imported program file to it;
+	// modDepth is the number of names of the longest.
+	modules  map[string]*fileInfo
+	modDepth int
+	// work counts the expressions and statements compiled, up to
+	// workLimit; budgetErr is the error once it is passed (see limits.go).
+	work, workLimit int64
+	budgetErr       *syntax.Error
+	// defaults are the default values being compiled, outermost first.
+	defaults []defaultUse
 }
 
 // errorf records an error at pos of file.
@@ -140,7 +148,17 @@ func CompileFile(filename string, src []byte, opts Options) (*vm.Program, error)
 	}
 	c.declare()
 	if len(c.errs) == 0 {
+		size := 0
+		for _, f := range c.files {
+			if !f.lib {
+				size += len(f.ast.Src)
+			}
+		}
+		c.setBudget(size)
 		c.compileBodies()
+		if c.budgetErr != nil {
+			c.errs = append(c.errs, c.budgetErr)
+		}
 	}
 	if len(c.errs) > 0 {
 		return nil, c.sortedErrs()
@@ -249,6 +267,7 @@ func (c *compiler) importFile(fi *fileInfo, im *syntax.Import, mod, path string)
 	if m := c.addSource(path, data, false); m != nil {
 		m.module = mod
 		c.modules[mod] = m
+		c.modDepth = max(c.modDepth, strings.Count(mod, ".")+1)
 	}
 }
 
@@ -600,40 +619,79 @@ func enumValue(cls *vm.Class, name string) (int64, bool) {
 }
 
 // constInt evaluates a constant integer expression (literals, unary minus,
-// + - * / %).
+// + - * / %). It walks the expression with a stack of pending operators:
+// a chain of them can be as deep as its source is long.
 func (c *compiler) constInt(f *fileInfo, e syntax.Expr) (int64, bool) {
-	switch e := e.(type) {
-	case *syntax.IntLit:
-		return int64(e.Value), !e.Overflow
-	case *syntax.Unary:
-		if e.Op == syntax.MINUS {
-			v, ok := c.constInt(f, e.X)
-			return -v, ok
-		}
-	case *syntax.Binary:
-		x, ok1 := c.constInt(f, e.X)
-		y, ok2 := c.constInt(f, e.Y)
-		if !ok1 || !ok2 {
+	type pending struct {
+		op   syntax.Token
+		x    int64 // the left operand, once known
+		y    syntax.Expr
+		have bool // x is known: y is being evaluated
+	}
+	var stack []pending
+	for {
+		// go down the left operands to a literal
+		var v int64
+		switch x := e.(type) {
+		case *syntax.IntLit:
+			if x.Overflow {
+				return 0, false
+			}
+			v = int64(x.Value)
+		case *syntax.Unary:
+			if x.Op != syntax.MINUS {
+				return 0, false
+			}
+			stack = append(stack, pending{op: syntax.MINUS})
+			e = x.X
+			continue
+		case *syntax.Binary:
+			stack = append(stack, pending{op: x.Op, y: x.Y})
+			e = x.X
+			continue
+		default:
 			return 0, false
 		}
-		switch e.Op {
-		case syntax.PLUS:
-			return x + y, true
-		case syntax.MINUS:
-			return x - y, true
-		case syntax.STAR:
-			return x * y, true
-		case syntax.SLASH:
-			if y != 0 {
-				return x / y, true
+		// apply the pending operators that now have their operands
+		for {
+			if len(stack) == 0 {
+				return v, true
 			}
-		case syntax.PERCENT:
-			if y != 0 {
-				return x % y, true
+			p := &stack[len(stack)-1]
+			if p.op == syntax.MINUS && p.y == nil {
+				v = -v
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if !p.have {
+				p.x, p.have = v, true
+				e = p.y
+				break
+			}
+			x, y := p.x, v
+			stack = stack[:len(stack)-1]
+			switch p.op {
+			case syntax.PLUS:
+				v = x + y
+			case syntax.MINUS:
+				v = x - y
+			case syntax.STAR:
+				v = x * y
+			case syntax.SLASH:
+				if y == 0 {
+					return 0, false
+				}
+				v = x / y
+			case syntax.PERCENT:
+				if y == 0 {
+					return 0, false
+				}
+				v = x % y
+			default:
+				return 0, false
 			}
 		}
 	}
-	return 0, false
 }
 
 // declareFunc resolves a function's signature and creates its Funcode.
@@ -721,10 +779,11 @@ func (c *compiler) checkDefaults(fi *funcInfo) {
 	}
 	fc.scopes = append(fc.scopes, &scope{vars: map[string]*local{}, barrier: true})
 	for i, name := range fi.names {
-		if d := fi.defaults[i]; d != nil {
+		if d := fi.defaults[i]; d != nil && fc.enterDefaultUse(fi, i, d.Start()) {
 			mark := fc.top
 			fc.value(d, fi.params[i], -1)
 			fc.top = mark
+			fc.leaveDefaultUse()
 		}
 		fc.declare(name, fi.params[i], fi.decl.Params[i].Pos, false)
 	}

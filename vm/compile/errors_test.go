@@ -332,7 +332,7 @@ int main() { return 0; }`, []string{"1:10: expected '{', got '<'"}},
 			"2:18: invalid operation: bool + int",
 			"3:14: operator - needs a number, got bool",
 		}},
-		{"redundant and impossible casts", `class A {}
+		{"impossible casts", `class A {}
 class B {}
 int main() {
     int i = 5;
@@ -340,11 +340,12 @@ int main() {
     int j = i as int;
     A a = new A();
     B b = a as B;
+    string s = "5";
+    int k = s as int;
     return 0;
 }`, []string{
-			"5:16: redundant cast: int converts to long implicitly",
-			"6:15: redundant cast:",
 			"8:13: impossible cast from A to B",
+			"10:15: cannot cast string to int",
 		}},
 		{"unboxing needs as", `int main() {
     Object o = 1;

@@ -21,6 +21,13 @@ func (fc *fcomp) out(dst int32) int32 {
 // register if dst < 0), and returns the register.
 func (fc *fcomp) value(e syntax.Expr, want *vm.Type, dst int32) int32 {
 	r, t := fc.gen(e, want, dst)
+	return fc.valueOf(e, r, t, want, dst)
+}
+
+// valueOf converts the value of e, compiled into register r with type t,
+// implicitly to type want, into dst (or any register if dst < 0), and
+// returns the register.
+func (fc *fcomp) valueOf(e syntax.Expr, r int32, t, want *vm.Type, dst int32) int32 {
 	if t == want || t == badType || want == badType {
 		if want.Kind == vm.KStruct && !fresh(e) {
 			d := fc.out(dst)
@@ -163,6 +170,10 @@ func (fc *fcomp) peekAs(e syntax.Expr, hint *vm.Type) *vm.Type {
 			return l.typ
 		}
 	}
+	key := peekKey{e, hint}
+	if t, ok := fc.peeked[key]; ok {
+		return t
+	}
 	var (
 		code     = len(fc.fn.Code)
 		lines    = len(fc.fn.Lines)
@@ -191,6 +202,10 @@ func (fc *fcomp) peekAs(e syntax.Expr, hint *vm.Type) *vm.Type {
 			}
 		}
 	}
+	if fc.peeked == nil {
+		fc.peeked = map[peekKey]*vm.Type{}
+	}
+	fc.peeked[key] = t
 	return t
 }
 
@@ -200,6 +215,9 @@ func (fc *fcomp) peekAs(e syntax.Expr, hint *vm.Type) *vm.Type {
 // the expected type, used to type literals, initializers and function
 // references; gen does not convert to it.
 func (fc *fcomp) gen(e syntax.Expr, hint *vm.Type, dst int32) (int32, *vm.Type) {
+	if fc.charge(e) {
+		return fc.out(dst), badType
+	}
 	switch e := e.(type) {
 	case *syntax.IntLit:
 		return fc.intLit(e, false, hint, dst)
@@ -241,18 +259,14 @@ func (fc *fcomp) gen(e syntax.Expr, hint *vm.Type, dst int32) (int32, *vm.Type) 
 		return fc.place(fc.thisReg, dst), fc.this
 	case *syntax.Ident:
 		return fc.ident(e, hint, dst)
-	case *syntax.Member:
-		return fc.member(e, hint, dst)
+	case *syntax.Member, *syntax.Index, *syntax.Call:
+		return fc.postfix(e, hint, dst)
 	case *syntax.Binary:
 		return fc.binary(e, hint, dst)
 	case *syntax.Unary:
 		return fc.unary(e, hint, dst)
 	case *syntax.Cast:
 		return fc.cast(e, dst)
-	case *syntax.Index:
-		return fc.index(e, dst)
-	case *syntax.Call:
-		return fc.call(e, hint, dst)
 	case *syntax.New:
 		return fc.newExpr(e, dst)
 	case *syntax.InitList:
@@ -450,7 +464,16 @@ func (fc *fcomp) methodRef(recv int32, rt *vm.Type, name string, hint *vm.Type, 
 	return d, t
 }
 
-func (fc *fcomp) member(e *syntax.Member, hint *vm.Type, dst int32) (int32, *vm.Type) {
+// memberPre compiles the forms of x.name whose x is not a value: a
+// function of an imported module, an enum member, a function of a
+// package. It reports done = false for the others: then x is compiled and
+// memberOn applied (see postfix).
+func (fc *fcomp) memberPre(e *syntax.Member, hint *vm.Type, dst int32) (r int32, t *vm.Type, done bool) {
+	r, t = fc.memberSpecial(e, hint, dst)
+	return r, t, t != nil
+}
+
+func (fc *fcomp) memberSpecial(e *syntax.Member, hint *vm.Type, dst int32) (int32, *vm.Type) {
 	if mod, ok := fc.modulePath(e.X); ok {
 		fs := fc.moduleFuncs(mod, e.Name)
 		if len(fs) == 0 {
@@ -486,7 +509,11 @@ func (fc *fcomp) member(e *syntax.Member, hint *vm.Type, dst int32) (int32, *vm.
 			return fc.out(dst), badType
 		}
 	}
-	x, xt := fc.gen(e.X, nil, -1)
+	return 0, nil
+}
+
+// memberOn compiles x.name where the value x, of type xt, is in register x.
+func (fc *fcomp) memberOn(e *syntax.Member, hint *vm.Type, dst int32, x int32, xt *vm.Type) (int32, *vm.Type) {
 	if xt == badType {
 		return fc.out(dst), badType
 	}
@@ -521,6 +548,18 @@ func (fc *fcomp) isThisField(name string) bool {
 
 func (fc *fcomp) unary(e *syntax.Unary, hint *vm.Type, dst int32) (int32, *vm.Type) {
 	switch e.Op {
+	case syntax.PLUS:
+		// +x is x, promoted as arithmetic promotes it (+b is an int)
+		r, t := fc.gen(e.X, hint, dst)
+		if t == badType {
+			return r, badType
+		}
+		pt := promote(t, t)
+		if pt == nil {
+			fc.errorf(e.Pos, "operator + needs a number, got %s", t)
+			return r, badType
+		}
+		return fc.place(r, dst), pt
 	case syntax.NOT:
 		r, t := fc.gen(e.X, vm.Bool, -1)
 		if t != vm.Bool && t != badType {
@@ -623,115 +662,6 @@ func (fc *fcomp) litFits(e syntax.Expr, t *vm.Type) bool {
 	return false
 }
 
-func (fc *fcomp) binary(e *syntax.Binary, hint *vm.Type, dst int32) (int32, *vm.Type) {
-	switch e.Op {
-	case syntax.ANDAND, syntax.OROR:
-		d := fc.out(dst)
-		fc.value(e.X, vm.Bool, d)
-		fc.checkBool(e.X)
-		op := vm.JF
-		if e.Op == syntax.OROR {
-			op = vm.JT
-		}
-		j := fc.emit(op, d, 0, 0)
-		mark := fc.top
-		fc.value(e.Y, vm.Bool, d)
-		fc.checkBool(e.Y)
-		fc.top = mark
-		fc.patch(j, fc.pc())
-		return d, vm.Bool
-	}
-	// operand types: literals adapt to the other side
-	var xh, yh *vm.Type
-	if isIntLit(e.X) && !isIntLit(e.Y) {
-		xh = fc.peekType(e.Y)
-	}
-	// an expected float reaches the floating literals of arithmetic
-	// (constant fitting: float f = x + 0.5)
-	floatCtx := hint == vm.Float && isArith(e.Op)
-	if floatCtx && floatish(e.X) {
-		xh = vm.Float
-	}
-	mark := fc.top
-	rx, xt := fc.gen(e.X, xh, -1)
-	if _, isLocal := e.X.(*syntax.Ident); isLocal && hasOutArg(e.Y) {
-		// the right operand may write the local back: read it first
-		t := fc.temp()
-		fc.emit(vm.MOVE, t, rx, 0)
-		rx = t
-	}
-	if !isIntLit(e.X) || isIntLit(e.Y) {
-		yh = xt
-	}
-	if floatCtx && floatish(e.Y) {
-		yh = vm.Float
-	}
-	// x + k and x - k with a small constant k: one instruction
-	if k, ok := smallIntLit(e.Y); ok && (e.Op == syntax.PLUS || e.Op == syntax.MINUS) && xt != badType {
-		pt := promote(xt, xt)
-		if pt == vm.Int || pt == vm.Long {
-			if e.Op == syntax.MINUS {
-				k = -k
-			}
-			d := fc.out(dst)
-			op := vm.ADDIK
-			if pt == vm.Long {
-				op = vm.ADDLK
-			}
-			fc.emit(op, d, rx, k)
-			return d, pt
-		}
-	}
-	ry, yt := fc.gen(e.Y, yh, -1)
-	if xt == badType || yt == badType {
-		return fc.out(dst), badType
-	}
-	switch e.Op {
-	case syntax.PLUS:
-		if xt == vm.String || yt == vm.String {
-			if xt == vm.Null || yt == vm.Null {
-				at := e.Y.Start()
-				if xt == vm.Null {
-					at = e.X.Start()
-				}
-				fc.errorf(at, "invalid operation: string + null (the null literal cannot be concatenated; write \"null\" for the text)")
-				return fc.out(dst), badType
-			}
-			sx := fc.toString(rx, xt, e.X.Start())
-			sy := fc.toString(ry, yt, e.Y.Start())
-			fc.top = max(mark, sx+1, sy+1)
-			d := fc.out(dst)
-			fc.emit(vm.CONCAT, d, sx, sy)
-			fc.top = max(mark, d+1)
-			if dst >= 0 {
-				fc.top = mark
-			}
-			return d, vm.String
-		}
-		fallthrough
-	case syntax.MINUS, syntax.STAR, syntax.SLASH, syntax.PERCENT:
-		pt := fc.binaryOperandType(xt, yt, e.X, e.Y)
-		if pt == nil {
-			fc.errorf(e.Pos, "invalid operation: %s %s %s", xt, e.Op, yt)
-			return fc.out(dst), badType
-		}
-		rx = fc.widen(rx, xt, pt)
-		ry = fc.widen(ry, yt, pt)
-		d := fc.out(dst)
-		fc.emit(arithOp(e.Op, pt), d, rx, ry)
-		return d, pt
-	case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE:
-		r := fc.compareRegs(e.Op, rx, xt, ry, yt, e.X, e.Y, e.Pos, dst)
-		return r, vm.Bool
-	}
-	fc.errorf(e.Pos, "unsupported operator %s", e.Op)
-	return fc.out(dst), badType
-}
-
-func (fc *fcomp) checkBool(e syntax.Expr) {
-	// value() already reported a conversion error for non-bool operands
-}
-
 // widen converts register r of integer/floating type from to the
 // operation type to (a new temporary if code is needed).
 func (fc *fcomp) widen(r int32, from, to *vm.Type) int32 {
@@ -758,8 +688,31 @@ func (fc *fcomp) toString(r int32, t *vm.Type, pos syntax.Pos) int32 {
 }
 
 func arithOp(op syntax.Token, t *vm.Type) vm.Opcode {
-	base := map[vm.Kind]vm.Opcode{vm.KInt: vm.ADDI, vm.KLong: vm.ADDL, vm.KUint: vm.ADDU, vm.KUlong: vm.ADDUL, vm.KFloat: vm.ADDF, vm.KDouble: vm.ADDD}[t.Kind]
-	off := map[syntax.Token]vm.Opcode{syntax.PLUS: 0, syntax.MINUS: 1, syntax.STAR: 2, syntax.SLASH: 3, syntax.PERCENT: 4}[op]
+	var base, off vm.Opcode
+	switch t.Kind {
+	case vm.KInt:
+		base = vm.ADDI
+	case vm.KLong:
+		base = vm.ADDL
+	case vm.KUint:
+		base = vm.ADDU
+	case vm.KUlong:
+		base = vm.ADDUL
+	case vm.KFloat:
+		base = vm.ADDF
+	case vm.KDouble:
+		base = vm.ADDD
+	}
+	switch op {
+	case syntax.MINUS:
+		off = 1
+	case syntax.STAR:
+		off = 2
+	case syntax.SLASH:
+		off = 3
+	case syntax.PERCENT:
+		off = 4
+	}
 	return base + off
 }
 
@@ -879,61 +832,7 @@ func (fc *fcomp) compareRegs(op syntax.Token, rx int32, xt *vm.Type, ry int32, y
 	return d
 }
 
-func (fc *fcomp) cast(e *syntax.Cast, dst int32) (int32, *vm.Type) {
-	to := fc.c.resolveType(fc.file, e.Type, nil)
-	hint := to
-	if isIntLit(e.X) || isFloatLit(e.X) {
-		hint = nil // a literal keeps its own type: 98 as byte narrows an int
-	}
-	r, from := fc.gen(e.X, hint, -1)
-	if from == badType || to == badType {
-		return fc.out(dst), to
-	}
-	d := fc.out(dst)
-	num := func(t *vm.Type) bool { return t.IsNumeric() || t == vm.Char || t.Kind == vm.KEnum }
-	switch {
-	case from == to:
-		fc.errorf(e.Pos, "redundant cast: the value is already %s", to)
-	case num(from) && num(to):
-		if fc.c.convScore(from, to) >= 0 && from.Kind != vm.KEnum && !isIntLit(e.X) {
-			fc.errorf(e.Pos, "redundant cast: %s converts to %s implicitly", from, to)
-			return d, to
-		}
-		fk, tk := from.Kind, to.Kind
-		if fk == vm.KEnum {
-			fk = vm.KInt
-		}
-		if tk == vm.KEnum {
-			tk = vm.KInt
-		}
-		fc.emit(vm.CONV, d, r, int32(fk)<<8|int32(tk))
-	case from.Kind == vm.KObject && to.IsScalar():
-		fc.line(e.Pos, false)
-		fc.emit(vm.UNBOX, d, r, fc.typeIndex(to))
-	case from.Kind == vm.KObject && to == vm.String:
-		fc.line(e.Pos, false)
-		fc.emit(vm.CAST, d, r, fc.typeIndex(to))
-	case from.IsRef() && to.IsRef() && to.Kind != vm.KObject:
-		if fc.c.convScore(from, to) >= 0 {
-			fc.errorf(e.Pos, "redundant cast: %s converts to %s implicitly", from, to)
-			return d, to
-		}
-		if fc.c.convScore(to, from) < 0 {
-			fc.errorf(e.Pos, "impossible cast from %s to %s", from, to)
-			return d, to
-		}
-		fc.line(e.Pos, false)
-		fc.emit(vm.CAST, d, r, fc.typeIndex(to))
-	case to.Kind == vm.KObject:
-		fc.errorf(e.Pos, "redundant cast: %s converts to Object implicitly", from)
-	default:
-		fc.errorf(e.Pos, "cannot cast %s to %s", from, to)
-	}
-	return d, to
-}
-
-func (fc *fcomp) index(e *syntax.Index, dst int32) (int32, *vm.Type) {
-	x, xt := fc.gen(e.X, nil, -1)
+func (fc *fcomp) indexOn(e *syntax.Index, dst int32, x int32, xt *vm.Type) (int32, *vm.Type) {
 	if xt == badType {
 		return fc.out(dst), badType
 	}
@@ -1107,24 +1006,55 @@ func smallIntLit(e syntax.Expr) (int32, bool) {
 // hasOutArg reports whether e contains a call with an out argument (which
 // may change a local while e is evaluated).
 func hasOutArg(e syntax.Expr) bool {
-	switch e := e.(type) {
-	case *syntax.Call:
-		for _, a := range e.Args {
-			if a.Out || hasOutArg(a.X) {
+	stack := []syntax.Expr{e}
+	push := func(args []*syntax.Arg) bool {
+		for _, a := range args {
+			if a.Out {
 				return true
 			}
+			stack = append(stack, a.X)
 		}
-		return hasOutArg(e.Fun)
-	case *syntax.Binary:
-		return hasOutArg(e.X) || hasOutArg(e.Y)
-	case *syntax.Unary:
-		return hasOutArg(e.X)
-	case *syntax.Cast:
-		return hasOutArg(e.X)
-	case *syntax.Member:
-		return hasOutArg(e.X)
-	case *syntax.Index:
-		return hasOutArg(e.X) || hasOutArg(e.Index)
+		return false
+	}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch e := e.(type) {
+		case *syntax.Call:
+			if push(e.Args) {
+				return true
+			}
+			stack = append(stack, e.Fun)
+		case *syntax.Binary:
+			stack = append(stack, e.X, e.Y)
+		case *syntax.Unary:
+			stack = append(stack, e.X)
+		case *syntax.Cast:
+			stack = append(stack, e.X)
+		case *syntax.Member:
+			stack = append(stack, e.X)
+		case *syntax.Index:
+			stack = append(stack, e.X, e.Index)
+		case *syntax.New:
+			if push(e.Args) {
+				return true
+			}
+			if e.Len != nil {
+				stack = append(stack, e.Len)
+			}
+			if e.Init != nil {
+				stack = append(stack, e.Init)
+			}
+		case *syntax.InitList:
+			for _, en := range e.Entries {
+				if en.Key != nil {
+					stack = append(stack, en.Key)
+				}
+				stack = append(stack, en.Value)
+			}
+		case *syntax.ArrayLit:
+			stack = append(stack, e.Elems...)
+		}
 	}
 	return false
 }

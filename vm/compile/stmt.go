@@ -60,6 +60,11 @@ type fcomp struct {
 	// inLoopInit is set while the init declaration of a for statement
 	// is compiled: its variables are loop variables.
 	inLoopInit bool
+	// peeked remembers the types peekAs found during the current
+	// statement (an expression is typed in one context within a
+	// statement; a statement compiled again, such as an inlined finally
+	// block, starts afresh).
+	peeked map[peekKey]*vm.Type
 }
 
 func (c *compiler) compileFunc(fi *funcInfo) {
@@ -173,6 +178,10 @@ func (fc *fcomp) block(stmts []syntax.Stmt) {
 }
 
 func (fc *fcomp) stmt(s syntax.Stmt) {
+	if fc.charge(s) {
+		return
+	}
+	fc.peeked = nil
 	mark := fc.top
 	defer func() {
 		if fc.top < mark {
@@ -199,19 +208,7 @@ func (fc *fcomp) stmt(s syntax.Stmt) {
 		}
 		fc.gen(s.X, nil, -1)
 	case *syntax.If:
-		fc.line(s.Pos, true)
-		cond := fc.cond(s.Cond)
-		j := fc.emit(vm.JF, cond, 0, 0)
-		fc.top = mark
-		fc.body(s.Then)
-		if s.Else != nil {
-			end := fc.emit(vm.JMP, 0, 0, 0)
-			fc.patch(j, fc.pc())
-			fc.body(s.Else)
-			fc.patch(end, fc.pc())
-		} else {
-			fc.patch(j, fc.pc())
-		}
+		fc.ifStmt(s)
 	case *syntax.While:
 		fc.whileLoop(s.Pos, s.Cond, nil, s.Body)
 	case *syntax.DoWhile:
@@ -288,6 +285,38 @@ func (fc *fcomp) stmt(s syntax.Stmt) {
 	default:
 		fc.errorf(s.Start(), "unsupported statement")
 	}
+}
+
+// ifStmt compiles an if statement and the chain of else-ifs after it,
+// with a loop (a chain can be as long as its source).
+func (fc *fcomp) ifStmt(s *syntax.If) {
+	var ends []int32
+	for {
+		mark := fc.top
+		fc.line(s.Pos, true)
+		cond := fc.cond(s.Cond)
+		j := fc.emit(vm.JF, cond, 0, 0)
+		fc.top = mark
+		fc.body(s.Then)
+		if s.Else == nil {
+			fc.patch(j, fc.pc())
+			break
+		}
+		ends = append(ends, fc.emit(vm.JMP, 0, 0, 0))
+		fc.patch(j, fc.pc())
+		next, ok := s.Else.(*syntax.If)
+		if !ok {
+			fc.body(s.Else)
+			break
+		}
+		// else if: what stmt does for the nested if statement
+		if fc.charge(next) {
+			break
+		}
+		fc.peeked = nil
+		s = next
+	}
+	fc.patchHere(ends)
 }
 
 // body compiles the body of if/while/for; a declaration there is an error.

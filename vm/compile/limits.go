@@ -1,0 +1,95 @@
+package compile
+
+import (
+	"fmt"
+
+	"github.com/nlangdbg/nlangdbg/vm"
+	"github.com/nlangdbg/nlangdbg/vm/syntax"
+)
+
+// Limits on the work of a compilation.
+//
+// Most of the compiler's work is proportional to the source, but two
+// constructs copy code: a default value is compiled at each call that
+// uses it (with the defaults of the calls inside it), and a finally block
+// at each way out of its try statement (with the finally blocks nested in
+// it). A few lines can therefore expand exponentially, as can typing an
+// argument of an overloaded call before compiling it if nothing
+// remembered the answer (peekAs does). The compiler counts the
+// expressions and statements it compiles and gives up with one error
+// when the count passes a budget proportional to the source, far above
+// what any program that is not such a bomb needs.
+const workPerByte = 16 // expressions and statements per byte of source (programs need less than 1)
+
+// workBase is the budget whatever the size of the source (a variable so
+// that a test can make a bomb go off sooner).
+var workBase int64 = 1 << 20
+
+// setBudget sets the work budget for srcBytes bytes of source.
+func (c *compiler) setBudget(srcBytes int) {
+	c.work = 0
+	c.workLimit = workBase + workPerByte*int64(srcBytes)
+	c.budgetErr = nil
+}
+
+// charge counts one expression or statement n compiled and reports
+// whether the budget is spent: then the caller compiles nothing more (the
+// error is reported once, where the budget ran out).
+func (fc *fcomp) charge(n syntax.Node) bool {
+	c := fc.c
+	c.work++
+	if c.work <= c.workLimit {
+		return false
+	}
+	if c.budgetErr == nil {
+		name := "<input>"
+		if fc.file != nil && fc.file.ast != nil {
+			name = fc.file.ast.Name
+		}
+		c.budgetErr = &syntax.Error{File: name, Pos: n.Start(), Msg: fmt.Sprintf(
+			"program too large to compile: it expands to more than %d expressions and statements "+
+				"(a default value is compiled again at each call that uses it, a finally block at each way out of its try; "+
+				"nest fewer of them)", c.workLimit)}
+	}
+	return true
+}
+
+// peekKey is what peekAs remembers a type for.
+type peekKey struct {
+	e    syntax.Expr
+	hint *vm.Type
+}
+
+// defaultUse is a default value being compiled: parameter i of function
+// fi (see emitArgs).
+type defaultUse struct {
+	fi *funcInfo
+	i  int
+}
+
+// enterDefaultUse records that the default value of parameter i of fi is
+// being compiled. It reports the cycle and returns false if that default
+// is already being compiled further out: the default calls a function
+// that, without that argument, needs the same default again (int f(int
+// n = f()), or through other functions), which would never end.
+func (fc *fcomp) enterDefaultUse(fi *funcInfo, i int, pos syntax.Pos) bool {
+	c := fc.c
+	for k, u := range c.defaults {
+		if u.fi != fi || u.i != i {
+			continue
+		}
+		path := ""
+		for _, v := range c.defaults[k:] {
+			path += v.fi.fn.Name + "." + v.fi.names[v.i] + " → "
+		}
+		path += fi.fn.Name + "." + fi.names[i]
+		fc.errorf(pos, "default value of parameter %s of %s is cyclic: it needs itself again (%s)",
+			fi.names[i], fi.fn.Name, path)
+		return false
+	}
+	c.defaults = append(c.defaults, defaultUse{fi, i})
+	return true
+}
+
+// leaveDefaultUse ends what enterDefaultUse began.
+func (fc *fcomp) leaveDefaultUse() { fc.c.defaults = fc.c.defaults[:len(fc.c.defaults)-1] }
