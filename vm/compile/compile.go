@@ -28,7 +28,10 @@ type fileInfo struct {
 	ast     *syntax.File
 	imports map[string]bool
 	aliases map[string]*syntax.TypeExpr
-	lib     bool // a library source (prelude, concurrent)
+	// aliasTypes are the types of the file's aliases, resolved once in
+	// the order of their declarations (see checkAliases).
+	aliasTypes map[string]*vm.Type
+	lib        bool // a library source (prelude, concurrent)
 	// dir is the folder of a program file (functions of files in the
 	// same folder are visible by bare name); "" for library sources.
 	dir string
@@ -316,6 +319,10 @@ func (c *compiler) declare() {
 		}
 	}
 	c.object = c.classes["Object"]
+	// 1b. type aliases (they may name classes)
+	for _, f := range c.files {
+		c.checkAliases(f)
+	}
 	// 2. bases and layout
 	for _, ci := range c.order {
 		c.layout(ci)
@@ -598,6 +605,9 @@ func (c *compiler) layoutEnum(ci *classInfo) {
 		next++
 	}
 	for _, md := range ci.edecl.Methods {
+		if md.Name == "toString" {
+			c.errorf(ci.file, md.NamePos, "enum method %s.toString is not allowed: the name is reserved for the built-in conversion of a member to its name", ci.name)
+		}
 		fi := c.declareFunc(ci.file, ci, md)
 		if fi == nil {
 			continue
@@ -710,6 +720,17 @@ func (c *compiler) declareFunc(f *fileInfo, ci *classInfo, d *syntax.FuncDecl) *
 		}
 		if seen[p.Name] {
 			c.errorf(f, p.Pos, "duplicate parameter %s", p.Name)
+		}
+		if p.Out && p.Default != nil {
+			c.errorf(f, p.Default.Start(), "out parameter %s cannot have a default value (the caller must pass a variable)", p.Name)
+		}
+		if ci != nil && ci.edecl != nil {
+			switch {
+			case p.Default != nil:
+				c.errorf(f, p.Default.Start(), "enum method %s.%s cannot have default parameter values", ci.name, d.Name)
+			case p.Out:
+				c.errorf(f, p.Pos, "enum method %s.%s cannot have out parameters", ci.name, d.Name)
+			}
 		}
 		seen[p.Name] = true
 		fi.params = append(fi.params, t)

@@ -473,7 +473,7 @@ int main() {
     return 0;
 }`, []string{"2:5: variable cannot have type void"}},
 		{"type alias cycle", `using T = T;
-int main() { T x; return 0; }`, []string{"1:11: type alias cycle through T"}},
+int main() { T x; return 0; }`, []string{"1:11: type alias cycle: T = T"}},
 		{"initializers", `int main() {
     int[] a = [1, "x"];
     Dict<string, int> d = {"a": "b"};

@@ -83,6 +83,12 @@ func (fc *fcomp) castHint(from, to *vm.Type) string {
 	if from.Kind == vm.KArray {
 		return " (an array converts only to its own type and to string)"
 	}
+	if to.Kind == vm.KObject && from.Kind == vm.KStruct {
+		return " (a struct is a value, not an object: use a class to store it as an Object)"
+	}
+	if to.Kind == vm.KObject && from.Kind == vm.KFunc {
+		return " (a function value is not an object)"
+	}
 	if (from.IsNumeric() || from == vm.Char) && (to.IsNumeric() || to == vm.Char) {
 		return " without a cast (use as " + to.String() + ")"
 	}
@@ -270,7 +276,10 @@ func (fc *fcomp) gen(e syntax.Expr, hint *vm.Type, dst int32) (int32, *vm.Type) 
 	case *syntax.New:
 		return fc.newExpr(e, dst)
 	case *syntax.InitList:
-		if hint == nil || hint == badType {
+		if hint == badType { // the type's error is reported
+			return fc.out(dst), badType
+		}
+		if hint == nil {
 			fc.errorf(e.Pos, "cannot infer the type of {…} here (write new T{…})")
 			return fc.out(dst), badType
 		}
@@ -405,6 +414,10 @@ func (fc *fcomp) funcRef(fs []*funcInfo, hint *vm.Type, pos syntax.Pos, dst int3
 			return fc.out(dst), badType
 		}
 	}
+	if hasDefaults(f.defaults) {
+		fc.errorf(pos, "%s cannot be a function value: it has default parameter values, which a call through a function value cannot use", f.decl.Name)
+		return fc.out(dst), badType
+	}
 	t := vm.FuncOf(f.result, f.params, f.outs)
 	d := fc.out(dst)
 	b := vm.Bind{Fn: f.fn, Type: t}
@@ -413,6 +426,16 @@ func (fc *fcomp) funcRef(fs []*funcInfo, hint *vm.Type, pos syntax.Pos, dst int3
 	}
 	fc.emit(vm.BIND, d, -1, fc.bind(b))
 	return d, t
+}
+
+// hasDefaults reports whether a parameter list has a default value.
+func hasDefaults(defaults []syntax.Expr) bool {
+	for _, d := range defaults {
+		if d != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // methodRef makes a Func value of method name bound to the receiver in
@@ -448,6 +471,10 @@ func (fc *fcomp) methodRef(recv int32, rt *vm.Type, name string, hint *vm.Type, 
 			fc.errorf(pos, "ambiguous reference to overloaded method %s", name)
 			return fc.out(dst), badType
 		}
+	}
+	if m.fi != nil && hasDefaults(m.defaults) {
+		fc.errorf(pos, "method %s cannot be a function value: it has default parameter values, which a call through a function value cannot use", name)
+		return fc.out(dst), badType
 	}
 	t := vm.FuncOf(m.result, m.params, m.outs)
 	b := vm.Bind{Type: t}
@@ -888,12 +915,16 @@ func (fc *fcomp) assign(s *syntax.Assign) {
 				fc.errorf(l.Pos, "cannot assign to const %s", l.Name)
 				return
 			}
-			fc.assignValue(rhs, loc.typ, loc.reg, s.Op != syntax.ASSIGN)
+			if s.Op != syntax.ASSIGN {
+				fc.compoundValue(rhs.(*syntax.Binary), s.RHS, loc.typ, loc.reg)
+				return
+			}
+			fc.assignValue(rhs, loc.typ, loc.reg, false)
 			return
 		}
 		if fc.this != nil && !fc.this.Class.IsEnum {
 			if f := fc.this.Class.FieldByName(l.Name); f != nil {
-				r := fc.value(rhs, f.Type, -1)
+				r := fc.compoundValue(rhs, s.RHS, f.Type, -1)
 				fc.emit(vm.SETF, fc.thisReg, int32(f.Index), r)
 				return
 			}
@@ -923,7 +954,7 @@ func (fc *fcomp) assign(s *syntax.Assign) {
 			fc.errorf(l.NamePos, "%s has no field %s", xt, l.Name)
 			return
 		}
-		r := fc.value(rhs, f.Type, -1)
+		r := fc.compoundValue(rhs, s.RHS, f.Type, -1)
 		fc.line(l.NamePos, false)
 		fc.emit(vm.SETF, x, int32(f.Index), r)
 	case *syntax.Index:
@@ -956,6 +987,32 @@ func (fc *fcomp) assign(s *syntax.Assign) {
 	default:
 		fc.errorf(s.LHS.Start(), "cannot assign to this expression")
 	}
+}
+
+// compoundValue compiles the value rhs of an assignment to a target of
+// type t, into dst (or any register if dst < 0), and returns the
+// register. For a compound assignment (rhs is the *syntax.Binary x op y
+// it stands for, y the right operand as written) whose operation gives a
+// wider integer than t, as byte b; b %= 4 does (byte % int is an int),
+// the result is narrowed back to t provided y itself converts to t
+// implicitly: the operation stays in t's range the way x = x op y would
+// with every operand of type t.
+func (fc *fcomp) compoundValue(rhs, y syntax.Expr, t *vm.Type, dst int32) int32 {
+	b, ok := rhs.(*syntax.Binary)
+	if !ok || b.Y != y || !t.IsInteger() {
+		return fc.value(rhs, t, dst)
+	}
+	if bt := fc.peekAs(b, t); bt == badType || bt == t || !bt.IsInteger() || !intContains(bt, t) {
+		return fc.value(rhs, t, dst)
+	}
+	r, bt := fc.gen(b, t, -1)
+	d := fc.out(dst)
+	if yt := fc.peekAs(y, t); fc.convCost(y, yt, t, nil) < 0 {
+		fc.errorf(y.Start(), "cannot use %s as %s in a compound assignment (its right operand must convert to %s implicitly; use as %s)", yt, t, t, t)
+		return d
+	}
+	fc.emit(vm.CONV, d, r, int32(bt.Kind)<<8|int32(t.Kind))
+	return d
 }
 
 // assignValue stores rhs (converted to t) into register reg; values that

@@ -570,52 +570,6 @@ func (fc *fcomp) foreach(s *syntax.Foreach) {
 	fc.popLoop(lc)
 }
 
-func (fc *fcomp) switchStmt(s *syntax.Switch) {
-	fc.line(s.Pos, true)
-	x, xt := fc.gen(s.X, nil, -1)
-	d := fc.alloc(1)
-	fc.emit(vm.MOVE, d, x, 0)
-	switch {
-	case xt == badType, xt.IsInteger(), xt.Kind == vm.KEnum, xt.IsFloat(), xt == vm.String, xt == vm.Char, xt == vm.Bool:
-	default:
-		fc.errorf(s.X.Start(), "cannot switch on a value of type %s", xt)
-	}
-	var bodies [][]int32 // jumps to each case body
-	defaultCase := -1
-	for ci, cs := range s.Cases {
-		var js []int32
-		if cs.Labels == nil {
-			if defaultCase >= 0 {
-				fc.errorf(cs.Pos, "multiple default clauses in switch")
-			}
-			defaultCase = ci
-		}
-		for _, lab := range cs.Labels {
-			mark := fc.top
-			r := fc.compare(syntax.EQL, s.X, lab, d, xt, lab.Start())
-			js = append(js, fc.emit(vm.JT, r, 0, 0))
-			fc.top = mark
-		}
-		bodies = append(bodies, js)
-	}
-	toDefault := fc.emit(vm.JMP, 0, 0, 0)
-	lc := fc.pushLoop(true)
-	for ci, cs := range s.Cases {
-		fc.patchHere(bodies[ci])
-		if ci == defaultCase {
-			fc.patch(toDefault, fc.pc())
-		}
-		fc.push()
-		fc.block(cs.Body)
-		fc.pop()
-		lc.breaks = append(lc.breaks, fc.emit(vm.JMP, 0, 0, 0))
-	}
-	if defaultCase < 0 {
-		fc.patch(toDefault, fc.pc())
-	}
-	fc.popLoop(lc)
-}
-
 // jumpOut compiles break (isBreak) or continue, running the finally blocks
 // of the try statements it leaves.
 func (fc *fcomp) jumpOut(pos syntax.Pos, isBreak bool) {

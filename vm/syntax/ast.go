@@ -32,9 +32,10 @@ type Import struct {
 
 // Alias is `using Name = Type;`.
 type Alias struct {
-	Pos  Pos
-	Name string
-	Type *TypeExpr
+	Pos     Pos
+	Name    string
+	NamePos Pos
+	Type    *TypeExpr
 }
 
 // TypeExpr is a written type: a name (a primitive keyword such as "int",

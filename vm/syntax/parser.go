@@ -367,7 +367,7 @@ func (p *parser) parseImport() *Import {
 func (p *parser) parseAlias() *Alias {
 	a := &Alias{Pos: p.tok.pos}
 	p.next()
-	a.Name, _ = p.expectIdent()
+	a.Name, a.NamePos = p.expectIdent()
 	p.expect(ASSIGN)
 	a.Type = p.parseType()
 	p.expectSemi()
