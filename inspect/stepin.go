@@ -33,7 +33,7 @@ func (s *Session) StepInTargets(threadID int64) ([]StepInTarget, error) {
 	}
 	f := t.Frame(0)
 	fn := f.Fn
-	cur, _ := fn.Pos(s.shownPC(t, f))
+	cur, _ := fn.Pos(s.shownPC(t, 0))
 	var out []StepInTarget
 	for pc := f.PC; int(pc) < len(fn.Code); pc++ {
 		line, col := fn.Pos(pc)
@@ -42,18 +42,18 @@ func (s *Session) StepInTargets(threadID int64) ([]StepInTarget, error) {
 		}
 		in := fn.Instr(pc)
 		label := ""
-		switch in.Op {
-		case vm.CALL:
+		switch in.Op.Info().Call {
+		case vm.CallFunc:
 			if int(in.B) < len(fn.Funcs) {
 				label = fn.Funcs[in.B].Name
 			}
-		case vm.CALLV:
+		case vm.CallVirtual:
 			label = s.virtualName(in.B)
-		case vm.CALLI:
+		case vm.CallByName:
 			if int(in.B) < len(fn.Dyns) {
 				label = fn.Dyns[in.B].Name
 			}
-		case vm.CALLF:
+		case vm.CallValue:
 			label = "function value"
 		}
 		if label != "" {
@@ -105,11 +105,11 @@ func (s *Session) StepInto(threadID int64, target int, singleThread bool) error 
 // startStepInto starts a step in restricted to one call.
 func (s *Session) startStepInto(threadID int64, singleThread bool, into int32) error {
 	s.mu.Lock()
-	s.nextInto = into
+	s.r.nextInto = into
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		s.nextInto = 0 // (a step that ended at once did not take it)
+		s.r.nextInto = 0 // (a step that ended at once did not take it)
 		s.mu.Unlock()
 	}()
 	return s.startStep(threadID, StepIn, singleThread, false)

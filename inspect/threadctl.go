@@ -42,19 +42,19 @@ func (s *Session) TerminateThreads(ids []int64) error {
 		ts = append(ts, t)
 	}
 	for _, t := range ts {
-		exc := s.m.NewTermination(fmt.Sprintf("thread %d %q terminated by the debugger", t.ID, t.Name))
-		if err := s.sch.Terminate(t, exc); err != nil {
+		exc := s.r.m.NewTermination(fmt.Sprintf("thread %d %q terminated by the debugger", t.ID, t.Name))
+		if err := s.r.sch.Terminate(t, exc); err != nil {
 			return err
 		}
 		s.mu.Lock()
-		delete(s.excStops, t.ID)
-		if s.ret != nil && s.ret.thread == t {
-			s.ret = nil
+		delete(s.r.excStops, t.ID)
+		if s.r.ret != nil && s.r.ret.thread == t {
+			s.r.ret = nil
 		}
 		s.mu.Unlock()
 	}
 	s.mu.Lock()
-	s.refs.reset()
+	s.r.refs.reset()
 	s.mu.Unlock()
 	return nil
 }
@@ -114,11 +114,11 @@ func (s *Session) RestartFrame(threadID int64, depth int) error {
 // debugger changed where t is).
 func (s *Session) stopInPlace(t *vm.Thread, info StopInfo) {
 	s.mu.Lock()
-	s.ret = nil
-	s.refs.reset()
+	s.r.ret = nil
+	s.r.refs.reset()
 	info.ThreadID, info.AllThreadsStopped = t.ID, true
-	s.stop, s.stopped = info, t
-	delete(s.excStops, t.ID)
+	s.r.stop, s.r.stopped = info, t
+	delete(s.r.excStops, t.ID)
 	s.mu.Unlock()
 	s.emit(func(l Listener) { l.Continued(t.ID, true) })
 	s.emit(func(l Listener) { l.Stopped(info) })
@@ -146,23 +146,23 @@ func assignedParam(fn *vm.Funcode) string {
 	return ""
 }
 
-// writtenRegs returns the registers an instruction writes; for a call,
-// the result register and every register from the first argument up (the
-// callee's frame overlays them). See the stack pictures in vm/opcode.go.
+// writtenRegs returns the registers an instruction writes (the opcode
+// table says which): R[A], or for a call the result register and every
+// register from the first argument up (the callee's frame overlays
+// them).
 func writtenRegs(fn *vm.Funcode, in vm.Instr) []int32 {
-	switch in.Op {
-	case vm.NOP, vm.JMP, vm.LOOP, vm.JT, vm.JF, vm.JNLTI, vm.JNLEI, vm.JNLTIK, vm.JNLEIK, vm.JNGTIK, vm.JNGEIK,
-		vm.LOOPLTIK, vm.LOOPLEIK, vm.LOOPGTIK, vm.LOOPGEIK, vm.LOOPLTI, vm.LOOPLEI, vm.LOOPT, vm.JNLTD, vm.JNLED,
-		vm.SETF, vm.ASET, vm.LSET, vm.RET, vm.RETV, vm.THROW, vm.RETHROW, vm.ASSERT, vm.TRAP:
-		return nil
-	case vm.CALL, vm.CALLV, vm.CALLI, vm.CALLN, vm.CALLF, vm.CONT:
+	info := in.Op.Info()
+	switch {
+	case info.Call != vm.NoCall:
 		out := []int32{in.C}
 		for r := in.A; r < int32(fn.NumRegs); r++ {
 			out = append(out, r)
 		}
 		return out
+	case info.Is(vm.SetsA):
+		return []int32{in.A}
 	}
-	return []int32{in.A}
+	return nil
 }
 
 // GotoTarget is a place a thread can be moved to: a statement start.
@@ -239,15 +239,14 @@ func (s *Session) Goto(threadID int64, targetID int) error {
 // unsetLocals lists the locals live at pc to that are not live at pc
 // from (in the same register): their values would be stale.
 func unsetLocals(fn *vm.Funcode, from, to int32) []string {
-	live := func(l vm.LocalVar, pc int32) bool { return pc >= l.StartPC && pc < l.EndPC }
 	var out []string
 	for _, l := range fn.Locals {
-		if !live(l, to) || l.IsParam {
+		if !l.LiveAt(to) || l.IsParam {
 			continue
 		}
 		ok := false
 		for _, m := range fn.Locals {
-			if m.Reg == l.Reg && m.Name == l.Name && live(m, from) {
+			if m.Reg == l.Reg && m.Name == l.Name && m.LiveAt(from) {
 				ok = true
 			}
 		}
