@@ -111,6 +111,10 @@ func (fc *fcomp) binaryOp(l *binLink, rx int32, xt *vm.Type, xStart func() synta
 	switch e.Op {
 	case syntax.ANDAND, syntax.OROR:
 		d := l.d
+		if xt != vm.Bool && xt != badType {
+			fc.errorf(xStart(), "operator %s needs bool operands, got %s", e.Op, xt)
+			xt = badType
+		}
 		fc.valueOf(e.X, rx, xt, vm.Bool, d)
 		op := vm.JF
 		if e.Op == syntax.OROR {
@@ -118,7 +122,11 @@ func (fc *fcomp) binaryOp(l *binLink, rx int32, xt *vm.Type, xStart func() synta
 		}
 		j := fc.emit(op, d, 0, 0)
 		mark := fc.top
-		fc.value(e.Y, vm.Bool, d)
+		if ry, yt := fc.gen(e.Y, vm.Bool, d); yt != vm.Bool && yt != badType {
+			fc.errorf(e.Y.Start(), "operator %s needs bool operands, got %s", e.Op, yt)
+		} else {
+			fc.valueOf(e.Y, ry, yt, vm.Bool, d)
+		}
 		fc.top = mark
 		fc.patch(j, fc.pc())
 		return d, vm.Bool
@@ -189,7 +197,7 @@ func (fc *fcomp) binaryOp(l *binLink, rx int32, xt *vm.Type, xStart func() synta
 	case syntax.MINUS, syntax.STAR, syntax.SLASH, syntax.PERCENT:
 		pt := fc.binaryOperandType(xt, yt, e.X, e.Y)
 		if pt == nil {
-			fc.errorf(e.Pos, "invalid operation: %s %s %s", xt, e.Op, yt)
+			fc.errorf(e.Pos, "invalid operation: %s %s %s%s", xt, e.Op, yt, noCommonType(xt, yt))
 			return fc.out(dst), badType
 		}
 		rx = fc.widen(rx, xt, pt)
@@ -366,7 +374,20 @@ func (fc *fcomp) castOn(e *syntax.Cast, to *vm.Type, r int32, from *vm.Type, d i
 		fc.line(e.Pos, false)
 		fc.emit(vm.CAST, d, r, fc.typeIndex(to))
 	default:
-		fc.errorf(e.Pos, "cannot cast %s to %s", from, to)
+		hint := ""
+		if from == vm.String && num(to) {
+			hint = " (to read a number from a string, use its to" + map[bool]string{true: "Int", false: "Double"}[to.IsInteger()] + "() method)"
+		}
+		fc.errorf(e.Pos, "cannot cast %s to %s%s", from, to, hint)
 	}
 	return d, to
+}
+
+// noCommonType explains why arithmetic on integers of types a and b has
+// no type ("" if that is not the reason).
+func noCommonType(a, b *vm.Type) string {
+	if a.IsInteger() && b.IsInteger() && (a == vm.Ulong) != (b == vm.Ulong) {
+		return " (no common type: a signed integer and a ulong mix only through as)"
+	}
+	return ""
 }

@@ -90,8 +90,9 @@ type compiler struct {
 	// workLimit; budgetErr is the error once it is passed (see limits.go).
 	work, workLimit int64
 	budgetErr       *syntax.Error
-	// defaults are the default values being compiled, outermost first.
-	defaults []defaultUse
+	// later are errors found while declaring that do not stop the
+	// bodies from being compiled (they are reported with theirs).
+	later syntax.ErrorList
 }
 
 // errorf records an error at pos of file.
@@ -144,7 +145,7 @@ func CompileFile(filename string, src []byte, opts Options) (*vm.Program, error)
 		return nil, fmt.Errorf("internal error: prelude: %v", c.errs)
 	}
 	c.prog.Files[filename] = src
-	c.loaded[filename] = true
+	c.loaded[filepath.Clean(filename)] = true // an import of the main file itself finds it
 	mainFile := c.addSource(filename, src, false)
 	if len(c.errs) > 0 {
 		return nil, c.sortedErrs()
@@ -163,6 +164,7 @@ func CompileFile(filename string, src []byte, opts Options) (*vm.Program, error)
 			c.errs = append(c.errs, c.budgetErr)
 		}
 	}
+	c.errs = append(c.errs, c.later...)
 	if len(c.errs) > 0 {
 		return nil, c.sortedErrs()
 	}
@@ -235,7 +237,7 @@ func (c *compiler) addSource(name string, src []byte, lib bool) *fileInfo {
 			folder := filepath.Join(append([]string{c.dir}, im.Path...)...)
 			entries, err := os.ReadDir(folder)
 			if err != nil {
-				c.errorf(fi, im.Pos, "cannot import %s.*: no folder %s", pkg, filepath.Join(im.Path...))
+				c.errorf(fi, im.Pos, "module '%s.*' not found: the program's folder has no folder %s", pkg, filepath.Join(im.Path...))
 				continue
 			}
 			for _, e := range entries {
@@ -261,7 +263,8 @@ func (c *compiler) importFile(fi *fileInfo, im *syntax.Import, mod, path string)
 	}
 	data, err := c.opts.ReadFile(path)
 	if err != nil {
-		c.errorf(fi, im.Pos, "cannot import %s: no package or file %s", mod, filepath.Base(path))
+		c.errorf(fi, im.Pos, "module '%s' not found: it is not a package and the program's folder has no file %s",
+			mod, filepath.Join(strings.Split(mod, ".")...)+".n")
 		return
 	}
 	c.loaded[path] = true
@@ -737,6 +740,11 @@ func (c *compiler) declareFunc(f *fileInfo, ci *classInfo, d *syntax.FuncDecl) *
 		fi.names = append(fi.names, p.Name)
 		fi.outs = append(fi.outs, p.Out)
 		fi.defaults = append(fi.defaults, p.Default)
+	}
+	for i, d := range fi.defaults {
+		if d != nil && c.laterParam(f, fi, i) {
+			fi.defaults[i] = badDefault
+		}
 	}
 	name := d.Name
 	fn := &vm.Funcode{Name: name, Short: d.Name, File: f.ast.Name, Line: d.NamePos.Line, Result: fi.result, VIndex: -1}

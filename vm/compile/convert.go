@@ -119,6 +119,10 @@ func (fc *fcomp) hintMatters(e syntax.Expr, hint *vm.Type) bool {
 // convError reports that e, of type t where want is expected, does not
 // convert; where names the context (" in argument 1 of f", or "").
 func (fc *fcomp) convError(e syntax.Expr, t, want *vm.Type, where string) {
+	if t == vm.Void {
+		fc.errorf(e.Start(), "cannot use the result of a void call as %s%s (it returns nothing)", want, where)
+		return
+	}
 	if want.IsInteger() && isIntLit(e) {
 		pos, text := e.Start(), ""
 		if u, ok := e.(*syntax.Unary); ok {

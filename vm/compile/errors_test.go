@@ -537,7 +537,7 @@ int h(int a = this.x, int b = c, int c = 1) { return a; }
 int main() { return 0; }`, []string{
 			"3:24: K has no method y",
 			"6:15: this outside a method",
-			"6:31: undefined: c",
+			"6:31: default value of parameter b uses parameter c, which does not come before it (a default may use only earlier parameters)",
 		}},
 		{"field initialisers of an unused class", `class U {
     float f = 0.1;

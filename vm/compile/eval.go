@@ -101,7 +101,6 @@ func compileEval(prog *vm.Program, scope EvalScope, expr string, want *vm.Type) 
 		before[k] = k.init != nil
 	}
 	c.setBudget(len(expr))
-	c.defaults = nil
 	fn, typ = c.evalFunc(x, scope, ef, ci, want)
 	if c.budgetErr != nil {
 		c.errs = append(c.errs, c.budgetErr)

@@ -221,7 +221,7 @@ func (fc *fcomp) peekAs(e syntax.Expr, hint *vm.Type) *vm.Type {
 // the expected type, used to type literals, initializers and function
 // references; gen does not convert to it.
 func (fc *fcomp) gen(e syntax.Expr, hint *vm.Type, dst int32) (int32, *vm.Type) {
-	if fc.charge(e) {
+	if fc.charge(e) || e == badDefault {
 		return fc.out(dst), badType
 	}
 	switch e := e.(type) {

@@ -68,18 +68,20 @@ type defaultUse struct {
 }
 
 // enterDefaultUse records that the default value of parameter i of fi is
-// being compiled. It reports the cycle and returns false if that default
-// is already being compiled further out: the default calls a function
-// that, without that argument, needs the same default again (int f(int
-// n = f()), or through other functions), which would never end.
+// being compiled into the function fc compiles. It reports the cycle and
+// returns false if that default is already being compiled further out:
+// the default calls a function that, without that argument, needs the
+// same default again (int f(int n = f()), or through other functions),
+// which would never end. (Another function compiled meanwhile, such as a
+// class's field initialisers, has its own record: its code is not
+// expanded here.)
 func (fc *fcomp) enterDefaultUse(fi *funcInfo, i int, pos syntax.Pos) bool {
-	c := fc.c
-	for k, u := range c.defaults {
+	for k, u := range fc.defaults {
 		if u.fi != fi || u.i != i {
 			continue
 		}
 		path := ""
-		for _, v := range c.defaults[k:] {
+		for _, v := range fc.defaults[k:] {
 			path += v.fi.fn.Name + "." + v.fi.names[v.i] + " → "
 		}
 		path += fi.fn.Name + "." + fi.names[i]
@@ -87,9 +89,91 @@ func (fc *fcomp) enterDefaultUse(fi *funcInfo, i int, pos syntax.Pos) bool {
 			fi.names[i], fi.fn.Name, path)
 		return false
 	}
-	c.defaults = append(c.defaults, defaultUse{fi, i})
+	fc.defaults = append(fc.defaults, defaultUse{fi, i})
 	return true
 }
 
 // leaveDefaultUse ends what enterDefaultUse began.
-func (fc *fcomp) leaveDefaultUse() { fc.c.defaults = fc.c.defaults[:len(fc.c.defaults)-1] }
+func (fc *fcomp) leaveDefaultUse() { fc.defaults = fc.defaults[:len(fc.defaults)-1] }
+
+// badDefault stands for a default value with an error found when its
+// function was declared: it compiles to nothing, with no further error.
+// (gen knows this pointer.)
+var badDefault syntax.Expr = &syntax.NullLit{}
+
+// laterParam reports (and returns true) if the default value of parameter
+// i of fi (declared in file f) names a parameter that comes after it (or
+// i itself): a default may use only the parameters before it. The error
+// does not stop the compilation of bodies.
+func (c *compiler) laterParam(f *fileInfo, fi *funcInfo, i int) bool {
+	earlier := map[string]bool{}
+	for _, n := range fi.names[:i] {
+		earlier[n] = true
+	}
+	later := map[string]bool{}
+	for _, n := range fi.names[i:] {
+		if !earlier[n] {
+			later[n] = true
+		}
+	}
+	for _, id := range idents(fi.defaults[i]) {
+		if later[id.Name] {
+			c.later.Add(f.ast.Name, id.Pos, fmt.Sprintf("default value of parameter %s uses parameter %s, which does not come before it (a default may use only earlier parameters)", fi.names[i], id.Name))
+			return true
+		}
+	}
+	return false
+}
+
+// idents returns the identifiers that e uses as values (a walk with a
+// stack: an expression can be as deep as its source is long).
+func idents(e syntax.Expr) []*syntax.Ident {
+	var out []*syntax.Ident
+	stack := []syntax.Expr{e}
+	args := func(as []*syntax.Arg) {
+		for _, a := range as {
+			stack = append(stack, a.X)
+		}
+	}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch e := e.(type) {
+		case *syntax.Ident:
+			out = append(out, e)
+		case *syntax.Binary:
+			stack = append(stack, e.Y, e.X)
+		case *syntax.Unary:
+			stack = append(stack, e.X)
+		case *syntax.Cast:
+			stack = append(stack, e.X)
+		case *syntax.Member:
+			stack = append(stack, e.X)
+		case *syntax.Index:
+			stack = append(stack, e.Index, e.X)
+		case *syntax.Call:
+			args(e.Args)
+			if _, ok := e.Fun.(*syntax.Ident); !ok {
+				stack = append(stack, e.Fun)
+			}
+		case *syntax.New:
+			args(e.Args)
+			if e.Len != nil {
+				stack = append(stack, e.Len)
+			}
+			if e.Init != nil {
+				stack = append(stack, e.Init)
+			}
+		case *syntax.InitList:
+			for _, en := range e.Entries {
+				if en.Key != nil {
+					stack = append(stack, en.Key)
+				}
+				stack = append(stack, en.Value)
+			}
+		case *syntax.ArrayLit:
+			stack = append(stack, e.Elems...)
+		}
+	}
+	return out
+}

@@ -215,6 +215,14 @@ int main() { C c = new C(1); return 0; }`,
 			}
 		})
 	}
+	// Not a cycle the compiler expands: the default makes an object whose
+	// field initialiser calls the function (they are compiled once, in a
+	// function of their own; running it recurses until the frame limit).
+	if errs := compileErrors(t, `class B { public int v = f(); }
+int f(B b = new B()) { return 1; }
+int main() { return f(new B()); }`); errs != nil {
+		t.Errorf("a default constructing an object: %q", errs)
+	}
 	// Not a cycle: the default passes every argument.
 	if got := runMain(t, `import io;
 int f(int n, int m = f(0, 5)) { if (n == 0) { return m; } return n + m; }

@@ -65,6 +65,9 @@ type fcomp struct {
 	// statement; a statement compiled again, such as an inlined finally
 	// block, starts afresh).
 	peeked map[peekKey]*vm.Type
+	// defaults are the default values being compiled, outermost first
+	// (see enterDefaultUse).
+	defaults []defaultUse
 }
 
 func (c *compiler) compileFunc(fi *funcInfo) {
@@ -143,6 +146,9 @@ func (fc *fcomp) declare(name string, t *vm.Type, pos syntax.Pos, isConst bool) 
 		fc.errorf(pos, "%s redeclared in this scope", name)
 	} else if fc.lookup(name) != nil && !s.barrier && !shadowOK {
 		fc.errorf(pos, "%s redeclared (it shadows a variable of an enclosing block)", name)
+	}
+	if pos.IsValid() && fc.file.imports[name] && (fc.c.lib.Packages[name] != nil || name == "thread") {
+		fc.errorf(pos, "%s is the name of a package this file imports: a variable cannot have it (it would hide the package's functions)", name)
 	}
 	l := &local{name: name, typ: t, reg: fc.alloc(1), isConst: isConst, varIdx: len(fc.fn.Locals), loopVar: fc.inLoopInit}
 	fc.fn.Locals = append(fc.fn.Locals, vm.LocalVar{Name: name, Type: t, Reg: l.reg, StartPC: fc.pc(), EndPC: -1})
