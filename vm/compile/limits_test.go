@@ -2,11 +2,15 @@ package compile
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
 
+	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/vm"
 )
 
@@ -249,5 +253,30 @@ func BenchmarkCompileLongChain(b *testing.B) {
 			runtime.ReadMemStats(&ms1)
 			b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/float64(len(src)), "B/srcbyte")
 		})
+	}
+}
+
+// BenchmarkCompileScripts compiles every script of testdata/run once per
+// iteration: the compiler's speed on ordinary programs.
+func BenchmarkCompileScripts(b *testing.B) {
+	var srcs [][]byte
+	err := filepath.WalkDir("../../testdata/run", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".n") {
+			data, err := os.ReadFile(p)
+			srcs = append(srcs, data)
+			return err
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	lib := vm.StdLib()
+	lib.Merge(sched.Lib())
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, src := range srcs {
+			CompileFile("t.n", src, Options{Lib: lib, ReadFile: noFiles})
+		}
 	}
 }
