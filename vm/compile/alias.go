@@ -18,21 +18,17 @@ import (
 // recursion, however long a chain of aliases is.
 
 // checkAliases checks the aliases of f and resolves them into
-// f.aliasTypes. The class names must be known.
-func (c *compiler) checkAliases(f *fileInfo) {
+// f.aliasTypes. The class names must be known; funcs holds the names of
+// the program's functions.
+func (c *compiler) checkAliases(f *fileInfo, funcs map[string]bool) {
 	f.aliasTypes = map[string]*vm.Type{}
+	if len(f.ast.Aliases) == 0 {
+		return
+	}
 	index := map[string]int{}
 	for i, a := range f.ast.Aliases {
 		if _, dup := index[a.Name]; !dup {
 			index[a.Name] = i
-		}
-	}
-	funcs := map[string]bool{}
-	for _, g := range c.files {
-		for _, d := range g.ast.Decls {
-			if fd, ok := d.(*syntax.FuncDecl); ok && (g == f || !g.lib) {
-				funcs[fd.Name] = true
-			}
 		}
 	}
 	for i, a := range f.ast.Aliases {

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -72,25 +73,32 @@ func (c *compiler) methodsOf(ci *classInfo, name string) []*funcInfo {
 	var out []*funcInfo
 	seen := map[string]bool{}
 	visited := map[*classInfo]bool{}
-	var walk func(k *classInfo)
-	walk = func(k *classInfo) {
-		for ; k != nil && !visited[k]; k = k.base {
-			visited[k] = true
-			for _, m := range k.methods {
-				key := fmt.Sprint(m.params)
-				if m.decl.Name == name && !seen[key] {
-					seen[key] = true
-					out = append(out, m)
-				}
+	// a walk with a stack, in the order of a recursion: a class, the
+	// interfaces it extends (for an interface), then its base
+	stack := []*classInfo{ci}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if k == nil || visited[k] {
+			continue
+		}
+		visited[k] = true
+		for _, m := range k.methods {
+			if m.decl.Name != name {
+				continue
 			}
-			if k.cls.IsInterface {
-				for _, sup := range k.cls.Interfaces {
-					walk(c.classes[sup.Name])
-				}
+			if key := fmt.Sprint(m.params); !seen[key] {
+				seen[key] = true
+				out = append(out, m)
+			}
+		}
+		stack = append(stack, k.base)
+		if k.cls.IsInterface {
+			for i := len(k.cls.Interfaces) - 1; i >= 0; i-- {
+				stack = append(stack, c.classes[k.cls.Interfaces[i].Name])
 			}
 		}
 	}
-	walk(ci)
 	return out
 }
 
@@ -893,16 +901,7 @@ func (c *compiler) initFunc(ci *classInfo) *vm.Funcode {
 	if ci.init != nil {
 		return ci.init
 	}
-	has := false
-	for k := ci; k != nil; k = k.base {
-		if k.cdecl == nil {
-			continue
-		}
-		for _, f := range k.cdecl.Fields {
-			has = has || f.Init != nil
-		}
-	}
-	if !has {
+	if !c.hasFieldInits(ci) {
 		return nil
 	}
 	fn := &vm.Funcode{Name: ci.name + ".<init>", Short: "<init>", File: ci.file.ast.Name, Line: ci.cls.Line,
@@ -913,10 +912,11 @@ func (c *compiler) initFunc(ci *classInfo) *vm.Funcode {
 	fc.push()
 	fc.alloc(1)
 	fn.Locals = append(fn.Locals, vm.LocalVar{Name: "this", Type: fc.this, Reg: 0, IsParam: true})
-	var chain []*classInfo
+	var chain []*classInfo // the bases first
 	for k := ci; k != nil; k = k.base {
-		chain = append([]*classInfo{k}, chain...)
+		chain = append(chain, k)
 	}
+	slices.Reverse(chain)
 	for _, k := range chain {
 		if k.cdecl == nil {
 			continue
@@ -938,6 +938,34 @@ func (c *compiler) initFunc(ci *classInfo) *vm.Funcode {
 	fc.pop()
 	fc.finish()
 	return fn
+}
+
+// hasFieldInits reports whether ci or one of its bases has a field with
+// an initial value. The answers are remembered, so that a long chain of
+// classes is walked once, not once per class.
+func (c *compiler) hasFieldInits(ci *classInfo) bool {
+	var todo []*classInfo
+	has := false
+	for k := ci; k != nil; k = k.base {
+		if k.fieldInits != 0 {
+			has = k.fieldInits > 0
+			break
+		}
+		todo = append(todo, k)
+	}
+	for i := len(todo) - 1; i >= 0; i-- {
+		k := todo[i]
+		if k.cdecl != nil {
+			for _, f := range k.cdecl.Fields {
+				has = has || f.Init != nil
+			}
+		}
+		k.fieldInits = -1
+		if has {
+			k.fieldInits = 1
+		}
+	}
+	return has
 }
 
 func (fc *fcomp) newExpr(e *syntax.New, dst int32) (int32, *vm.Type) {

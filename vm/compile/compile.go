@@ -51,6 +51,9 @@ type classInfo struct {
 	ctors   []*funcInfo
 	state   int // 0 new, 1 laying out, 2 done
 	init    *vm.Funcode
+	// fieldInits is 1 if the class or a base has a field with an
+	// initial value, -1 if not, 0 until known (see hasFieldInits).
+	fieldInits int8
 }
 
 type funcInfo struct {
@@ -203,9 +206,80 @@ func (c *compiler) sortedErrs() error {
 	return c.errs
 }
 
-// addSource parses a file and registers it with its imported library
-// sources and program files. It returns nil if the file does not parse.
+// addSource parses a file and registers it with the library sources and
+// program files it imports, and theirs. It returns nil if the file does
+// not parse.
+//
+// The imports are followed depth first, each file's in the order they are
+// written (the order of c.files), with a stack of what is left to do
+// rather than a recursion per file: a chain of imports can be as long as
+// there are files. A file already loaded is not loaded again, so files
+// that import each other are each loaded once.
 func (c *compiler) addSource(name string, src []byte, lib bool) *fileInfo {
+	first := c.parseSource(name, src, lib)
+	if first == nil {
+		return nil
+	}
+	// a step is an import statement of a file to follow or, with path
+	// set, one file of a folder's import to load
+	type step struct {
+		fi        *fileInfo
+		im        *syntax.Import
+		mod, path string
+	}
+	var stack []step
+	pushImports := func(fi *fileInfo) {
+		if fi == nil {
+			return
+		}
+		ims := fi.ast.Imports
+		for i := len(ims) - 1; i >= 0; i-- {
+			stack = append(stack, step{fi: fi, im: ims[i]})
+		}
+	}
+	pushImports(first)
+	for len(stack) > 0 {
+		st := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		fi, im := st.fi, st.im
+		if st.path != "" {
+			pushImports(c.importFile(fi, im, st.mod, st.path))
+			continue
+		}
+		pkg := strings.Join(im.Path, ".")
+		switch {
+		case c.lib.Packages[pkg] != nil || pkg == "thread" || pkg == "concurrent" || c.lib.Sources[pkg] != "":
+			fi.imports[pkg] = true
+			if s, ok := c.lib.Sources[pkg]; ok && pkg != "prelude" && !c.loaded["<"+pkg+">"] {
+				c.loaded["<"+pkg+">"] = true
+				pushImports(c.parseSource("<"+pkg+">", []byte(s), true))
+			}
+		case im.Star:
+			// every .n file of a project folder: a.* → dir/a/*.n
+			folder := filepath.Join(append([]string{c.dir}, im.Path...)...)
+			entries, err := os.ReadDir(folder)
+			if err != nil {
+				c.errorf(fi, im.Pos, "module '%s.*' not found: the program's folder has no folder %s", pkg, filepath.Join(im.Path...))
+				continue
+			}
+			for i := len(entries) - 1; i >= 0; i-- {
+				e := entries[i]
+				if e.IsDir() || !strings.HasSuffix(e.Name(), ".n") {
+					continue
+				}
+				stack = append(stack, step{fi: fi, im: im, mod: pkg + "." + strings.TrimSuffix(e.Name(), ".n"), path: filepath.Join(folder, e.Name())})
+			}
+		default:
+			// A source file of the program: a.b → dir/a/b.n.
+			pushImports(c.importFile(fi, im, pkg, filepath.Join(append([]string{c.dir}, im.Path...)...)+".n"))
+		}
+	}
+	return first
+}
+
+// parseSource parses a file and registers it (without its imports). It
+// returns nil if the file does not parse.
+func (c *compiler) parseSource(name string, src []byte, lib bool) *fileInfo {
 	f, err := syntax.Parse(name, src)
 	if err != nil {
 		if el, ok := err.(syntax.ErrorList); ok {
@@ -223,58 +297,33 @@ func (c *compiler) addSource(name string, src []byte, lib bool) *fileInfo {
 	for _, a := range f.Aliases {
 		fi.aliases[a.Name] = a.Type
 	}
-	for _, im := range f.Imports {
-		pkg := strings.Join(im.Path, ".")
-		switch {
-		case c.lib.Packages[pkg] != nil || pkg == "thread" || pkg == "concurrent" || c.lib.Sources[pkg] != "":
-			fi.imports[pkg] = true
-			if s, ok := c.lib.Sources[pkg]; ok && pkg != "prelude" && !c.loaded["<"+pkg+">"] {
-				c.loaded["<"+pkg+">"] = true
-				c.addSource("<"+pkg+">", []byte(s), true)
-			}
-		case im.Star:
-			// every .n file of a project folder: a.* → dir/a/*.n
-			folder := filepath.Join(append([]string{c.dir}, im.Path...)...)
-			entries, err := os.ReadDir(folder)
-			if err != nil {
-				c.errorf(fi, im.Pos, "module '%s.*' not found: the program's folder has no folder %s", pkg, filepath.Join(im.Path...))
-				continue
-			}
-			for _, e := range entries {
-				if e.IsDir() || !strings.HasSuffix(e.Name(), ".n") {
-					continue
-				}
-				c.importFile(fi, im, pkg+"."+strings.TrimSuffix(e.Name(), ".n"), filepath.Join(folder, e.Name()))
-			}
-		default:
-			// A source file of the program: a.b → dir/a/b.n.
-			c.importFile(fi, im, pkg, filepath.Join(append([]string{c.dir}, im.Path...)...)+".n")
-		}
-	}
 	return fi
 }
 
 // importFile loads the program file path as the module named mod for
-// the import im of fi.
-func (c *compiler) importFile(fi *fileInfo, im *syntax.Import, mod, path string) {
+// the import im of fi, and returns it (nil if it was loaded before or
+// cannot be).
+func (c *compiler) importFile(fi *fileInfo, im *syntax.Import, mod, path string) *fileInfo {
 	if c.loaded[path] {
 		fi.imports[mod] = true
-		return
+		return nil
 	}
 	data, err := c.opts.ReadFile(path)
 	if err != nil {
 		c.errorf(fi, im.Pos, "module '%s' not found: it is not a package and the program's folder has no file %s",
 			mod, filepath.Join(strings.Split(mod, ".")...)+".n")
-		return
+		return nil
 	}
 	c.loaded[path] = true
 	fi.imports[mod] = true
 	c.prog.Files[path] = data
-	if m := c.addSource(path, data, false); m != nil {
+	m := c.parseSource(path, data, false)
+	if m != nil {
 		m.module = mod
 		c.modules[mod] = m
 		c.modDepth = max(c.modDepth, strings.Count(mod, ".")+1)
 	}
+	return m
 }
 
 // bareVisible reports whether function f can be called by its bare name
@@ -323,8 +372,16 @@ func (c *compiler) declare() {
 	}
 	c.object = c.classes["Object"]
 	// 1b. type aliases (they may name classes)
+	funcs := map[string]bool{}
 	for _, f := range c.files {
-		c.checkAliases(f)
+		for _, d := range f.ast.Decls {
+			if fd, ok := d.(*syntax.FuncDecl); ok && !f.lib {
+				funcs[fd.Name] = true
+			}
+		}
+	}
+	for _, f := range c.files {
+		c.checkAliases(f, funcs)
 	}
 	// 2. bases and layout
 	for _, ci := range c.order {
@@ -380,21 +437,25 @@ func (c *compiler) declare() {
 	}
 }
 
+// interfaceMethods returns the methods of interface ii and of the
+// interfaces it extends, each interface once (a walk with a stack, in the
+// order of a recursion).
 func (c *compiler) interfaceMethods(ii *classInfo) []*funcInfo {
 	var out []*funcInfo
 	seen := map[*classInfo]bool{}
-	var walk func(k *classInfo)
-	walk = func(k *classInfo) {
+	stack := []*classInfo{ii}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		if k == nil || seen[k] { // an inheritance cycle is reported elsewhere
-			return
+			continue
 		}
 		seen[k] = true
 		out = append(out, k.methods...)
-		for _, sup := range k.cls.Interfaces {
-			walk(c.classes[sup.Name])
+		for i := len(k.cls.Interfaces) - 1; i >= 0; i-- {
+			stack = append(stack, c.classes[k.cls.Interfaces[i].Name])
 		}
 	}
-	walk(ii)
 	return out
 }
 
@@ -423,17 +484,72 @@ func sameParams(a, b []*vm.Type) bool {
 	return true
 }
 
-// layout resolves a class's base, fields and methods (base classes first).
+// layout resolves a class's base, fields and methods, after those of the
+// classes and interfaces it derives from. It walks that graph with a stack
+// (an inheritance chain can be as long as the source), in the order a
+// recursion would take; a class met again while its own bases are being
+// laid out closes an inheritance cycle.
 func (c *compiler) layout(ci *classInfo) {
-	switch ci.state {
-	case 2:
-		return
-	case 1:
-		c.errorf(ci.file, ci.cdecl.BasePos, "inheritance cycle through %s", ci.name)
-		return
+	stack := []*classInfo{ci}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		if k.state == 2 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if k.state == 0 {
+			k.state = 1
+			deps := c.layoutDeps(k)
+			pushed := false
+			for i := len(deps) - 1; i >= 0; i-- {
+				switch deps[i].state {
+				case 0:
+					stack = append(stack, deps[i])
+					pushed = true
+				case 1:
+					if deps[i] != k {
+						c.errorf(deps[i].file, deps[i].cdecl.BasePos, "inheritance cycle through %s", deps[i].name)
+					}
+				}
+			}
+			if k.cdecl != nil && k.cdecl.Base == k.name {
+				c.errorf(k.file, k.cdecl.BasePos, "inheritance cycle through %s", k.name)
+			}
+			if pushed {
+				continue
+			}
+		}
+		stack = stack[:len(stack)-1]
+		c.layoutOne(k)
+		k.state = 2
 	}
-	ci.state = 1
-	defer func() { ci.state = 2 }()
+}
+
+// layoutDeps returns the classes and interfaces ci derives from, which
+// are laid out before it.
+func (c *compiler) layoutDeps(ci *classInfo) []*classInfo {
+	d := ci.cdecl
+	if d == nil {
+		return nil
+	}
+	var deps []*classInfo
+	if d.Base != "" {
+		if b := c.classes[d.Base]; b != nil && !(b.cls.IsInterface && !ci.cls.IsInterface) && b.cdecl != nil {
+			deps = append(deps, b)
+		}
+	} else if !ci.cls.IsInterface && ci != c.object && c.object != nil {
+		deps = append(deps, c.object)
+	}
+	for _, iname := range d.Implements {
+		if ii := c.classes[iname]; ii != nil && ii.cls.IsInterface {
+			deps = append(deps, ii)
+		}
+	}
+	return deps
+}
+
+// layoutOne lays out ci, whose bases are laid out (or in a cycle).
+func (c *compiler) layoutOne(ci *classInfo) {
 	cls := ci.cls
 	switch {
 	case ci.edecl != nil:
@@ -458,7 +574,6 @@ func (c *compiler) layout(ci *classInfo) {
 		case b.cdecl == nil:
 			c.errorf(ci.file, d.BasePos, "cannot derive from %s", d.Base)
 		default:
-			c.layout(b)
 			if b.state != 2 {
 				break // an inheritance cycle (reported)
 			}
@@ -469,7 +584,6 @@ func (c *compiler) layout(ci *classInfo) {
 			}
 		}
 	} else if !cls.IsInterface && ci != c.object && c.object != nil {
-		c.layout(c.object)
 		ci.base = c.object
 	}
 	for i, iname := range d.Implements {
@@ -478,7 +592,6 @@ func (c *compiler) layout(ci *classInfo) {
 			c.errorf(ci.file, d.ImplPos[i], "%s is not an interface", iname)
 			continue
 		}
-		c.layout(ii)
 		cls.Interfaces = append(cls.Interfaces, ii.cls)
 	}
 	if ci.base != nil {

@@ -280,3 +280,62 @@ func BenchmarkCompileScripts(b *testing.B) {
 		}
 	}
 }
+
+// TestLongTypeAndImportChains: chains of declarations as long as the
+// source are walked with loops too: a class deriving from a class
+// deriving from… (laid out base first), imports of imports of… (each
+// file loaded once), and a diamond of interfaces forty deep, whose
+// subtype test followed every path (2^40) when it compiled and when it
+// ran.
+func TestLongTypeAndImportChains(t *testing.T) {
+	smallStack(t)
+	t.Run("inheritance", func(t *testing.T) {
+		const n = 100_000
+		var b strings.Builder
+		b.WriteString("import io;\nclass C0 { public virtual int depth() { return 0; } }\n")
+		for i := 1; i < n; i++ {
+			fmt.Fprintf(&b, "class C%d : C%d { }\n", i, i-1)
+		}
+		fmt.Fprintf(&b, "int main() { C0 c = new C%d(); io.print(c.depth()); return 0; }\n", n-1)
+		if got := runMain(t, b.String()); got != "0\n" {
+			t.Errorf("printed %q, want 0", got)
+		}
+	})
+	t.Run("imports", func(t *testing.T) {
+		const n = 20_000
+		files := func(path string) ([]byte, error) {
+			var k int
+			if _, err := fmt.Sscanf(filepath.Base(path), "m%d.n", &k); err != nil || k >= n {
+				return nil, os.ErrNotExist
+			}
+			src := fmt.Sprintf("int f%d() { return %d; }\n", k, k)
+			if k+1 < n {
+				src = fmt.Sprintf("import m%d;\nimport m0;\n", k+1) + src
+			}
+			return []byte(src), nil
+		}
+		src := "import io;\nimport m0;\nint main() { io.print(m0.f0() + f1() + f19999()); return 0; }\n"
+		prog, err := CompileFile("t.n", []byte(src), Options{Lib: vm.StdLib(), ReadFile: files})
+		if err != nil {
+			t.Fatalf("%.300v", err)
+		}
+		if len(prog.Files) != n+1 {
+			t.Errorf("%d files loaded, want %d", len(prog.Files), n+1)
+		}
+	})
+	t.Run("interface diamond", func(t *testing.T) {
+		const n = 40
+		var b strings.Builder
+		b.WriteString("import io;\ninterface I0 { }\ninterface J0 { }\n")
+		for i := 1; i < n; i++ {
+			fmt.Fprintf(&b, "interface I%d : I%d implements J%d { }\ninterface J%d : I%d implements J%d { }\n", i, i-1, i-1, i, i-1, i-1)
+		}
+		fmt.Fprintf(&b, "class C implements I%d { }\nclass D { }\n", n-1)
+		b.WriteString("int main() {\n    Object o = new C();\n    I0 first = new C();\n")
+		b.WriteString("    try { D d = o as D; } catch (Exception e) { io.print(e.message); }\n")
+		fmt.Fprintf(&b, "    J0 j = o as J0;\n    io.print(j != null && first != null);\n    return 0;\n}\n")
+		if got := runMain(t, b.String()); got != "cannot cast C to D\ntrue\n" {
+			t.Errorf("printed %q", got)
+		}
+	})
+}
