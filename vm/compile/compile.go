@@ -51,6 +51,8 @@ type classInfo struct {
 	ctors   []*funcInfo
 	state   int // 0 new, 1 laying out, 2 done
 	init    *vm.Funcode
+	// fieldNames are the names of the fields declared in the class.
+	fieldNames map[string]bool
 	// fieldInits is 1 if the class or a base has a field with an
 	// initial value, -1 if not, 0 until known (see hasFieldInits).
 	fieldInits int8
@@ -605,6 +607,7 @@ func (c *compiler) layoutOne(ci *classInfo) {
 	for _, fd := range d.Fields {
 		c.addField(ci, fd)
 	}
+	byName := map[string][]*funcInfo{} // the methods declared so far, by name
 	for _, md := range d.Methods {
 		if md.Name == ci.name && !cls.IsInterface {
 			fi := c.declareFunc(ci.file, ci, md)
@@ -628,11 +631,12 @@ func (c *compiler) layoutOne(ci *classInfo) {
 			ci.methods = append(ci.methods, fi)
 			continue
 		}
-		for _, m := range ci.methods {
-			if m.decl.Name == md.Name && sameParams(m.params, fi.params) {
+		for _, m := range byName[md.Name] {
+			if sameParams(m.params, fi.params) {
 				c.errorf(ci.file, md.NamePos, "method %s.%s redeclared with the same parameters", ci.name, md.Name)
 			}
 		}
+		byName[md.Name] = append(byName[md.Name], fi)
 		ci.methods = append(ci.methods, fi)
 		if md.Body == nil && !md.Mods.Native {
 			c.errorf(ci.file, md.NamePos, "method %s.%s has no body", ci.name, md.Name)
@@ -679,14 +683,14 @@ func (c *compiler) addField(ci *classInfo, fd *syntax.FieldDecl) {
 	if t == vm.Void {
 		c.errorf(ci.file, fd.Type.Pos, "field %s cannot have type void", fd.Name)
 	}
-	if ci.cls.FieldByName(fd.Name) != nil {
-		for _, f := range ci.cls.Fields {
-			if f.Name == fd.Name && f.Owner == ci.cls {
-				c.errorf(ci.file, fd.Pos, "field %s redeclared", fd.Name)
-				return
-			}
-		}
+	if ci.fieldNames == nil {
+		ci.fieldNames = map[string]bool{}
 	}
+	if ci.fieldNames[fd.Name] {
+		c.errorf(ci.file, fd.Pos, "field %s redeclared", fd.Name)
+		return
+	}
+	ci.fieldNames[fd.Name] = true
 	if ci.sdecl != nil && t.Kind == vm.KStruct && t.Class == ci.cls {
 		c.errorf(ci.file, fd.Pos, "struct %s cannot contain itself", ci.name)
 		t = vm.ObjectT
@@ -697,6 +701,7 @@ func (c *compiler) addField(ci *classInfo, fd *syntax.FieldDecl) {
 
 func (c *compiler) layoutEnum(ci *classInfo) {
 	next := int64(0)
+	members := map[string]bool{}
 	for _, m := range ci.edecl.Members {
 		if m.Value != nil {
 			v, ok := c.constInt(ci.file, m.Value)
@@ -708,11 +713,10 @@ func (c *compiler) layoutEnum(ci *classInfo) {
 				next = v
 			}
 		}
-		for _, n := range ci.cls.EnumOrder {
-			if n == m.Name {
-				c.errorf(ci.file, m.Pos, "enum member %s redeclared", m.Name)
-			}
+		if members[m.Name] {
+			c.errorf(ci.file, m.Pos, "enum member %s redeclared", m.Name)
 		}
+		members[m.Name] = true
 		if _, dup := ci.cls.EnumNames[next]; !dup {
 			ci.cls.EnumNames[next] = m.Name
 		}
