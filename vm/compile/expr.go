@@ -743,13 +743,6 @@ func arithOp(op syntax.Token, t *vm.Type) vm.Opcode {
 	return base + off
 }
 
-// compare emits the comparison of the value in register rx (type xt, from
-// expression x) with expression y.
-func (fc *fcomp) compare(op syntax.Token, x, y syntax.Expr, rx int32, xt *vm.Type, pos syntax.Pos) int32 {
-	ry, yt := fc.gen(y, xt, -1)
-	return fc.compareRegs(op, rx, xt, ry, yt, x, y, pos, -1)
-}
-
 func (fc *fcomp) compareRegs(op syntax.Token, rx int32, xt *vm.Type, ry int32, yt *vm.Type, x, y syntax.Expr, pos syntax.Pos, dst int32) int32 {
 	d := fc.out(dst)
 	if xt == badType || yt == badType {
