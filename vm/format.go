@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // FormatFloat renders a double the shortest way that reads back exactly,
@@ -191,7 +192,7 @@ func (f *formatter) put(v Value, typ *Type, quote bool, depth int) bool {
 			}
 			f.b = append(f.b, "method "+name...)
 		case x.Fn != nil:
-			f.b = append(f.b, "func <module>."+x.Fn.Name...)
+			f.b = append(f.b, "func "+fileStem(x.Fn.File)+"."+x.Fn.Name...)
 		case x.Native != nil:
 			f.b = append(f.b, "func "+x.Native.Name...)
 		}
@@ -452,4 +453,13 @@ func HashValue(m *Machine, v Value) uint32 {
 		return uint32(v.N ^ v.N>>32)
 	}
 	return 0
+}
+
+// fileStem is the name of a source file without its folder and its .n
+// extension: a function value prints as func STEM.NAME.
+func fileStem(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		path = path[i+1:]
+	}
+	return strings.TrimSuffix(path, ".n")
 }

@@ -61,16 +61,41 @@ func (c *Class) FieldByName(name string) *Field {
 }
 
 // IsSubclassOf reports whether c is d or derives from it (through bases or
-// implemented interfaces).
+// implemented interfaces). Interfaces form a graph (an interface may
+// extend several), so each is visited once, with a stack: time linear in
+// the number of types, where following every path could take time
+// exponential in the depth of a diamond of interfaces.
 func (c *Class) IsSubclassOf(d *Class) bool {
+	var buf [16]*Class
+	todo := buf[:0]
 	for k := c; k != nil; k = k.Base {
 		if k == d {
 			return true
 		}
-		for _, i := range k.Interfaces {
-			if i.IsSubclassOf(d) {
+		todo = append(todo, k.Interfaces...)
+	}
+	var seen map[*Class]bool // only once an interface extends another
+	for len(todo) > 0 {
+		k := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if k == d {
+			return true
+		}
+		if len(k.Interfaces) == 0 && k.Base == nil {
+			continue
+		}
+		if seen == nil {
+			seen = map[*Class]bool{}
+		}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		for b := k; b != nil; b = b.Base {
+			if b == d {
 				return true
 			}
+			todo = append(todo, b.Interfaces...)
 		}
 	}
 	return false

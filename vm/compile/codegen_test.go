@@ -203,10 +203,10 @@ func TestCodegen(t *testing.T) {
 			want: `
 				0 conv r1, r0 ; int -> double
 				1 conv r2, r0 ; int -> double
-				2 muld r3, r1, r2
-				3 ret r3
-				4 loadnil r4
-				5 ret r4
+				2 muld r2, r1, r2
+				3 ret r2
+				4 loadnil r3
+				5 ret r3
 				local int x r0 [0, 6)
 				local double d r1 [1, 6)`,
 		},
@@ -240,17 +240,17 @@ string f(int x, Node n) {
 			want: `
 				0 loadk r2, k0 ; "x="
 				1 tostr r3, r0 ; int
-				2 concat r4, r2, r3
-				3 move r6, r1
-				4 isnull r7, r6
-				5 jf r7, 8
-				6 loadk r5, k1 ; "null"
+				2 concat r2, r2, r3
+				3 move r4, r1
+				4 isnull r5, r4
+				5 jf r5, 8
+				6 loadk r3, k1 ; "null"
 				7 jmp 9
-				8 callv r6, v2, r5 ; virtual
-				9 concat r6, r4, r5
-				10 ret r6
-				11 loadnil r7
-				12 ret r7
+				8 callv r4, v2, r3 ; virtual
+				9 concat r2, r2, r3
+				10 ret r2
+				11 loadnil r3
+				12 ret r3
 				local int x r0 [0, 13)
 				local Node n r1 [0, 13)`,
 		},
@@ -417,18 +417,17 @@ int f(int a) {
 			want: `
 				0 loadi r1, 0
 				1 lti r2, r1, r0
-				2 jf r2, 7
+				2 jf r2, 6
 				3 loadi r1, 2
-				4 muli r2, r0, r1
-				5 move r1, r2
-				6 move r0, r1
-				7 move r1, r0
-				8 ret r1
-				9 loadnil r2
-				10 ret r2
-				local int a r0 [0, 11)
-				local int b r1 [6, 7)
-				local int c r1 [8, 11)`,
+				4 muli r1, r0, r1
+				5 move r0, r1
+				6 move r1, r0
+				7 ret r1
+				8 loadnil r2
+				9 ret r2
+				local int a r0 [0, 10)
+				local int b r1 [5, 6)
+				local int c r1 [7, 10)`,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -462,10 +461,10 @@ func TestCodegenCollections(t *testing.T) {
 		7 move r4, r0
 		8 loadk r5, k0 ; "k"
 		9 calln r4, r6 ; Dict.get
-		10 addi r7, r3, r6
-		11 ret r7
-		12 loadnil r8
-		13 ret r8
+		10 addi r2, r3, r6
+		11 ret r2
+		12 loadnil r3
+		13 ret r3
 		local Dict<string, int> d r0 [0, 14)
 		local List<int> l r1 [5, 14)`)
 	if got := listing(fn); got != want {
