@@ -183,7 +183,7 @@ type Thread struct {
 	pendingThrow error
 	reported     *Object      // exception already shown to the debugger's ThrowHook
 	runBudget    int          // the budget of the Run in progress
-	trapLeft     int          // the budget left at the trap being decided (TrapReductions)
+	left         int          // the budget left in the Run in progress
 	skipFn       *Funcode     // execute the trapped instruction at (skipFn, skipPC) once
 	call         *pendingCall // the call a native asked for (CallThen)
 	nativeDest   int32        // stack index awaiting a parked native's result

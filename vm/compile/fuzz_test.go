@@ -32,8 +32,8 @@ func addScriptSeeds(f *testing.F) {
 }
 
 // FuzzCompile checks that CompileFile never panics, whatever the input,
-// and that it returns either a program with a main or a list of
-// positioned errors. The scripts of testdata/run are the seeds; the
+// and that it returns either a program with a main, whose code passes
+// the interpreter's verification, or a list of positioned errors. The scripts of testdata/run are the seeds; the
 // scheduler's library is included so that the concurrency scripts
 // compile too.
 func FuzzCompile(f *testing.F) {
@@ -53,6 +53,13 @@ func FuzzCompile(f *testing.F) {
 		}
 		if prog.Main == nil {
 			t.Errorf("compiled program has no main")
+		}
+		// The interpreter runs only verified code: what the compiler
+		// emits must pass.
+		for _, fn := range prog.Funcs {
+			if err := fn.Malformed(); err != nil {
+				t.Errorf("%s: %v", fn.Name, err)
+			}
 		}
 	})
 }
