@@ -60,15 +60,25 @@ func (t *Thread) contain(r any) Stop {
 
 // run is Run's loop. The budget left is t.left.
 //
-// How it is written, for speed: the loop keeps only pc, code, regs, fr and
-// fn in machine registers, and an instruction that calls a Go function
-// (an allocation, a string comparison, a native, an exception) first saves
-// pc in the frame and afterwards reloads everything from the frame
-// (goto reload) or ends in throw: no value that changes at every
-// instruction (pc, ins) is live across a call, so the Go compiler has no
-// reason to spill it at every dispatch. The budget lives in the thread
-// (t.left), decremented at the safepoints only. The rarer instructions
-// that allocate or call are in slowOp (interp_slow.go).
+// How it is written, for speed (see docs/performance.md for what an
+// instruction costs):
+//
+//   - The loop keeps only ip (a pointer to the next instruction), code,
+//     regs (a pointer to the frame's first register) and fr in machine
+//     registers. An instruction that calls a Go function (an allocation,
+//     a string comparison, a native, an exception) first saves the pc in
+//     the frame and afterwards reloads everything from the frame (goto
+//     reload) or ends in throw: nothing that changes at every instruction
+//     (ip, the operands) is live across a call, so the Go compiler has no
+//     reason to spill it at every dispatch. The rarer instructions that
+//     allocate or call are in slowOp (interp_slow.go).
+//   - Registers and instructions are addressed without bounds checks, over
+//     code verified once before it runs (interp_verify.go); the operands
+//     are loaded zero-extended, so a register's address is one multiply
+//     and an add.
+//   - A call enters its callee and a return its caller without a reload.
+//   - The budget lives in the thread (t.left), decremented at the
+//     safepoints only.
 func (t *Thread) run() Stop {
 	if len(t.frames) == 0 {
 		return StopDone
@@ -90,6 +100,9 @@ func (t *Thread) run() Stop {
 
 reload:
 	fr = &t.frames[len(t.frames)-1]
+	if !t.frameOK(fr) {
+		goto corrupt
+	}
 	code = unsafe.Pointer(unsafe.SliceData(fr.Fn.Code))
 	ip = unsafe.Add(code, uintptr(fr.PC)*instrSize)
 	regs = unsafe.Pointer(&t.stack[fr.Base])
@@ -519,6 +532,9 @@ reload:
 			}
 			// back in the caller, without a reload
 			fr = &t.frames[n-1]
+			if !t.frameOK(fr) {
+				goto corrupt
+			}
 			code = unsafe.Pointer(unsafe.SliceData(fr.Fn.Code))
 			ip = unsafe.Add(code, uintptr(fr.PC)*instrSize)
 			regs = unsafe.Pointer(&t.stack[fr.Base])
@@ -572,6 +588,9 @@ slowSaved:
 		goto throw
 	}
 
+corrupt:
+	panic(t.badFrame(&t.frames[len(t.frames)-1]))
+
 divZero:
 	fr.PC = pcOf(code, ip)
 	exc = t.M.NewException("DivByZeroException", "division by zero")
@@ -584,6 +603,20 @@ throw:
 		return StopTrap
 	}
 	return StopDone
+}
+
+// frameOK reports whether the frame fr, about to run, has its pc inside
+// its code and its registers inside the stack: the loop relies on both
+// without checking each access. Push keeps them so; this is for frames
+// restored or changed from outside. (If not, Run raises an
+// InternalError.)
+func (t *Thread) frameOK(fr *Frame) bool {
+	return uint(fr.PC) < uint(len(fr.Fn.Code)) && fr.Base >= 0 && int(fr.Base)+fr.Fn.NumRegs <= len(t.stack)
+}
+
+func (t *Thread) badFrame(fr *Frame) string {
+	return (fmt.Sprintf("vm: frame of %s at pc %d, registers [%d, %d), is outside its code (%d instructions) or the stack (%d registers)",
+		fr.Fn.Name, fr.PC, fr.Base, int(fr.Base)+fr.Fn.NumRegs, len(fr.Fn.Code), len(t.stack)))
 }
 
 // onTrap decides about the trapped instruction at pc of fn, the top
