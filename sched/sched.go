@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -113,6 +114,9 @@ type Scheduler struct {
 	pcg     *rand.PCG
 	ckpt    Checkpointer
 	objects int // in the last snapshot
+	// switches counts the quanta begun inside the interpreter loop, by
+	// a parking thread handing its carrier over (SwitchOnPark).
+	switches int64
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
@@ -215,7 +219,8 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	s.nextID++
 	t.ID = s.nextID
 	if name == "" {
-		name = fmt.Sprintf("thread-%d", t.ID)
+		var b [24]byte // (no fmt: spawning is a hot path)
+		name = string(strconv.AppendInt(append(b[:0], "thread-"...), t.ID, 10))
 	}
 	t.Name = name
 	t.State = vm.Runnable
@@ -261,13 +266,10 @@ func stateName(st vm.ThreadState) string {
 //	Waiting  -> Runnable  wake
 //	Running  -> Dead      exit
 func (s *Scheduler) setState(t *vm.Thread, from, to vm.ThreadState) {
-	if t.State != from || int(from) >= len(legal) || int(to) >= len(legal) || !legal[from][to] {
+	if t.State != from || !legal[from&3][to&3] {
 		badTransition(t, from, to)
 	}
 	t.State = to
-	if to != vm.Waiting && (t.WaitOn != nil || t.WaitReason != "") {
-		t.WaitReason, t.WaitOn = "", nil
-	}
 }
 
 // legal[from][to] says whether setState may move a thread from to to.
@@ -352,6 +354,7 @@ func (s *Scheduler) wake(t *vm.Thread, v vm.Value, err error) {
 		t.Complete(v)
 	}
 	s.setState(t, vm.Waiting, vm.Runnable)
+	t.WaitReason, t.WaitOn = "", nil // (a thread records a wait only to park)
 	if s.race != nil && s.cur != nil {
 		s.race.Wake(t, s.cur)
 	}

@@ -21,18 +21,44 @@ import (
 // escape: it becomes an InternalError thrown in the thread at the
 // instruction in progress, with the NLang backtrace; the Go stack goes to
 // Machine.DebugLog.
-func (t *Thread) Run(budget int) (stop Stop) {
+func (t *Thread) Run(budget int) Stop {
+	_, stop := t.runQuantum(budget, false)
+	return stop
+}
+
+// RunSwitching is Run for a scheduler's carrier: when the thread parks,
+// the loop asks the scheduler (Scheduler.SwitchOnPark) for the next
+// thread to run, and if it gets one goes on with it, with the budget it
+// was given, without returning. It returns the thread the Stop is about:
+// t, or the last thread switched to. The reductions of every thread it
+// ran are counted in their Reductions.
+func (t *Thread) RunSwitching(budget int) (*Thread, Stop) {
+	return t.runQuantum(budget, true)
+}
+
+func (t *Thread) runQuantum(budget int, switching bool) (cur *Thread, stop Stop) {
+	cur = t
+	var sw *Thread // the thread running now, if switching (run updates it)
+	if switching {
+		sw = t
+	}
 	t.inNative = false
 	t.YieldAfterNative = false
 	defer func() {
 		if r := recover(); r != nil {
-			stop = t.contain(r)
+			if sw != nil {
+				cur = sw
+			}
+			stop = cur.contain(r)
 		}
 	}()
 	t.runBudget, t.left = budget, budget
-	stop = t.run()
-	t.reductions += int64(budget - t.left)
-	return stop
+	stop = t.run(&sw)
+	if sw != nil {
+		cur = sw
+	}
+	cur.reductions += int64(cur.runBudget - cur.left)
+	return cur, stop
 }
 
 // contain turns a Go panic r inside Run into an InternalError raised in
@@ -41,7 +67,9 @@ func (t *Thread) contain(r any) Stop {
 	if w := t.M.DebugLog; w != nil {
 		fmt.Fprintf(w, "nlangdbg: internal error in thread %d %q: %v\n%s\n", t.ID, t.Name, r, debug.Stack())
 	}
-	t.call = nil
+	if t.cold != nil {
+		t.cold.call = nil
+	}
 	if len(t.frames) == 0 {
 		return StopDone
 	}
@@ -79,10 +107,10 @@ func (t *Thread) contain(r any) Stop {
 //   - A call enters its callee and a return its caller without a reload.
 //   - The budget lives in the thread (t.left), decremented at the
 //     safepoints only.
-func (t *Thread) run() Stop {
-	if len(t.frames) == 0 {
-		return StopDone
-	}
+//
+// If *sw is not nil, a thread that parks may hand the loop to the next
+// thread (switchOnPark): t then changes, and *sw is set to it.
+func (t *Thread) run(sw **Thread) Stop {
 	var (
 		fr         *Frame
 		code       unsafe.Pointer // &fr.Fn.Code[0]
@@ -92,17 +120,21 @@ func (t *Thread) run() Stop {
 		ia, ib, ic uintptr
 		exc        *Object
 	)
-	if err := t.pendingThrow; err != nil {
-		t.pendingThrow = nil
+start:
+	if len(t.frames) == 0 {
+		return StopDone
+	}
+	if !t.frameOK(&t.frames[len(t.frames)-1]) {
+		goto corrupt
+	}
+	if err := t.pendingThrow(); err != nil {
+		t.cold.pendingThrow = nil
 		exc = t.errToException(err)
 		goto throw
 	}
 
-reload:
+reload: // (the top frame is one this loop ran or pushed: see frameOK)
 	fr = &t.frames[len(t.frames)-1]
-	if !t.frameOK(fr) {
-		goto corrupt
-	}
 	code = unsafe.Pointer(unsafe.SliceData(fr.Fn.Code))
 	ip = unsafe.Add(code, uintptr(fr.PC)*instrSize)
 	regs = unsafe.Pointer(&t.stack[fr.Base])
@@ -507,14 +539,38 @@ reload:
 			goto entry
 		case CALLN:
 			fr.PC = pcOf(code, ip)
-			stop, ok := t.callNative(&fr.Fn.NCalls[ib], fr.Base+int32(ia), fr.Base+int32(ic))
-			if !ok {
+			{
+				nc := &fr.Fn.NCalls[ib]
+				base := fr.Base + int32(ia)
+				end := int(base) + nc.NArgs
+				var stop Stop
+				var ok bool
+				if end <= len(t.stack) && !nc.Native.Pinned {
+					// callNative's common case, inline
+					t.nativeDest, t.nativeArgs = fr.Base+int32(ic), base
+					v, err := nc.Native.Fn(t, t.stack[base:end])
+					if err == nil && !t.YieldAfterNative {
+						t.stack[t.nativeDest] = v
+						goto reload
+					}
+					stop, ok = t.nativeResult(v, err)
+				} else {
+					stop, ok = t.callNative(nc, base, fr.Base+int32(ic))
+				}
+				if ok {
+					goto reload
+				}
 				if stop == stopCall {
 					goto entry
 				}
+				if stop == StopPark && *sw != nil {
+					if next := t.switchOnPark(); next != nil {
+						t, *sw = next, next
+						goto start
+					}
+				}
 				return stop
 			}
-			goto reload
 		case RET, RETV:
 			var v Value
 			if op == RET {
@@ -605,11 +661,29 @@ throw:
 	return StopDone
 }
 
+// switchOnPark asks the scheduler for a thread to run in place of t,
+// which has just parked, and prepares it to run (see RunSwitching); nil
+// if there is none.
+func (t *Thread) switchOnPark() *Thread {
+	t.inNative = true // as Run's caller sees it once it returns StopPark
+	t.reductions += int64(t.runBudget - t.left)
+	t.runBudget = t.left // counted
+	next, budget := t.M.Sched.SwitchOnPark(t)
+	if next == nil {
+		return nil
+	}
+	next.inNative = false
+	next.YieldAfterNative = false
+	next.runBudget, next.left = budget, budget
+	return next
+}
+
 // frameOK reports whether the frame fr, about to run, has its pc inside
 // its code and its registers inside the stack: the loop relies on both
 // without checking each access. Push keeps them so; this is for frames
-// restored or changed from outside. (If not, Run raises an
-// InternalError.)
+// restored or changed from outside while the thread was stopped, which
+// the loop checks when it starts (or switches to) a thread and when a
+// return enters a caller. (If not, Run raises an InternalError.)
 func (t *Thread) frameOK(fr *Frame) bool {
 	return uint(fr.PC) < uint(len(fr.Fn.Code)) && fr.Base >= 0 && int(fr.Base)+fr.Fn.NumRegs <= len(t.stack)
 }
@@ -624,13 +698,19 @@ func (t *Thread) badFrame(fr *Frame) string {
 // (the debug hook said so), and otherwise returns the instruction to
 // execute in its place.
 func (t *Thread) onTrap(fn *Funcode, pc int32) (Instr, bool) {
-	if (t.skipFn == fn && t.skipPC == pc) || t.M.Hook == nil || t.NoDebug {
-		t.skipFn = nil
+	c := t.cold
+	if (c != nil && c.skipFn == fn && c.skipPC == pc) || t.M.Hook == nil || t.NoDebug {
+		if c != nil {
+			c.skipFn = nil
+		}
 		return fn.original(pc), false
 	}
-	t.skipFn = nil
+	if c != nil {
+		c.skipFn = nil
+	}
 	if t.M.Hook.OnTrap(t, fn, pc) {
-		t.skipFn, t.skipPC = fn, pc
+		c = t.cx()
+		c.skipFn, c.skipPC = fn, pc
 		return Instr{}, true
 	}
 	return fn.original(pc), false
@@ -761,7 +841,6 @@ func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 	}
 	args := t.stack[argBase : int(argBase)+nc.NArgs]
 	t.nativeDest, t.nativeArgs = dest, argBase
-	t.nativeType = nc.Type
 	var v Value
 	var err error
 	if nc.Native.Pinned && t.M.Sched != nil {
@@ -771,6 +850,13 @@ func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 	} else {
 		v, err = nc.Native.Fn(t, args)
 	}
+	return t.nativeResult(v, err)
+}
+
+// nativeResult acts on what the native called at t.nativeDest returned,
+// as callNative says.
+func (t *Thread) nativeResult(v Value, err error) (Stop, bool) {
+	dest := t.nativeDest
 	if err == nil {
 		t.stack[dest] = v
 		if t.YieldAfterNative {

@@ -90,6 +90,20 @@ func (fn *Funcode) verify() error {
 	return nil
 }
 
+// withSlack returns code with room for one more instruction after it
+// (the same slice if it has it): the loop's pointer to the next
+// instruction, past the last one while that executes, then stays inside
+// the code's allocation, as Go's pointer rules (and -race's checkptr)
+// require.
+func withSlack(code []Instr) []Instr {
+	if cap(code) > len(code) {
+		return code
+	}
+	c := make([]Instr, len(code), len(code)+1)
+	copy(c, code)
+	return c
+}
+
 // Malformed returns why the function's code failed the verification
 // that Program.Finish does before it runs, or nil.
 func (fn *Funcode) Malformed() error { return fn.unverified }
@@ -103,6 +117,6 @@ const maxRegs = 1 << 24
 // InternalError when the function is called.
 func (fn *Funcode) badCode(err error) {
 	fn.unverified = err
-	fn.Code = []Instr{{Op: numOpcodes}}
+	fn.Code = withSlack([]Instr{{Op: numOpcodes}})
 	fn.NumRegs = max(fn.NumRegs, 1)
 }

@@ -247,6 +247,7 @@ func (p *Program) Finish() {
 				f.badCode(err)
 			}
 		}
+		f.Code = withSlack(f.Code)
 		f.icache = make([]atomic.Pointer[icEntry], len(f.Dyns))
 		for i := range f.Binds {
 			b := &f.Binds[i]

@@ -353,7 +353,12 @@ func (c *Copier) thread(t *Thread) *Thread {
 		cp.stack = st[:len(t.stack)]
 		c.Bytes += int64(cap(t.stack)) * int64(unsafe.Sizeof(Value{}))
 	}
-	cp.concatBuf = nil // the buffer may be shared by strings of t: the copy starts its own
+	if t.cold != nil {
+		cc := *t.cold
+		cc.concatBuf = nil // the buffer may be shared by strings of t: the copy starts its own
+		cp.cold = &cc
+		c.Bytes += int64(unsafe.Sizeof(cc))
+	}
 	c.work = append(c.work, pending{kind: pendThread, p: unsafe.Pointer(cp)})
 	c.Bytes += int64(unsafe.Sizeof(*t))
 	c.Objects++
@@ -375,13 +380,16 @@ func (c *Copier) fillThread(cp *Thread) {
 	cp.Sched = c.ref(cp.Sched)
 	cp.Result.R = c.ref(cp.Result.R)
 	cp.Uncaught = c.object(cp.Uncaught)
-	cp.Obj = c.ref(cp.Obj)
-	if th, ok := cp.pendingThrow.(*Throw); ok {
-		cp.pendingThrow = c.ref(th).(*Throw)
+	cc := cp.cold
+	if cc == nil {
+		return
 	}
-	cp.reported = c.object(cp.reported)
-	if cp.call != nil {
-		orig := cp.call
+	if th, ok := cc.pendingThrow.(*Throw); ok {
+		cc.pendingThrow = c.ref(th).(*Throw)
+	}
+	cc.reported = c.object(cc.reported)
+	if cc.call != nil {
+		orig := cc.call
 		pc := new(pendingCall)
 		*pc = *orig
 		if len(orig.args) > 0 && &orig.args[0] == &orig.buf[0] {
@@ -391,7 +399,7 @@ func (c *Copier) fillThread(cp *Thread) {
 			pc.args = c.values(orig.args)
 		}
 		pc.k = c.ref(orig.k).(Continuation)
-		cp.call = pc
+		cc.call = pc
 	}
 }
 
