@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	dap "github.com/google/go-dap"
 
+	"github.com/nlangdbg/nlangdbg/dap/api"
 	"github.com/nlangdbg/nlangdbg/inspect"
 )
 
@@ -30,6 +32,17 @@ func (c *session) onCompletionsRequest(req *dap.CompletionsRequest) {
 	}
 	if a.Column < 1 || a.Column > len(a.Text)+1 {
 		c.sendError(req, errBadArguments, fmt.Sprintf("completions: column %d is outside the text (1 to %d)", a.Column, len(a.Text)+1))
+		return
+	}
+	if line := strings.TrimLeft(a.Text[:a.Column-1], " "); strings.HasPrefix(line, api.ConsolePrefix) {
+		// a debugger command: complete the word before the cursor
+		word := line[strings.LastIndexAny(line, " "+api.ConsolePrefix)+1:]
+		for _, w := range api.ConsoleCompletions(strings.TrimPrefix(line, api.ConsolePrefix)) {
+			if strings.HasPrefix(w, word) {
+				out = append(out, dap.CompletionItem{Label: w, Type: "keyword", Detail: "debugger command"})
+			}
+		}
+		c.respond(&dap.CompletionsResponse{Response: newResponse(req), Body: dap.CompletionsResponseBody{Targets: out}})
 		return
 	}
 	tid, depth, err := c.evalFrame(a.FrameId)

@@ -6,6 +6,7 @@ import (
 
 	dap "github.com/google/go-dap"
 
+	"github.com/nlangdbg/nlangdbg/dap/api"
 	"github.com/nlangdbg/nlangdbg/inspect"
 )
 
@@ -50,7 +51,11 @@ func (l *listener) Stopped(info inspect.StopInfo) {
 	case inspect.ReasonSched:
 		body.Reason = "pause"
 	}
-	c.send(&dap.StoppedEvent{Event: newEvent("stopped"), Body: body})
+	stop := &api.Stop{Reason: string(info.Reason), Back: info.Back}
+	if ch := info.Change; ch != nil {
+		stop.Change = &api.DataChange{Name: ch.Name, Old: ch.Old, New: ch.New, Read: ch.Read}
+	}
+	c.send(&api.StoppedEvent{Event: newEvent("stopped"), Body: api.StoppedEventBody{StoppedEventBody: body, Nlang: stop}})
 }
 
 // Continued sends a continued event.

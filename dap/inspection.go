@@ -9,6 +9,7 @@ import (
 
 	dap "github.com/google/go-dap"
 
+	"github.com/nlangdbg/nlangdbg/dap/api"
 	"github.com/nlangdbg/nlangdbg/inspect"
 )
 
@@ -352,8 +353,8 @@ func (c *session) onEvaluateRequest(req *dap.EvaluateRequest) {
 		c.sendError(req, errEvaluate, err.Error())
 		return
 	}
-	if a.Context == "repl" && strings.HasPrefix(strings.TrimSpace(a.Expression), inspect.MetaPrefix) {
-		c.metaCommand(req, tid, depth)
+	if a.Context == "repl" && strings.HasPrefix(strings.TrimSpace(a.Expression), api.ConsolePrefix) {
+		c.consoleCommand(req, tid, depth)
 		return
 	}
 	ctx := a.Context
@@ -377,51 +378,29 @@ func (c *session) onEvaluateRequest(req *dap.EvaluateRequest) {
 		NamedVariables: v.Named, IndexedVariables: v.Indexed}})
 }
 
-// metaCommand runs a debugger command typed in the debug console
-// (":sched", ":threads -state waiting", …).
-func (c *session) metaCommand(req *dap.EvaluateRequest, tid int64, depth int) {
-	expr := req.Arguments.Expression
-	if out, ok, err := c.breakpointCommand(expr); ok {
-		if err != nil {
-			c.sendError(req, errEvaluate, err.Error())
-			return
-		}
-		c.respond(&dap.EvaluateResponse{Response: newResponse(req), Body: dap.EvaluateResponseBody{Result: out}})
+// consoleCommand runs a debugger command typed in the debug console
+// (":sched", ":threads -state waiting", …): the custom request it stands
+// for (api.ParseConsole), answered in text.
+func (c *session) consoleCommand(req *dap.EvaluateRequest, tid int64, depth int) {
+	call, err := api.ParseConsole(req.Arguments.Expression, tid, depth)
+	if err != nil {
+		c.sendError(req, errEvaluate, err.Error())
 		return
 	}
-	moves := movesProgram(expr)
-	c.mu.Lock()
-	stops := c.stops
-	c.mu.Unlock()
-	out, err := c.prog.MetaCommand(tid, depth, expr)
-	if moves {
-		// ":sched step" ran a quantum: the frames the client holds may
-		// not be where they were. Read-only commands keep them.
-		c.frames.reset()
-		c.indexed = nil
+	var body any = api.None{}
+	switch {
+	case call.Help:
+	case call.Command == api.CmdReverseContinue:
+		a := call.Args.(api.ThreadArgs)
+		err = c.goBack(func() error { return c.prog.ReverseContinue(a.ThreadID) })
+	default:
+		body, err = c.runCustom(call.Command, call.Args)
 	}
 	if err != nil {
-		c.sendError(req, errID(err, errEvaluate), err.Error())
+		c.sendError(req, customErrID(err), err.Error())
 		return
 	}
-	c.respond(&dap.EvaluateResponse{Response: newResponse(req), Body: dap.EvaluateResponseBody{Result: out}})
-	c.mu.Lock()
-	stopped := c.stops != stops
-	c.mu.Unlock()
-	if moves && !stopped {
-		// tell the client to fetch threads and stacks again (the quantum
-		// reached no breakpoint, so no stop was reported)
-		c.send(&dap.StoppedEvent{Event: newEvent("stopped"), Body: dap.StoppedEventBody{
-			Reason: "step", Description: "Scheduler step", ThreadId: int(c.prog.StoppedThread()),
-			AllThreadsStopped: true, PreserveFocusHint: true}})
-	}
-}
-
-// movesProgram reports whether a debugger command runs program code
-// (only `sched step` does; the others read or configure).
-func movesProgram(expr string) bool {
-	f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(expr), inspect.MetaPrefix))
-	return len(f) >= 2 && f[0] == "sched" && f[1] == "step"
+	c.respond(&dap.EvaluateResponse{Response: newResponse(req), Body: dap.EvaluateResponseBody{Result: call.Format(body)}})
 }
 
 func (c *session) onSetVariableRequest(req *dap.SetVariableRequest) {

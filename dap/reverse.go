@@ -21,36 +21,44 @@ func (c *session) onStepBackRequest(req *dap.StepBackRequest) {
 	case "instruction":
 		kind = inspect.StepIn
 	}
-	if c.goBack(req, func() error { return c.prog.StepBack(int64(a.ThreadId), kind) }) {
+	if c.goBackRequest(req, func() error { return c.prog.StepBack(int64(a.ThreadId), kind) }) {
 		c.respond(&dap.StepBackResponse{Response: newResponse(req)})
 	}
 }
 
 func (c *session) onReverseContinueRequest(req *dap.ReverseContinueRequest) {
 	a := req.Arguments
-	if c.goBack(req, func() error { return c.prog.ReverseContinue(int64(a.ThreadId)) }) {
+	if c.goBackRequest(req, func() error { return c.prog.ReverseContinue(int64(a.ThreadId)) }) {
 		c.respond(&dap.ReverseContinueResponse{Response: newResponse(req)})
 	}
 }
 
-// goBack runs a going-back request. On failure it answers req and
+// goBackRequest runs a going-back request. On failure it answers req and
 // returns false.
-func (c *session) goBack(req dap.RequestMessage, do func() error) bool {
+func (c *session) goBackRequest(req dap.RequestMessage, do func() error) bool {
 	cmd := req.GetRequest().Command
 	if !c.haveProgram(req) {
 		return false
 	}
-	if !c.prog.CanGoBack() {
-		c.sendError(req, errExecution, cmd+": "+inspect.ErrNoRecording.Error())
+	if err := c.goBack(do); err != nil {
+		c.sendError(req, customErrID(err), fmt.Sprintf("%s: %v", cmd, err))
 		return false
+	}
+	return true
+}
+
+// goBack moves the program to another moment of its recording with do
+// (the stop there follows as an event).
+func (c *session) goBack(do func() error) error {
+	if !c.prog.CanGoBack() {
+		return &reqError{errExecution, inspect.ErrNoRecording.Error()}
 	}
 	c.resumed()
 	if err := do(); err != nil {
 		if errors.Is(err, inspect.ErrNoThread) {
 			err = fmt.Errorf("no such thread")
 		}
-		c.sendError(req, errID(err, errExecution), fmt.Sprintf("%s: %v", cmd, err))
-		return false
+		return &reqError{errID(err, errExecution), err.Error()}
 	}
-	return true
+	return nil
 }

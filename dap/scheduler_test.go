@@ -6,26 +6,27 @@ import (
 
 	dap "github.com/google/go-dap"
 
+	"github.com/nlangdbg/nlangdbg/dap/api"
 	"github.com/nlangdbg/nlangdbg/dap/daptest"
 )
 
 // schedView asks for nlang/scheduler.
-func schedView(t *testing.T, c *daptest.Client) schedulerBody {
+func schedView(t *testing.T, c *daptest.Client) api.SchedulerBody {
 	t.Helper()
-	var b schedulerBody
+	var b api.SchedulerBody
 	c.CustomRequest("nlang/scheduler", nil)
 	c.ExpectCustomResponse(t, "nlang/scheduler", &b)
 	return b
 }
 
 // edge returns the graph's edge from a node, if any.
-func edge(g schedGraph, from string) (schedEdge, bool) {
+func edge(g api.Graph, from string) (api.Edge, bool) {
 	for _, e := range g.Edges {
 		if e.From == from {
 			return e, true
 		}
 	}
-	return schedEdge{}, false
+	return api.Edge{}, false
 }
 
 func TestSchedulerView(t *testing.T) {
@@ -54,7 +55,7 @@ func TestSchedulerView(t *testing.T) {
 		daptest.ExpectResponse[*dap.ContinueResponse](t, c)
 		checkStop(t, c, 1, "main", f.Line("join"))
 		v = schedView(t, c)
-		parked := map[int64]schedThread{}
+		parked := map[int64]api.Thread{}
 		for _, p := range v.Parked {
 			parked[p.ID] = p
 		}

@@ -406,7 +406,7 @@ func (s *Session) precheckLocked(t *vm.Thread, fn *vm.Funcode, pc int32, watches
 // trapping (it is where they stopped), so the check is made now. Must
 // hold s.mu with the world stopped.
 func (s *Session) precheckStoppedLocked(w *watch) {
-	for _, t := range s.sch.Threads() {
+	for _, t := range s.r.sch.Threads() {
 		if t.Depth() == 0 || t.InNative() || t.State == vm.Dead {
 			continue
 		}
@@ -532,8 +532,10 @@ func (s *Session) decideLocked(p *pendingCheck) *StopInfo {
 // (or a read of now), described after what.
 func (s *Session) dataStop(w *watch, old, now vm.Value, read bool, what string) *StopInfo {
 	oldText, newText := s.brief(old, w.loc.typ, 0), s.brief(now, w.loc.typ, 0)
-	info := &StopInfo{Reason: ReasonData, HitBreakpointIDs: []int{w.id}}
+	info := &StopInfo{Reason: ReasonData, HitBreakpointIDs: []int{w.id},
+		Change: &DataChange{Name: w.loc.name, Old: oldText, New: newText, Read: read}}
 	if read {
+		info.Change.Old = ""
 		info.Description = fmt.Sprintf("%s: %s read (%s)", what, w.loc.name, newText)
 		info.Text = fmt.Sprintf("%s = %s (read)", w.loc.name, newText)
 	} else {
@@ -686,5 +688,7 @@ func (ds *dataSearch) decide(c dataCheck) *StopInfo {
 	if w.hitTest != nil && !w.hitTest(ds.hits[w]) {
 		return nil
 	}
-	return ds.s.dataStop(w, c.old, now, c.read, "Data breakpoint (going back)")
+	st := ds.s.dataStop(w, c.old, now, c.read, "Data breakpoint (going back)")
+	st.Back = true
+	return st
 }

@@ -155,8 +155,8 @@ type Completion struct {
 // Completions completes text at byte offset col (the cursor) in frame
 // depth of a thread: after "expr." the fields and methods of expr's
 // value (evaluated read-only), otherwise the locals, parameters, fields
-// of this, functions and classes starting with the word typed; text that
-// starts with MetaPrefix completes debugger commands.
+// of this, functions and classes starting with the word typed. (The
+// debug console's ':' commands are the DAP server's to complete.)
 func (s *Session) Completions(threadID int64, depth int, text string, col int) ([]Completion, error) {
 	if col < 0 || col > len(text) {
 		col = len(text)
@@ -172,12 +172,6 @@ func (s *Session) Completions(threadID int64, depth int, text string, col int) (
 		if strings.HasPrefix(label, word) {
 			out = append(out, Completion{Label: label, Type: typ, Detail: detail, Start: start, Length: len(word)})
 		}
-	}
-	if trimmed := strings.TrimLeft(line, " "); strings.HasPrefix(trimmed, MetaPrefix) {
-		for _, c := range metaCompletions(strings.TrimPrefix(trimmed, MetaPrefix)) {
-			add(c, "keyword", "debugger command")
-		}
-		return out, nil
 	}
 	if err := s.checkStopped(); err != nil {
 		return nil, err
@@ -282,27 +276,6 @@ func placeBefore(text string) string {
 		i--
 	}
 	return strings.TrimSpace(text)
-}
-
-// metaCompletions lists the debugger commands (and a sched subcommand)
-// for what follows MetaPrefix.
-func metaCompletions(text string) []string {
-	f := strings.Fields(text)
-	if len(f) >= 1 && f[0] == "sched" && (len(f) == 2 || len(f) == 1 && strings.HasSuffix(text, " ")) {
-		return []string{"step", "next", "quota", "graph"}
-	}
-	if len(f) > 1 || len(f) == 1 && strings.HasSuffix(text, " ") {
-		return nil
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, l := range strings.Split(MetaHelp, "\n")[1:] {
-		if w := strings.Fields(l); len(w) > 0 && !seen[w[0]] {
-			seen[w[0]] = true
-			out = append(out, w[0])
-		}
-	}
-	return out
 }
 
 // dedupe drops repeated labels, keeping the first.

@@ -17,72 +17,27 @@ import (
 	"github.com/nlangdbg/nlangdbg/vm"
 )
 
-// Bounds of the run limits.
+// Bounds of the run limits (sched.Limits).
 const (
-	// MaxCarriers is the most carriers a program may run on. More
-	// carriers than cores only add stop-the-world work.
-	MaxCarriers = 256
-	// MaxQuota is the largest reduction budget per dispatch.
-	MaxQuota = 1 << 30
-	// MaxMaxFrames is the largest call depth limit.
-	MaxMaxFrames = 100_000_000
-	// MinMaxHeap is the smallest heap limit: the compiled program and the
-	// runtime's own data need some room.
-	MinMaxHeap = 1 << 20
-	// MaxMaxHeap is the largest heap limit (1 TiB).
-	MaxMaxHeap = 1 << 40
+	MaxCarriers  = sched.MaxCarriers
+	MaxQuota     = sched.MaxQuota
+	MaxMaxFrames = sched.MaxMaxFrames
+	MinMaxHeap   = sched.MinMaxHeap
+	MaxMaxHeap   = sched.MaxMaxHeap
 	// MaxSourceSize is the largest source file a program may have.
 	MaxSourceSize = 16 << 20
 )
 
-// Limits bound one run of a program. Every field must be set (a front
-// end fills the defaults in for options the user did not give).
-type Limits struct {
-	Quota     int   // reductions per dispatch
-	Carriers  int   // carriers running threads in parallel
-	MaxFrames int   // call depth
-	MaxHeap   int64 // bytes of heap the program may hold
-}
+// Limits bound one run of a program (sched.Limits).
+type Limits = sched.Limits
 
 // DefaultLimits are the limits of a run that sets none.
-func DefaultLimits() Limits {
-	return Limits{Quota: sched.DefaultQuota, Carriers: 1, MaxFrames: vm.DefaultMaxFrames, MaxHeap: vm.DefaultMaxHeap}
-}
+func DefaultLimits() Limits { return sched.DefaultLimits() }
 
 // limits returns the configuration's limits, with defaults for the
 // fields left 0.
 func (cfg *Config) limits() Limits {
-	l := DefaultLimits()
-	if cfg.Quota != 0 {
-		l.Quota = cfg.Quota
-	}
-	if cfg.Carriers != 0 {
-		l.Carriers = cfg.Carriers
-	}
-	if cfg.MaxFrames != 0 {
-		l.MaxFrames = cfg.MaxFrames
-	}
-	if cfg.MaxHeap != 0 {
-		l.MaxHeap = cfg.MaxHeap
-	}
-	return l
-}
-
-// Check returns an error naming the first limit out of its bounds. Its
-// message is the same for every front end, which prefixes its own context
-// ("nlangdbg run: ", "launch: ").
-func (l Limits) Check() error {
-	switch {
-	case l.Quota < 1 || l.Quota > MaxQuota:
-		return fmt.Errorf("quota must be between 1 and %d, got %d", MaxQuota, l.Quota)
-	case l.Carriers < 1 || l.Carriers > MaxCarriers:
-		return fmt.Errorf("carriers must be between 1 and %d, got %d", MaxCarriers, l.Carriers)
-	case l.MaxFrames < 1 || l.MaxFrames > MaxMaxFrames:
-		return fmt.Errorf("max-frames must be between 1 and %d, got %d", MaxMaxFrames, l.MaxFrames)
-	case l.MaxHeap < MinMaxHeap || l.MaxHeap > MaxMaxHeap:
-		return fmt.Errorf("max-heap must be between %s and %s, got %d", FormatSize(MinMaxHeap), FormatSize(MaxMaxHeap), l.MaxHeap)
-	}
-	return nil
+	return Limits{Quota: cfg.Quota, Carriers: cfg.Carriers, MaxFrames: cfg.MaxFrames, MaxHeap: cfg.MaxHeap}.WithDefaults()
 }
 
 // ParseSize parses a byte count: digits with an optional unit, KB MB GB

@@ -53,21 +53,22 @@ func (s *Session) initShared() {
 	s.shared = true
 }
 
-// installAccess puts the access hook between machine m and its debug
-// hook h (the session's, or a re-execution's travelHook), with a race
-// detector of its own if the session detects races.
-func (s *Session) installAccess(m *vm.Machine, sch *sched.Scheduler, h vm.DebugHook) {
+// accessHook returns the debug hook of a new machine whose own hook is h
+// (the session's, or a re-execution's travelHook): the access hook in
+// front of h if the program has access traps, with a race detector of
+// its own (its race hook) if the session detects races; else h.
+func (s *Session) accessHook(h vm.DebugHook) (vm.DebugHook, sched.RaceHook) {
 	if s.accessTraps == nil {
-		return
+		return h, nil
 	}
 	a := &accessHook{s: s, h: h, shared: s.shared, d: s.newDetector()}
 	if th, ok := h.(*travelHook); ok {
 		a.travel = th
 	}
 	if a.d != nil {
-		sch.SetRaceHook(a.d) // one carrier: checked in Launch
+		return a, a.d // one carrier: checked in Launch
 	}
-	m.Hook = a
+	return a, nil
 }
 
 // accessHook is the debug hook of a machine whose program has access
@@ -116,7 +117,7 @@ func (a *accessHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	stop := false
 	if info != nil {
 		s.mu.Lock()
-		s.pending[t] = info
+		s.r.pending[t] = info
 		s.mu.Unlock()
 		stop = true
 	}
@@ -188,7 +189,7 @@ func (a *accessHook) release() {
 // releaseOwed is release for the session's machine. Must hold s.mu with
 // the world stopped (resumeLocked).
 func (s *Session) releaseOwed() {
-	if a, ok := s.m.Hook.(*accessHook); ok && a.shared {
+	if a, ok := s.r.m.Hook.(*accessHook); ok && a.shared {
 		a.release()
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/dap/api"
 )
 
 // dapClient is the REPL's connection to a DAP server: a request waits for
@@ -53,13 +55,13 @@ func (c *dapClient) readLoop(r *bufio.Reader) {
 		close(c.done)
 	}()
 	for {
-		msg, err := dap.ReadProtocolMessage(r)
+		content, err := dap.ReadBaseMessage(r)
 		if err != nil {
-			var fe *dap.DecodeProtocolMessageFieldError
-			if errors.As(err, &fe) {
-				continue // an event or response this client does not know
-			}
 			return
+		}
+		msg, err := decodeMessage(content)
+		if err != nil {
+			continue // an event or response this client does not know
 		}
 		switch m := msg.(type) {
 		case dap.ResponseMessage:
@@ -125,4 +127,58 @@ func rawArgs(v any) json.RawMessage {
 		panic(fmt.Sprintf("marshal %T: %v", v, err))
 	}
 	return b
+}
+
+// decodeMessage decodes a message of the server: what go-dap knows, and
+// nlangdbg's own — the responses to custom requests (their bodies
+// decoded by callCustom) and the stopped event with its typed reason.
+func decodeMessage(content []byte) (dap.Message, error) {
+	var head struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+		Event   string `json:"event"`
+		Success bool   `json:"success"`
+	}
+	if err := json.Unmarshal(content, &head); err != nil {
+		return nil, err
+	}
+	switch {
+	case head.Type == "response" && strings.HasPrefix(head.Command, "nlang/") && head.Success:
+		m := &customResponse{}
+		return m, json.Unmarshal(content, m)
+	case head.Type == "response" && strings.HasPrefix(head.Command, "nlang/"):
+		m := &dap.ErrorResponse{}
+		return m, json.Unmarshal(content, m)
+	case head.Type == "event" && head.Event == "stopped":
+		m := &api.StoppedEvent{}
+		return m, json.Unmarshal(content, m)
+	}
+	return dap.DecodeProtocolMessage(content)
+}
+
+// customResponse is the response to a custom request, its body not
+// decoded yet.
+type customResponse struct {
+	dap.Response
+	Body json.RawMessage `json:"body"`
+}
+
+// customRequest is a custom request (api.Cmd…).
+type customRequest struct {
+	dap.Request
+	Arguments any `json:"arguments,omitempty"`
+}
+
+// callCustom sends the custom request command with args and returns its
+// body, decoded into the type the command answers with (api.DecodeBody).
+func (c *dapClient) callCustom(command string, args any) (any, error) {
+	resp, err := c.call(&customRequest{Request: request(command), Arguments: args})
+	if err != nil {
+		return nil, err
+	}
+	cr, ok := resp.(*customResponse)
+	if !ok {
+		return nil, fmt.Errorf("%s: unexpected response %T", command, resp)
+	}
+	return api.DecodeBody(command, cr.Body)
 }

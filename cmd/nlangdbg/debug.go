@@ -98,11 +98,17 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	client := newDAPClient(c1, c1)
 	r := newREPL(client, stdout)
 	r.program = prog
-	launch := map[string]any{"program": prog, "args": fs.Args()[1:], "stopOnEntry": true,
-		"quota": opts.Quota, "seed": opts.Seed, "carriers": opts.Carriers,
-		"maxFrames": opts.MaxFrames, "maxHeap": opts.MaxHeap,
-		"allowRead": opts.AllowRead, "allowWrite": opts.AllowWrite, "denyFs": opts.DenyFS}
-	return runTerminal(r, launch, false, stdin, stdout, stderr)
+	return runTerminal(r, opts.launchArgs(prog, fs.Args()[1:]), false, stdin, stdout, stderr)
+}
+
+// launchArgs returns the DAP launch arguments of a debug session of the
+// program at path with the options (debug PROG.n): the same limits and
+// permissions a run of them has.
+func (o *runOptions) launchArgs(path string, args []string) map[string]any {
+	return map[string]any{"program": path, "args": args, "stopOnEntry": true,
+		"quota": o.Quota, "seed": o.Seed, "carriers": o.Carriers,
+		"maxFrames": o.MaxFrames, "maxHeap": o.MaxHeap,
+		"allowRead": o.AllowRead, "allowWrite": o.AllowWrite, "denyFs": o.DenyFS}
 }
 
 func attachCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

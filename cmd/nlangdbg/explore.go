@@ -122,6 +122,9 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cfg.Schedules < 1 || cfg.Jobs < 1 || cfg.Depth < 0 {
 		return fail("--schedules and --jobs must be at least 1, --depth not negative")
 	}
+	if err := (sched.Limits{Quota: cfg.Quota, Carriers: 1, MaxFrames: cfg.MaxFrames, MaxHeap: cfg.MaxHeap}).Check(); err != nil {
+		return fail("%v", err)
+	}
 	policy, err := vm.NewFSPolicy(allowRead, allowWrite, *denyFS, "")
 	if err != nil {
 		return fail("%v", err)

@@ -17,10 +17,12 @@ var allowed = map[string][]string{
 	"sched/explore":       {"vm", "sched", "sched/record", "sched/race"},
 	"sched/race":          {"vm", "sched"},
 	"inspect":             {"vm", "vm/syntax", "vm/compile", "sched", "sched/record", "sched/race"},
-	"dap":                 {"inspect"},
-	"dap/daptest":         {},
+	"dap":                 {"inspect", "dap/api"},
+	"dap/api":             {}, // the wire types: a client needs nothing else
+	"dap/daptest":         {"dap/api"},
 	"internal/scripttest": {},
-	"cmd/nlangdbg":        {"vm", "vm/syntax", "vm/compile", "sched", "sched/record", "sched/explore", "sched/race", "inspect", "dap", "internal/scripttest"},
+	"internal/testmode":   {},
+	"cmd/nlangdbg":        {"vm", "vm/syntax", "vm/compile", "sched", "sched/record", "sched/explore", "sched/race", "inspect", "dap", "dap/api", "internal/scripttest"},
 }
 
 // TestImportGraph fails on any import that points the wrong way.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/nlangdbg/nlangdbg/sched"
@@ -20,41 +19,25 @@ func raceProgram(path string, src []byte, opts runOptions, stdin io.Reader, stdo
 	if prog == nil {
 		return 1
 	}
-	race.Instrument(prog)
-	m := vm.NewMachine(prog, stdin, stdout, stderr)
-	setLimits(m, opts)
-	policy, err := vm.NewFSPolicy(opts.AllowRead, opts.AllowWrite, opts.DenyFS, "")
-	if err != nil {
-		fmt.Fprintf(stderr, "nlangdbg: %v\n", err)
+	cfg := opts.runConfig(stdin, stdout, stderr) // the permissions of a plain run
+	d := withRace(true, prog, &cfg, stderr)
+	r := boot(prog, cfg, stderr)
+	if r == nil {
 		return 2
 	}
-	m.FS = policy // the permissions of a plain run
-	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed})
-	d := race.New(stderr)
-	if err := d.Install(m, s); err != nil {
-		return 1
-	}
-	s.Start(m.NewCallThread(prog.Main, nil))
-	code := exitStatus(s.Run())
-	if code == 0 && len(d.Races()) > 0 {
-		return raceExit
-	}
-	return code
+	return raceStatus(d, exitStatus(r.Sched.Run()))
 }
 
-// startRace instruments prog and installs a race detector writing to
-// stderr in m and s, if on; it returns the detector (nil if off). Call it
-// before anything that wraps m's debug hook.
-func startRace(on bool, prog *vm.Program, m *vm.Machine, s *sched.Scheduler, stderr io.Writer) (*race.Detector, error) {
+// withRace instruments prog and adds a race detector writing to stderr
+// to cfg, if on; it returns the detector (nil if off).
+func withRace(on bool, prog *vm.Program, cfg *sched.RunConfig, stderr io.Writer) *race.Detector {
 	if !on {
-		return nil, nil
+		return nil
 	}
 	race.Instrument(prog)
 	d := race.New(stderr)
-	if err := d.Install(m, s); err != nil {
-		return nil, err
-	}
-	return d, nil
+	cfg.Race, cfg.Hook = d, d
+	return d
 }
 
 // raceStatus is the exit code of a run that ended with code and had the

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/dap/api"
 )
 
 // repl is the terminal debugger: a DAP client of nlangdbg's own DAP
@@ -42,7 +44,7 @@ type repl struct {
 	displays    []*display // expressions shown at every stop
 	nextDisplay int
 	quiet       bool              // stops are not shown (until steps)
-	lastStop    *dap.StoppedEvent // the last stop (shown at the end of until)
+	lastStop    *api.StoppedEvent // the last stop (shown at the end of until)
 
 	interrupt chan struct{} // Ctrl-C while the program runs
 
@@ -193,9 +195,9 @@ func (r *repl) event(m dap.Message) bool {
 		case "stdout", "stderr", "console", "":
 			io.WriteString(r.out, e.Body.Output)
 		}
-	case *dap.StoppedEvent:
+	case *api.StoppedEvent:
 		r.stopped = true
-		if e.Body.Description == "Scheduler step" {
+		if e.Body.Nlang != nil && e.Body.Nlang.Reason == api.StopSchedStep {
 			// a quantum ran (sched step): where the selected thread is now
 			r.frame = 0
 			if f, err := r.currentFrame(); err == nil {
@@ -229,7 +231,7 @@ func (r *repl) event(m dap.Message) bool {
 
 // showStop prints the stop line and the source around it, e.g.
 // `Breakpoint 1 at Producer.run (producer.n:8) [thread 2 "producer"]`.
-func (r *repl) showStop(e *dap.StoppedEvent) {
+func (r *repl) showStop(e *api.StoppedEvent) {
 	what := ""
 	switch e.Body.Reason {
 	case "breakpoint", "function breakpoint":
@@ -244,10 +246,9 @@ func (r *repl) showStop(e *dap.StoppedEvent) {
 	case "data breakpoint":
 		// "Watchpoint 3: p.x changed from 0 to 1"
 		what = e.Body.Description
-		if ids := r.localWatchIDs(e.Body.HitBreakpointIds); len(ids) > 0 {
-			_, change, _ := strings.Cut(e.Body.Description, ": ")
-			what = "Watchpoint " + strings.Join(ids, ", ") + ": " + change
-			if strings.Contains(e.Body.Description, "(going back)") {
+		if ids := r.localWatchIDs(e.Body.HitBreakpointIds); len(ids) > 0 && e.Body.Nlang != nil && e.Body.Nlang.Change != nil {
+			what = "Watchpoint " + strings.Join(ids, ", ") + ": " + e.Body.Nlang.Change.String()
+			if e.Body.Nlang.Back {
 				what += " (going back)"
 			}
 		}
@@ -291,7 +292,7 @@ func (r *repl) showStop(e *dap.StoppedEvent) {
 
 // noteStop records where a stop is without showing it (showStop, later,
 // shows it and drops the temporary breakpoints it hit).
-func (r *repl) noteStop(e *dap.StoppedEvent) {
+func (r *repl) noteStop(e *api.StoppedEvent) {
 	if fs, err := r.stack(e.Body.ThreadId, 0, 1); err == nil && len(fs) > 0 {
 		r.setLocation(fs[0])
 	}
@@ -531,25 +532,38 @@ func (r *repl) functions() []string {
 	if r.funcs != nil {
 		return r.funcs
 	}
-	out, err := r.meta("funcs")
+	body, err := r.c.callCustom(api.CmdFunctions, api.FunctionsArgs{})
 	if err != nil {
 		return nil
 	}
-	r.funcs = strings.Fields(out)
+	for _, f := range body.(api.FunctionsBody).Functions {
+		r.funcs = append(r.funcs, f.Name)
+	}
 	sort.Strings(r.funcs)
 	return r.funcs
 }
 
-// meta runs a debugger command on the server (evaluate in the repl
-// context with the ':' prefix: the same commands work in a DAP client's
-// debug console).
-func (r *repl) meta(cmd string) (string, error) {
-	resp, err := r.c.call(&dap.EvaluateRequest{Request: request("evaluate"),
-		Arguments: dap.EvaluateArguments{Expression: ":" + cmd, Context: "repl", FrameId: r.frameID()}})
-	if err != nil {
-		return "", err
+// console runs a command of the console language (api.ParseConsole:
+// sched, freeze, threads, checkpoint, …) as the custom request it stands
+// for, and returns the call and its answer's body. The thread and frame
+// by default are the selected ones.
+func (r *repl) console(line string) (api.Call, any, error) {
+	call, err := api.ParseConsole(line, int64(r.thread), r.frame)
+	if err != nil || call.Help {
+		return call, api.None{}, err
 	}
-	return resp.(*dap.EvaluateResponse).Body.Result, nil
+	body, err := r.c.callCustom(call.Command, call.Args)
+	return call, body, err
+}
+
+// printConsole runs a console command and prints its answer.
+func (r *repl) printConsole(line string) error {
+	call, body, err := r.console(line)
+	if err != nil {
+		return err
+	}
+	r.printf("%s\n", call.Format(body))
+	return nil
 }
 
 // frameID returns the DAP id of the selected frame (0 if unknown).

@@ -5,12 +5,15 @@ import (
 	"strings"
 
 	"github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/dap/api"
 )
 
 // The REPL's commands for going back (Delve's names): a session with one
 // carrier records its run, and these re-execute it up to an earlier
 // moment. rev next and rev continue are DAP's stepBack and
-// reverseContinue; the others travel as `:` commands (see metaCmd).
+// reverseContinue; rev step and rev stepout the custom request
+// nlang/stepBack.
 
 func cmdRev(r *repl, args string) error {
 	if r.exited {
@@ -23,9 +26,9 @@ func cmdRev(r *repl, args string) error {
 	case "continue", "c":
 		return cmdRewind(r, "")
 	case "step", "s":
-		return r.metaMove("rev step")
+		return r.moveCustom(api.CmdStepBack, api.StepBackArgs{ThreadID: int64(t), Kind: "in"})
 	case "stepout", "so":
-		return r.metaMove("rev stepout")
+		return r.moveCustom(api.CmdStepBack, api.StepBackArgs{ThreadID: int64(t), Kind: "out"})
 	}
 	return errors.New("usage: rev next | step | stepout | continue")
 }
@@ -38,27 +41,19 @@ func cmdRewind(r *repl, args string) error {
 		Arguments: dap.ReverseContinueArguments{ThreadId: max(r.thread, 1)}})
 }
 
-// metaMove runs a `:` command that moves the program and waits for the
-// stop it ends with.
-func (r *repl) metaMove(cmd string) error {
-	if _, err := r.meta(cmd); err != nil {
+// moveCustom sends a custom request that moves the program and waits
+// for the stop it ends with.
+func (r *repl) moveCustom(command string, args any) error {
+	if _, err := r.c.callCustom(command, args); err != nil {
 		return err
 	}
 	return r.waitStop()
 }
 
-// printMeta runs a `:` command and prints what it says.
-func printMeta(cmd string) func(r *repl, args string) error {
+// printConsoleCmd is a command that runs the console command cmd and
+// prints its answer.
+func printConsoleCmd(cmd string) func(r *repl, args string) error {
 	return func(r *repl, args string) error {
-		line := cmd
-		if args = strings.TrimSpace(args); args != "" {
-			line += " " + args
-		}
-		out, err := r.meta(line)
-		if err != nil {
-			return err
-		}
-		r.printf("%s\n", out)
-		return nil
+		return r.printConsole(strings.TrimSpace(cmd + " " + args))
 	}
 }

@@ -83,34 +83,23 @@ func recordRun(prog *vm.Program, path string, src []byte, args []string, opts ru
 	hdr := record.Header{Path: path, Source: src, Hash: record.ProgramHash(prog), Quota: opts.Quota,
 		Seed: opts.Seed, MaxFrames: opts.MaxFrames, MaxHeap: opts.MaxHeap, Args: args, Race: opts.Race}
 	rec := record.NewRecorder(hdr)
-	m := vm.NewMachine(prog, stdin, rec.Stdout(stdout), rec.Stderr(stderr))
-	setLimits(m, opts)
-	policy, err := vm.NewFSPolicy(opts.AllowRead, opts.AllowWrite, opts.DenyFS, "")
+	cfg := opts.runConfig(stdin, stdout, stderr) // a recorded run has the permissions a plain one has
+	cfg.Tap = rec.To(w)
+	d := withRace(opts.Race, prog, &cfg, stderr) // the reports are not part of the recording
+	r, err := sched.Boot(prog, cfg)
 	if err != nil {
 		return 1, err
 	}
-	m.FS = policy // a recorded run has the permissions a plain one has
-	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed, Clock: rec.Clock()})
-	d, err := startRace(opts.Race, prog, m, s, stderr) // the reports are not part of the recording
-	if err != nil {
-		return 1, err
-	}
-	if err := rec.Start(w, m, s); err != nil {
-		return 1, err
-	}
-	s.Start(m.NewCallThread(prog.Main, nil))
-	code := s.Run()
+	code := r.Sched.Run()
 	return raceStatus(d, code), rec.Finish(code) // the recording keeps main's code
 }
 
-// setLimits applies the options' limits to m.
-func setLimits(m *vm.Machine, opts runOptions) {
-	if opts.MaxFrames > 0 {
-		m.MaxFrames = opts.MaxFrames
-	}
-	if opts.MaxHeap > 0 {
-		m.MaxHeap = opts.MaxHeap
-	}
+// recordedConfig returns the run configuration of a recording with
+// header h: its limits and seed, replayed through rp (the file system is
+// not touched: its results come from the recording).
+func recordedConfig(h record.Header, rp *record.Replayer, stdout, stderr io.Writer) sched.RunConfig {
+	return sched.RunConfig{Limits: sched.Limits{Quota: h.Quota, MaxFrames: h.MaxFrames, MaxHeap: h.MaxHeap},
+		Seed: h.Seed, Stdout: stdout, Stderr: stderr, Tap: rp}
 }
 
 func replayCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -166,18 +155,13 @@ func replayFile(recPath, progPath string, race bool, stdout, stderr io.Writer) i
 func replayRun(prog *vm.Program, rec *record.Recording, race bool, stdout, stderr io.Writer) (int, *record.Divergence) {
 	h := rec.Header
 	rp := record.NewReplayer(rec)
-	m := vm.NewMachine(prog, nil, rp.Stdout(stdout), rp.Stderr(stderr))
-	setLimits(m, runOptions{MaxFrames: h.MaxFrames, MaxHeap: h.MaxHeap})
-	s := sched.New(m, sched.Options{Quota: h.Quota, Seed: h.Seed, Clock: rp.Clock()})
-	d, err := startRace(race, prog, m, s, stderr)
-	if err == nil {
-		err = rp.Start(m, s) // after the detector: the access points see it first
-	}
+	cfg := recordedConfig(h, rp, stdout, stderr)
+	d := withRace(race, prog, &cfg, stderr)
+	r, err := sched.Boot(prog, cfg)
 	if err != nil {
-		return 1, &record.Divergence{Want: "one carrier", Got: err.Error()}
+		return 1, &record.Divergence{Want: "a run the recording's header describes", Got: err.Error()}
 	}
-	s.Start(m.NewCallThread(prog.Main, nil))
-	code := s.Run()
+	code := r.Sched.Run()
 	div := rp.Finish(code) // against the recorded exit code
 	return raceStatus(d, code), div
 }
@@ -254,24 +238,22 @@ func dumpOnCrash(path string, src []byte, args []string, opts runOptions, recPat
 	hdr := record.Header{Path: path, Source: src, Hash: record.ProgramHash(prog), Quota: opts.Quota,
 		Seed: opts.Seed, MaxFrames: opts.MaxFrames, MaxHeap: opts.MaxHeap, Args: args}
 	rec := record.NewRecorder(hdr)
-	m := vm.NewMachine(prog, stdin, rec.Stdout(stdout), rec.Stderr(stderr))
-	setLimits(m, opts)
-	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed, Clock: rec.Clock()})
+	var buf bytes.Buffer
+	cfg := opts.runConfig(stdin, stdout, stderr) // the permissions of a plain run
+	cfg.Tap = rec.To(&buf)
 	deadlock := false
-	s.OnEvent = func(ev sched.Event) {
+	cfg.OnEvent = func(ev sched.Event) {
 		if ev.Kind == sched.EventDeadlock {
 			deadlock = true
 		}
 	}
-	var buf bytes.Buffer
-	if err := rec.Start(&buf, m, s); err != nil {
+	r, err := sched.Boot(prog, cfg)
+	if err != nil {
 		fmt.Fprintf(stderr, "nlangdbg run: %v\n", err)
 		return 2
 	}
-	main := m.NewCallThread(prog.Main, nil)
-	s.Start(main)
-	code := s.Run()
-	crashed := deadlock || main.Uncaught != nil
+	code := r.Sched.Run()
+	crashed := deadlock || r.Main.Uncaught != nil
 	if crashed {
 		rec.MarkCore(&record.Core{AtEnd: true})
 	}

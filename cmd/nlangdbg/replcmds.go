@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/dap/api"
 )
 
 // replCmd is one REPL command. The table drives Exec, help and
@@ -63,18 +65,18 @@ func init() {
 		{name: "info", usage: "breakpoints|threads|frame|locals|args|display", help: "Show breakpoints, threads, the selected frame, its locals or arguments, or the displays.", complete: "info", fn: cmdInfo},
 		{name: "set", usage: "LHS = EXPR", help: "Assign to a local, a field (obj.f) or an element (a[i]).", fn: cmdSet},
 		{name: "list", aliases: []string{"l"}, usage: "[LOCATION | N,M]", help: "Show source around the current line (or LOCATION: file:line, line or function), or lines\nN to M, with => at the current line and ● at breakpoints.", complete: "location", repeat: true, fn: cmdList},
-		{name: "disasm", usage: "[FUNC]", help: "Show the bytecode of the selected frame's function (or FUNC), => at the pc.", complete: "location", fn: metaCmd("disasm")},
-		{name: "sched", usage: "[step | next THREAD | quota N | graph]", help: "Show the scheduler: carriers, run queue, parked threads and what they wait on, timers.\n`sched step` dispatches exactly one quantum and reports which thread ran, how many\nreductions and why it stopped; `sched next THREAD` picks the next dispatch;\n`sched quota N` sets the reductions per dispatch; `sched graph` shows who waits for\nwhom (thread --wait--> object --held by--> thread), edges on a deadlock cycle marked *.", complete: "sched", repeat: true, fn: metaCmd("sched")},
-		{name: "freeze", usage: "THREAD", help: "Keep THREAD off the run queue while the others run.", complete: "thread", fn: metaCmd("freeze")},
-		{name: "thaw", usage: "THREAD", help: "Let a frozen thread run again.", complete: "thread", fn: metaCmd("thaw")},
+		{name: "disasm", usage: "[FUNC]", help: "Show the bytecode of the selected frame's function (or FUNC), => at the pc.", complete: "location", fn: consoleCmd("disasm")},
+		{name: "sched", usage: "[step | next THREAD | quota N | graph]", help: "Show the scheduler: carriers, run queue, parked threads and what they wait on, timers.\n`sched step` dispatches exactly one quantum and reports which thread ran, how many\nreductions and why it stopped; `sched next THREAD` picks the next dispatch;\n`sched quota N` sets the reductions per dispatch; `sched graph` shows who waits for\nwhom (thread --wait--> object --held by--> thread), edges on a deadlock cycle marked *.", complete: "sched", repeat: true, fn: consoleCmd("sched")},
+		{name: "freeze", usage: "THREAD", help: "Keep THREAD off the run queue while the others run.", complete: "thread", fn: consoleCmd("freeze")},
+		{name: "thaw", usage: "THREAD", help: "Let a frozen thread run again.", complete: "thread", fn: consoleCmd("thaw")},
 		{name: "kill", help: "End the program and stay in the debugger (restart runs it again).", fn: cmdKill},
 		// Going back (repl_reverse.go): one carrier, the session records.
 		{name: "rewind", aliases: []string{"rw"}, help: "Go back to the previous breakpoint hit or data change (or the start of the recording).", fn: cmdRewind},
 		{name: "rev", usage: "next | step | stepout | continue", help: "Go back: to the previous line (next), the previous statement wherever it was (step), the\ncall of the current function (stepout), or the previous breakpoint hit or data change\n(continue). Output already shown is not shown again; going forward re-executes the recording.", fn: cmdRev},
-		{name: "checkpoint", aliases: []string{"check"}, usage: "[NOTE]", help: "Name the present moment, to come back to it with restart N.", fn: printMeta("checkpoint")},
-		{name: "checkpoints", help: "List the checkpoints, the size of the recording and the copies of the execution that going\nback starts from.", fn: printMeta("checkpoints")},
-		{name: "when", help: "Where the session is in its recording: thread, reductions, position, past or frontier.", fn: printMeta("when")},
-		{name: "dump", usage: "FILE", help: "Write the present to FILE (the recording so far and this moment): nlangdbg debug --core FILE opens it here.", fn: printMeta("dump")},
+		{name: "checkpoint", aliases: []string{"check"}, usage: "[NOTE]", help: "Name the present moment, to come back to it with restart N.", fn: printConsoleCmd("checkpoint")},
+		{name: "checkpoints", help: "List the checkpoints, the size of the recording and the copies of the execution that going\nback starts from.", fn: printConsoleCmd("checkpoints")},
+		{name: "when", help: "Where the session is in its recording: thread, reductions, position, past or frontier.", fn: printConsoleCmd("when")},
+		{name: "dump", usage: "FILE", help: "Write the present to FILE (the recording so far and this moment): nlangdbg debug --core FILE opens it here.", fn: printConsoleCmd("dump")},
 		{name: "restart", aliases: []string{"r", "run"}, usage: "[CHECKPOINT]", help: "Restart the program (breakpoints and displays are kept), or go to checkpoint CHECKPOINT.", fn: cmdRestart},
 		{name: "detach", help: "Detach from an attached program and leave it running.", fn: cmdDetach},
 		{name: "quit", aliases: []string{"q", "exit"}, help: "Quit: a launched program ends; an attached one is detached and runs on (you are asked\nfirst; no stays).", fn: cmdQuit},
@@ -206,12 +208,7 @@ func (r *repl) resolveFile(name string) string {
 func (r *repl) addBreak(args string, temp bool) error {
 	fields := strings.Fields(args)
 	if len(fields) >= 1 && (fields[0] == "safepoint" || fields[0] == "sched") && !temp {
-		out, err := r.meta("break " + args)
-		if err != nil {
-			return err
-		}
-		r.printf("%s\n", out)
-		return nil
+		return r.printConsole("break " + args)
 	}
 	loc, rest, _ := strings.Cut(args, " ")
 	b, err := r.parseLocation(loc)
@@ -304,9 +301,10 @@ func cmdBreakpoints(r *repl, args string) error {
 		r.printf("%3d  %s%s%s\n", b.id, b.where(), extra, state)
 	}
 	r.listWatches()
-	out, err := r.meta("sched breaks")
-	if err == nil && out != "" {
-		r.printf("%s\n", out)
+	if body, err := r.c.callCustom(api.CmdSchedBreaks, api.SchedBreaksArgs{}); err == nil {
+		if kinds := body.(api.SchedBreaksBody).Kinds; len(kinds) > 0 {
+			r.printf("%s\n", strings.Join(kinds, " "))
+		}
 	}
 	return nil
 }
@@ -332,11 +330,7 @@ func cmdClear(r *repl, args string) error {
 		r.printf("All breakpoints cleared.\n")
 		return nil
 	case strings.HasPrefix(args, "sched "):
-		out, err := r.meta("clear " + args)
-		if err == nil {
-			r.printf("%s\n", out)
-		}
-		return err
+		return r.printConsole("clear " + args)
 	}
 	n, err := strconv.Atoi(args)
 	if err != nil {
@@ -442,12 +436,7 @@ func cmdPause(r *repl, args string) error {
 }
 
 func cmdThreads(r *repl, args string) error {
-	out, err := r.meta(strings.TrimSpace("threads " + args))
-	if err != nil {
-		return err
-	}
-	r.printf("%s\n", out)
-	return nil
+	return r.printConsole("threads " + args)
 }
 
 func cmdThread(r *repl, args string) error {
@@ -735,13 +724,15 @@ func cmdList(r *repl, args string) error {
 			return err
 		}
 		if b.fn != "" {
-			out, err := r.meta("locate " + b.fn)
+			body, err := r.c.callCustom(api.CmdFunctions, api.FunctionsArgs{Name: b.fn})
 			if err != nil {
 				return err
 			}
-			i := strings.LastIndexByte(out, ':')
-			n, _ := strconv.Atoi(out[i+1:])
-			b.file, b.line = out[:i], n
+			fn := body.(api.FunctionsBody).Functions[0]
+			if fn.Source != nil {
+				b.file = fn.Source.Path
+			}
+			b.line = fn.Line
 		}
 		file, line = b.file, b.line
 	}
@@ -767,38 +758,44 @@ func (r *repl) listRange(file string, lo, hi int) error {
 	return nil
 }
 
-func metaCmd(name string) func(r *repl, args string) error {
+// consoleCmd is a command of the console language (api.ParseConsole):
+// its answer is printed; `sched step` waits for the stop it ends with.
+func consoleCmd(name string) func(r *repl, args string) error {
 	return func(r *repl, args string) error {
-		out, err := r.meta(strings.TrimSpace(name + " " + args))
+		call, body, err := r.console(name + " " + args)
 		if err != nil {
 			return err
 		}
-		if f := strings.Fields(args); name == "sched" && len(f) > 0 && f[0] == "step" {
+		if d, ok := body.(api.DispatchBody); ok {
 			// the quantum stopped at a breakpoint (shown now, with its
 			// number), or moved the threads: the server says stopped again
 			// either way, and the current line follows the selected thread
 			r.quiet, r.lastStop = true, nil
 			err := r.waitStop()
 			r.quiet = false
-			if e := r.lastStop; e != nil && strings.Contains(out, "stopped: breakpoint") {
+			if e := r.lastStop; e != nil && d.Why == "breakpoint" {
 				if ids := r.localBPIDs(e.Body.HitBreakpointIds); len(ids) > 0 {
-					out = strings.Replace(out, "stopped: breakpoint", "stopped: breakpoint "+strings.Join(ids, ", "), 1)
+					d.Why = "breakpoint " + strings.Join(ids, ", ")
 				}
 			}
-			r.printf("%s\n", out)
+			r.printf("%s\n", api.FormatDispatch(d))
 			if r.lastStop != nil {
 				r.showStop(r.lastStop)
 			}
 			return err
 		}
-		r.printf("%s\n", out)
+		r.printf("%s\n", call.Format(body))
 		return nil
 	}
 }
 
 func cmdRestart(r *repl, args string) error {
 	if args = strings.TrimSpace(args); args != "" {
-		return r.metaMove("restart " + args) // a checkpoint (repl_reverse.go)
+		id, err := strconv.Atoi(args)
+		if err != nil {
+			return fmt.Errorf("restart: %q is not a checkpoint id", args)
+		}
+		return r.moveCustom(api.CmdGoToCheckpoint, api.GoToCheckpointArgs{ID: id}) // (repl_reverse.go)
 	}
 	if r.attached {
 		return errors.New("restart is not available when attached")

@@ -13,6 +13,8 @@ import (
 
 	"github.com/google/go-dap"
 
+	"github.com/nlangdbg/nlangdbg/dap/api"
+
 	"github.com/nlangdbg/nlangdbg/inspect"
 )
 
@@ -27,15 +29,12 @@ type display struct {
 // by server id.
 func (r *repl) hitCounts() map[int][2]int {
 	out := map[int][2]int{}
-	text, err := r.meta("breakpoints")
+	body, err := r.c.callCustom(api.CmdBreakpoints, api.None{})
 	if err != nil {
 		return out
 	}
-	for _, l := range strings.Split(text, "\n") {
-		var id, hits, ignore int
-		if _, err := fmt.Sscanf(l, "%d hits %d ignore %d", &id, &hits, &ignore); err == nil {
-			out[id] = [2]int{hits, ignore}
-		}
+	for _, b := range body.(api.BreakpointsBody).Breakpoints {
+		out[b.ID] = [2]int{b.Hits, b.Ignore}
 	}
 	return out
 }
@@ -112,7 +111,7 @@ func cmdIgnore(r *repl, args string) error {
 	if b.disabled || b.serverID == 0 {
 		return fmt.Errorf("breakpoint %d is disabled", b.id)
 	}
-	if _, err := r.meta(fmt.Sprintf("ignore %d %d", b.serverID, n)); err != nil {
+	if _, err := r.c.callCustom(api.CmdIgnore, api.IgnoreArgs{ID: b.serverID, Count: n}); err != nil {
 		return err
 	}
 	switch n {

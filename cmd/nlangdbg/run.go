@@ -132,6 +132,27 @@ func (o *runOptions) limits() inspect.Limits {
 	return l
 }
 
+// runConfig returns what every run of the options is built from
+// (sched.Boot): their limits, seed and file permissions, with the
+// program's input and output. Every front end that builds a run from
+// runOptions goes through it, so none can forget one of them.
+func (o *runOptions) runConfig(stdin io.Reader, stdout, stderr io.Writer) sched.RunConfig {
+	return sched.RunConfig{Limits: o.limits(), Seed: o.Seed,
+		FS:    sched.Permissions{AllowRead: o.AllowRead, AllowWrite: o.AllowWrite, DenyFS: o.DenyFS},
+		Stdin: stdin, Stdout: stdout, Stderr: stderr}
+}
+
+// boot builds a run of prog with cfg, printing why it cannot to stderr
+// (nil then).
+func boot(prog *vm.Program, cfg sched.RunConfig, stderr io.Writer) *sched.Run {
+	r, err := sched.Boot(prog, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "nlangdbg: %v\n", err)
+		return nil
+	}
+	return r
+}
+
 // check validates the options as every front end does, printing the
 // problem for command c.
 func (o *runOptions) check(c string, stderr io.Writer) bool {
@@ -286,22 +307,11 @@ func runProgram(path string, src []byte, opts runOptions, stdin io.Reader, stdou
 	if prog == nil {
 		return 1
 	}
-	m := vm.NewMachine(prog, stdin, stdout, stderr)
-	if opts.MaxFrames > 0 {
-		m.MaxFrames = opts.MaxFrames
-	}
-	if opts.MaxHeap > 0 {
-		m.MaxHeap = opts.MaxHeap
-	}
-	policy, err := vm.NewFSPolicy(opts.AllowRead, opts.AllowWrite, opts.DenyFS, "")
-	if err != nil {
-		fmt.Fprintf(stderr, "nlangdbg: %v\n", err)
+	r := boot(prog, opts.runConfig(stdin, stdout, stderr), stderr)
+	if r == nil {
 		return 2
 	}
-	m.FS = policy
-	s := sched.New(m, sched.Options{Quota: opts.Quota, Seed: opts.Seed, Carriers: opts.Carriers})
-	s.Start(m.NewCallThread(prog.Main, nil))
-	return exitStatus(s.Run())
+	return exitStatus(r.Sched.Run())
 }
 
 // exitStatus is what a POSIX parent sees of main's return value: its low

@@ -213,15 +213,13 @@ func (tr *tracer) write(w io.Writer) error {
 func traceRecording(prog *vm.Program, rec *record.Recording) (*tracer, *record.Divergence) {
 	h := rec.Header
 	rp := record.NewReplayer(rec)
-	m := vm.NewMachine(prog, nil, rp.Stdout(nil), rp.Stderr(nil))
-	setLimits(m, runOptions{MaxFrames: h.MaxFrames, MaxHeap: h.MaxHeap})
-	s := sched.New(m, sched.Options{Quota: h.Quota, Seed: h.Seed, Clock: rp.Clock()})
 	tr := newTracer()
-	s.OnEvent = tr.onEvent
-	if err := rp.Start(m, s); err != nil {
-		return nil, &record.Divergence{Want: "one carrier", Got: err.Error()}
+	cfg := recordedConfig(h, rp, nil, nil)
+	cfg.OnEvent = tr.onEvent
+	r, err := sched.Boot(prog, cfg)
+	if err != nil {
+		return nil, &record.Divergence{Want: "a run the recording's header describes", Got: err.Error()}
 	}
-	s.Start(m.NewCallThread(prog.Main, nil))
-	code := s.Run()
+	code := r.Sched.Run()
 	return tr, rp.Finish(code)
 }

@@ -26,6 +26,8 @@ import (
 	"time"
 
 	dap "github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/dap/api"
 )
 
 // DefaultTimeout is how long an Expect helper waits for a message.
@@ -46,6 +48,7 @@ type Client struct {
 	readErr    error         // set when the reader ends
 	transcript []dap.Message
 	output     map[string]*strings.Builder
+	stops      map[*dap.StoppedEvent]*api.Stop // (StopOf)
 }
 
 // NewClient returns a client on rw and starts reading from it.
@@ -58,13 +61,22 @@ func NewClient(rw io.ReadWriteCloser) *Client {
 func (c *Client) readLoop() {
 	r := bufio.NewReader(c.rw)
 	for {
-		m, err := readMessage(r)
+		m, content, err := readMessage(r)
 		c.mu.Lock()
 		if err != nil {
 			c.readErr = err
 			c.mu.Unlock()
 			c.wake()
 			return
+		}
+		if e, ok := m.(*dap.StoppedEvent); ok {
+			var ext api.StoppedEvent
+			if json.Unmarshal(content, &ext) == nil && ext.Body.Nlang != nil {
+				if c.stops == nil {
+					c.stops = map[*dap.StoppedEvent]*api.Stop{}
+				}
+				c.stops[e] = ext.Body.Nlang
+			}
 		}
 		c.queue = append(c.queue, m)
 		c.transcript = append(c.transcript, m)

@@ -3,6 +3,7 @@ package daptest
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/nlangdbg/nlangdbg/dap/api"
 	"strings"
 	"testing"
 
@@ -47,14 +48,14 @@ type CustomResponse struct {
 
 // readMessage reads one message as dap.ReadProtocolMessage does, and
 // also the responses to custom requests.
-func readMessage(r *bufio.Reader) (dap.Message, error) {
+func readMessage(r *bufio.Reader) (dap.Message, []byte, error) {
 	content, err := dap.ReadBaseMessage(r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m, err := dap.DecodeProtocolMessage(content)
 	if err == nil {
-		return m, nil
+		return m, content, nil
 	}
 	var head struct {
 		Type    string `json:"type"`
@@ -63,11 +64,19 @@ func readMessage(r *bufio.Reader) (dap.Message, error) {
 	if json.Unmarshal(content, &head) == nil && head.Type == "response" && strings.HasPrefix(head.Command, "nlang/") {
 		var cr CustomResponse
 		if err := json.Unmarshal(content, &cr); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return &cr, nil
+		return &cr, content, nil
 	}
-	return nil, err
+	return nil, nil, err
+}
+
+// StopOf returns what nlangdbg adds to a stopped event: the stop's
+// typed reason (nil if the event has none).
+func (c *Client) StopOf(e *dap.StoppedEvent) *api.Stop {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stops[e]
 }
 
 // CustomRequest sends a custom request (command "nlang/…") with

@@ -104,46 +104,32 @@ func (r *runner) run(ch chooser, w io.Writer) (*failure, error) {
 	prog := r.cfg.Prog
 	clock := &sched.VirtualClock{Step: clockStep}
 	var rec *record.Recorder
-	stdout, stderr := io.Writer(&r.out), io.Writer(&r.err)
-	var sc sched.Clock = clock
 	if w != nil {
 		rec = record.NewRecorder(record.Header{Path: r.cfg.Path, Source: r.cfg.Source, Hash: r.cfg.programHash(),
 			Quota: r.cfg.Quota, MaxFrames: r.cfg.MaxFrames, MaxHeap: r.cfg.MaxHeap, Args: r.cfg.Args, Scheduled: true,
 			Shared: r.cfg.Granularity == "shared", Race: r.cfg.Race})
-		rec.SetClock(clock)
-		stdout, stderr, sc = rec.Stdout(stdout), rec.Stderr(stderr), rec.Clock()
+		rec.SetClock(clock) // (the recorder's clock logs the virtual one's readings)
 	}
-	m := vm.NewMachine(prog, strings.NewReader(""), stdout, stderr)
-	if r.cfg.MaxFrames > 0 {
-		m.MaxFrames = r.cfg.MaxFrames
-	}
-	if r.cfg.MaxHeap > 0 {
-		m.MaxHeap = r.cfg.MaxHeap
-	}
-	m.FS = r.cfg.FS
-	s := sched.New(m, sched.Options{Quota: r.cfg.Quota, Clock: sc})
-	r.s, r.ctl.s = s, s
+	cfg := sched.RunConfig{Limits: sched.Limits{Quota: r.cfg.Quota, MaxFrames: r.cfg.MaxFrames, MaxHeap: r.cfg.MaxHeap},
+		Policy: r.cfg.FS, Stdin: strings.NewReader(""), Stdout: &r.out, Stderr: &r.err, Clock: clock,
+		Strategy: &r.ctl, OnEvent: r.onEvent}
 	if rec != nil {
-		if err := rec.Start(w, m, s); err != nil {
-			return nil, err
-		}
+		cfg.Tap = rec.To(w)
 	}
-	if err := s.SetStrategy(&r.ctl); err != nil {
-		return nil, err
-	}
-	s.OnEvent = r.onEvent
 	r.race = nil
 	if r.cfg.Race {
 		r.race = race.New(nil)
-		if err := r.race.Install(m, s); err != nil {
-			return nil, err
-		}
+		cfg.Race, cfg.Hook = r.race, r.race
 	}
 	if r.cfg.Granularity == "shared" {
-		m.Hook = sharedHook{r.race}
+		cfg.Hook = sharedHook{r.race}
 	}
-	main := m.NewCallThread(prog.Main, nil)
-	s.Start(main)
+	run, err := sched.Boot(prog, cfg)
+	if err != nil {
+		return nil, err
+	}
+	s, main := run.Sched, run.Main
+	r.s, r.ctl.s = s, s
 	code := s.Run()
 	r.ctl.finish()
 	if rec != nil {

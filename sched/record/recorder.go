@@ -272,3 +272,15 @@ func (m *trapSplits) merge(t *vm.Thread, stop vm.Stop, reductions int) (int, boo
 	}
 	return reductions, true
 }
+
+// To returns r as the sched.Tap of a run (sched.RunConfig.Tap) that
+// writes the recording to w.
+func (r *Recorder) To(w io.Writer) sched.Tap { return recTap{r, w} }
+
+// recTap is a Recorder with the writer of its recording.
+type recTap struct {
+	*Recorder
+	w io.Writer
+}
+
+func (t recTap) Start(m *vm.Machine, s *sched.Scheduler) error { return t.Recorder.Start(t.w, m, s) }
