@@ -30,7 +30,8 @@ func (m *Machine) NewException(class, msg string) *Object {
 // them alike — the debugger follows an object from one execution of a
 // recording to another by its number.
 func (m *Machine) NewObject(c *Class) *Object {
-	o := &Object{Class: c, Fields: make([]Value, len(c.Fields)), id: m.objIDs.Add(1)}
+	o := allocObject(len(c.Fields))
+	o.Class, o.id = c, m.objIDs.Add(1)
 	for i, f := range c.Fields {
 		if f.Type.Kind == KStruct {
 			o.Fields[i] = RefV(m.NewObject(f.Type.Class))
