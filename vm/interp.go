@@ -107,6 +107,9 @@ func (t *Thread) contain(r any) Stop {
 //   - A call enters its callee and a return its caller without a reload.
 //   - The budget lives in the thread (t.left), decremented at the
 //     safepoints only.
+//   - The calls the loop makes are not inlined into it (go:noinline on
+//     the ones a profile-guided build would inline): they would add to
+//     the registers the Go compiler must keep across the whole switch.
 //
 // If *sw is not nil, a thread that parks may hand the loop to the next
 // thread (switchOnPark): t then changes, and *sw is set to it.
@@ -663,7 +666,10 @@ throw:
 
 // switchOnPark asks the scheduler for a thread to run in place of t,
 // which has just parked, and prepares it to run (see RunSwitching); nil
-// if there is none.
+// if there is none. (Not inlined into the loop, even where a profile
+// says it is hot: see run.)
+//
+//go:noinline
 func (t *Thread) switchOnPark() *Thread {
 	t.inNative = true // as Run's caller sees it once it returns StopPark
 	t.reductions += int64(t.runBudget - t.left)
@@ -854,7 +860,10 @@ func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 }
 
 // nativeResult acts on what the native called at t.nativeDest returned,
-// as callNative says.
+// as callNative says. (Not inlined into the loop, even where a profile
+// says it is hot: see run.)
+//
+//go:noinline
 func (t *Thread) nativeResult(v Value, err error) (Stop, bool) {
 	dest := t.nativeDest
 	if err == nil {
