@@ -407,7 +407,9 @@ func report(out io.Writer, ws []*workload, all []*impl, cells map[key]*cell, n i
 		}
 	}
 	get := func(name string, w *workload) *cell { return cells[key{name, w.name}] }
-	has := func(name string) bool { return slices.ContainsFunc(all, func(im *impl) bool { return im.name == name }) }
+	has := func(name string) bool {
+		return slices.ContainsFunc(all, func(im *impl) bool { return im.name == name })
+	}
 	fmt.Fprintf(out, "%s, %s %s/%s, %d CPUs (%s), medians of %d runs\n\n",
 		time.Now().Format("2006-01-02 15:04 MST"), runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuModel(), n)
 
@@ -558,7 +560,9 @@ func report(out io.Writer, ws []*workload, all []*impl, cells map[key]*cell, n i
 		fmt.Fprintf(out, "- %s: %s%s (limit %s%s): %s\n", what, num(got), unit, num(limit), unit, verdict)
 	}
 	proc := func(name, w string) float64 { return cells[key{name, w}].median(procTime) }
-	alone := func(name, w string) float64 { return cells[key{name, w}].median(func(r result) float64 { return r.TimedCPUMS }) }
+	alone := func(name, w string) float64 {
+		return cells[key{name, w}].median(func(r result) float64 { return r.TimedCPUMS })
+	}
 	nlCPU := func(w string) float64 { return nl(w).median(func(r result) float64 { return r.CPUMS }) }
 	if has("nlangdbg") && has("clua") {
 		target("fib(30) ≤ 1.0× C Lua 5.4, whole processes", proc("nlangdbg", "fib"), proc("clua", "fib"), " ms")
