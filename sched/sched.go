@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"strconv"
 	"sync"
 
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -219,8 +218,7 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	s.nextID++
 	t.ID = s.nextID
 	if name == "" {
-		var b [24]byte // (no fmt: spawning is a hot path)
-		name = string(strconv.AppendInt(append(b[:0], "thread-"...), t.ID, 10))
+		name = defaultName(t.ID)
 	}
 	t.Name = name
 	t.State = vm.Runnable
@@ -243,6 +241,23 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	if s.watched() {
 		s.emit(Event{Kind: EventSpawn, Thread: t, By: s.cur})
 	}
+}
+
+// defaultName returns "thread-ID" (spawning is a hot path: no fmt, no
+// strconv).
+func defaultName(id int64) string {
+	var b [32]byte
+	i := len(b)
+	for u := uint64(id); ; u /= 10 {
+		i--
+		b[i] = byte('0' + u%10)
+		if u < 10 {
+			break
+		}
+	}
+	i -= len("thread-")
+	copy(b[i:], "thread-")
+	return string(b[i:])
 }
 
 // stateNames spell states as in the transition panic.

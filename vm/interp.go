@@ -386,6 +386,14 @@ reload: // (the top frame is one this loop ran or pushed: see frameOK)
 				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 
+		case BIND:
+			// an unbound function value, made once (Program.Finish);
+			// bound ones are allocated in slowOp
+			if b := &fr.Fn.Binds[ic]; int32(ib) < 0 && b.val != nil {
+				(*reg(regs, ia)) = Value{R: b.val}
+			} else {
+				goto slow
+			}
 		case ASSERT:
 			if (*reg(regs, ia)).N == 0 {
 				goto slow

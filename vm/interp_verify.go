@@ -31,7 +31,7 @@ func inlineOperands(op Opcode) (a, b, c operandKind) {
 	case MOVE, ADDIK, ADDLK, NEGI, NEGL, NEGF, NEGD, NOT, ISNULL, NOTNULL,
 		BOX, UNBOX, GETF, LEN:
 		return opReg, opReg, opNone
-	case LOADK, LOADI, LOADNIL, ASSERT, RET, CALL, CALLV, CALLI:
+	case LOADK, LOADI, LOADNIL, ASSERT, RET, CALL, CALLV, CALLI, BIND:
 		return opReg, opNone, opNone
 	case ADDI, SUBI, MULI, DIVI, MODI, ADDL, SUBL, MULL, DIVL, MODL,
 		ADDU, SUBU, MULU, DIVU, MODU, ADDUL, SUBUL, MULUL, DIVUL, MODUL,
