@@ -111,7 +111,7 @@ func method[R comparable](typ, sig string, fn func(t *vm.Thread, r R, args []vm.
 		s.cur, s.curC, c.held = t, c, true
 		v, err := fn(t, r, args)
 		s.cur, s.curC = nil, nil
-		if err == vm.ErrPark {
+		if vm.IsPark(err) {
 			return v, err // c.held: the carrier takes s.mu over (see serial)
 		}
 		c.held = false

@@ -382,7 +382,8 @@ func IsInstance(v Value, want *Type) bool {
 // CopyStruct deep-copies a struct value (nested structs are copied, other
 // references shared).
 func CopyStruct(o *Object) *Object {
-	c := &Object{Class: o.Class, Fields: make([]Value, len(o.Fields))}
+	c := allocObject(len(o.Fields))
+	c.Class = o.Class
 	copy(c.Fields, o.Fields)
 	for i, f := range o.Class.Fields {
 		if f.Type.Kind == KStruct {

@@ -96,5 +96,5 @@ func outsideOf(t *Thread) Outside {
 // between two reductions a thread passes each pc of each frame at most
 // once (calls and loop back-edges are the reductions).
 func (t *Thread) TrapReductions() int64 {
-	return t.reductions + int64(t.runBudget) - int64(t.trapLeft)
+	return t.reductions + int64(t.runBudget) - int64(t.left)
 }

@@ -193,6 +193,10 @@ type Funcode struct {
 
 	// debugger state: original instructions of patched (trapped) pcs.
 	trapped map[int32]Instr
+
+	// unverified is why the code failed verification (interp_verify.go),
+	// if it did.
+	unverified error
 }
 
 type icEntry struct {
@@ -258,9 +262,17 @@ func (p *Program) ClassByName(name string) *Class { return p.classByName[name] }
 // ("main", "Producer.run"), or nil.
 func (p *Program) FuncByName(name string) *Funcode { return p.funcByName[name] }
 
-// Finish prepares the program to run (caches, sorted tables).
+// Finish prepares the program to run (caches, sorted tables) and
+// verifies its code (see interp_verify.go). Every function must go
+// through it before it runs.
 func (p *Program) Finish() {
 	for _, f := range p.Funcs {
+		if f.unverified == nil && len(f.trapped) == 0 {
+			if err := f.verify(); err != nil {
+				f.badCode(err)
+			}
+		}
+		f.Code = withSlack(f.Code)
 		f.icache = make([]atomic.Pointer[icEntry], len(f.Dyns))
 		for i := range f.Binds {
 			b := &f.Binds[i]

@@ -415,19 +415,17 @@ int f(int a) {
 }`,
 			fn: "f",
 			want: `
-				0 loadi r1, 0
-				1 lti r2, r1, r0
-				2 jf r2, 6
-				3 loadi r1, 2
-				4 muli r1, r0, r1
-				5 move r0, r1
-				6 move r1, r0
-				7 ret r1
-				8 loadnil r2
-				9 ret r2
-				local int a r0 [0, 10)
-				local int b r1 [5, 6)
-				local int c r1 [7, 10)`,
+				0 jngtik r0, 0, 4
+				1 loadi r1, 2
+				2 muli r1, r0, r1
+				3 move r0, r1
+				4 move r1, r0
+				5 ret r1
+				6 loadnil r2
+				7 ret r2
+				local int a r0 [0, 8)
+				local int b r1 [3, 4)
+				local int c r1 [5, 8)`,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -494,14 +492,14 @@ func TestLineTable(t *testing.T) {
 		}
 	}
 	want := []string{
-		"pc 0 at 2:9",   // int b = …: the declared name
-		"pc 1 at 3:5",   // if
-		"pc 4 at 4:9",   // b = b * 2
-		"pc 6 at 6:12",  // the loop's entry test
-		"pc 7 at 7:9",   // b += a
-		"pc 8 at 6:12",  // the test at the bottom (a rotated loop's back-edge)
-		"pc 9 at 9:5",   // return b
-		"pc 10 at 10:1", // the closing brace: falling off the end
+		"pc 0 at 2:9",  // int b = …: the declared name
+		"pc 1 at 3:5",  // if: one fused compare-and-branch
+		"pc 2 at 4:9",  // b = b * 2
+		"pc 4 at 6:12", // the loop's entry test
+		"pc 5 at 7:9",  // b += a
+		"pc 6 at 6:12", // the test at the bottom (a rotated loop's back-edge)
+		"pc 7 at 9:5",  // return b
+		"pc 8 at 10:1", // the closing brace: falling off the end
 	}
 	if got := strings.Join(stmts, "\n"); got != strings.Join(want, "\n") {
 		t.Errorf("statement starts:\n%s\n\nwant:\n%s", got, strings.Join(want, "\n"))
@@ -517,9 +515,9 @@ func TestLineTable(t *testing.T) {
 		pc        int32
 		line, col int32
 	}{
-		{0, 2, 9}, {1, 3, 5}, {3, 3, 5}, {5, 4, 9}, {6, 6, 12},
-		{7, 7, 9}, {8, 6, 12}, // the back-edge tests the condition
-		{9, 9, 5},
+		{0, 2, 9}, {1, 3, 5}, {2, 4, 9}, {3, 4, 9}, {4, 6, 12},
+		{5, 7, 9}, {6, 6, 12}, // the back-edge tests the condition
+		{7, 9, 5},
 	} {
 		if line, col := fn.Pos(tc.pc); line != tc.line || col != tc.col {
 			t.Errorf("Pos(%d) = %d:%d, want %d:%d", tc.pc, line, col, tc.line, tc.col)

@@ -81,6 +81,10 @@ func addCrashSeeds(f *testing.F) {
 // that the concurrency scripts compile too. The work budget is lowered so
 // that an input that expands exponentially costs a fuzzer a fraction of a
 // second, not seconds (the budget's logic is the same).
+// and that it returns either a program with a main, whose code passes
+// the interpreter's verification, or a list of positioned errors. The scripts of testdata/run are the seeds; the
+// scheduler's library is included so that the concurrency scripts
+// compile too.
 func FuzzCompile(f *testing.F) {
 	addScriptSeeds(f)
 	addCrashSeeds(f)
@@ -102,6 +106,13 @@ func FuzzCompile(f *testing.F) {
 		}
 		if prog.Main == nil {
 			t.Errorf("compiled program has no main")
+		}
+		// The interpreter runs only verified code: what the compiler
+		// emits must pass.
+		for _, fn := range prog.Funcs {
+			if err := fn.Malformed(); err != nil {
+				t.Errorf("%s: %v", fn.Name, err)
+			}
 		}
 	})
 }

@@ -300,8 +300,7 @@ func (fc *fcomp) ifStmt(s *syntax.If) {
 	for {
 		mark := fc.top
 		fc.line(s.Pos, true)
-		cond := fc.cond(s.Cond)
-		j := fc.emit(vm.JF, cond, 0, 0)
+		j := fc.condJump(s.Cond)
 		fc.top = mark
 		fc.body(s.Then)
 		if s.Else == nil {
@@ -457,8 +456,9 @@ func (fc *fcomp) whileLoop(pos syntax.Pos, cond syntax.Expr, step syntax.Stmt, b
 	fc.popLoop(lc)
 }
 
-// condJump compiles a loop condition as a jump taken when it is false,
-// fusing integer and floating comparisons into one instruction.
+// condJump compiles a condition (of a loop or an if) as a jump taken
+// when it is false, fusing integer and floating comparisons into one
+// instruction.
 func (fc *fcomp) condJump(cond syntax.Expr) int32 {
 	if b, ok := cond.(*syntax.Binary); ok && (b.Op == syntax.LT || b.Op == syntax.LE || b.Op == syntax.GT || b.Op == syntax.GE) {
 		x, y := b.X, b.Y
