@@ -22,6 +22,7 @@ type Channel struct {
 	closed bool
 	recvq  waitq // parked receivers
 	sendq  waitq // parked senders and the values they offer
+	at     Site  // where it was made (SetSites)
 }
 
 // ChannelInfo is a snapshot of a channel for the debugger.
@@ -175,14 +176,18 @@ func (c *Channel) close(t *vm.Thread) (vm.Value, error) {
 func channelCtors() []*vm.Native {
 	return []*vm.Native{
 		ctor("Channel", "Channel()", func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
-			return vm.RefV(NewChannel(schedOf(t), t.NativeType(), 0)), nil
+			c := NewChannel(schedOf(t), t.NativeType(), 0)
+			noteSite(t, &c.at)
+			return vm.RefV(c), nil
 		}),
 		ctor("Channel", "Channel(int n)", func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
 			n := args[0].I()
 			if n < 0 {
 				return vm.Value{}, vm.Throwf("Exception", "negative channel capacity %d", n)
 			}
-			return vm.RefV(NewChannel(schedOf(t), t.NativeType(), int(n))), nil
+			c := NewChannel(schedOf(t), t.NativeType(), int(n))
+			noteSite(t, &c.at)
+			return vm.RefV(c), nil
 		}),
 	}
 }

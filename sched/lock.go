@@ -24,6 +24,7 @@ type lockState struct {
 	owner   *vm.Thread
 	holds   int
 	waiters waitq
+	at      Site // where it was made (SetSites)
 }
 
 // lock acquires the lock for t, or parks t (with reason) until an unlock
@@ -118,7 +119,9 @@ func (m *ReentrantMutex) String() string { return m.l.format("ReentrantMutex") }
 func mutexNatives() (ctors, methods []*vm.Native) {
 	type M = *Mutex
 	ctors = []*vm.Native{ctor("Mutex", "Mutex()", func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
-		return vm.RefV(&Mutex{l: lockState{s: schedOf(t)}}), nil
+		m := &Mutex{l: lockState{s: schedOf(t)}}
+		noteSite(t, &m.l.at)
+		return vm.RefV(m), nil
 	})}
 	methods = []*vm.Native{
 		method("Mutex", "void lock()", func(t *vm.Thread, m M, args []vm.Value) (vm.Value, error) {
@@ -137,7 +140,9 @@ func mutexNatives() (ctors, methods []*vm.Native) {
 func reentrantNatives() (ctors, methods []*vm.Native) {
 	type M = *ReentrantMutex
 	ctors = []*vm.Native{ctor("ReentrantMutex", "ReentrantMutex()", func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
-		return vm.RefV(&ReentrantMutex{l: lockState{s: schedOf(t)}}), nil
+		m := &ReentrantMutex{l: lockState{s: schedOf(t)}}
+		noteSite(t, &m.l.at)
+		return vm.RefV(m), nil
 	})}
 	methods = []*vm.Native{
 		method("ReentrantMutex", "void lock()", func(t *vm.Thread, m M, args []vm.Value) (vm.Value, error) {
@@ -166,6 +171,7 @@ type Semaphore struct {
 	s       *Scheduler
 	permits int
 	waiters waitq
+	at      Site // where it was made (SetSites)
 }
 
 // SemaphoreInfo is a snapshot of a semaphore for the debugger.
@@ -198,7 +204,9 @@ func semaphoreNatives() (ctors, methods []*vm.Native) {
 		if n < 0 {
 			return vm.Value{}, vm.Throwf("Exception", "negative semaphore permits %d", n)
 		}
-		return vm.RefV(&Semaphore{s: schedOf(t), permits: int(n)}), nil
+		sm := &Semaphore{s: schedOf(t), permits: int(n)}
+		noteSite(t, &sm.at)
+		return vm.RefV(sm), nil
 	})}
 	methods = []*vm.Native{
 		method("Semaphore", "void acquire()", func(t *vm.Thread, sm S, args []vm.Value) (vm.Value, error) {

@@ -112,7 +112,8 @@ type Scheduler struct {
 	// of every full quantum (SetCheckpointer, snapshot.go).
 	pcg     *rand.PCG
 	ckpt    Checkpointer
-	objects int // in the last snapshot
+	objects int  // in the last snapshot
+	sites   bool // record spawn and creation sites (SetSites; sites.go)
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
@@ -141,6 +142,8 @@ type threadExtra struct {
 	// rest, if > 0, is the budget of the thread's next dispatch: what a
 	// stop at a trap left of its quantum.
 	rest int
+	// spawn says who spawned the thread and where (SetSites; sites.go).
+	spawn spawnRec
 }
 
 // extra returns ti's threadExtra, made on first use.

@@ -148,6 +148,7 @@ func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64) 
 	d.yieldOn, d.yieldAny = s.yieldOn, s.yieldAny
 	d.ended, d.code = s.ended, s.code
 	d.ioWaiting = s.ioWaiting
+	d.sites = s.sites
 	d.idleTold = s.idleTold
 	for i, sc := range s.carriers {
 		d.carriers[i].runq = copyThreads(c, sc.runq)
@@ -206,7 +207,7 @@ func (ti *threadInfo) CopyFor(c *vm.Copier) any {
 	cp.on = nil
 	cp.last, cp.qc = cx.carriers[ti.last], cx.carriers[ti.qc]
 	if x := ti.x; x != nil {
-		cp.x = &threadExtra{joiners: copyThreads(c, x.joiners), pinned: x.pinned, rest: x.rest}
+		cp.x = &threadExtra{joiners: copyThreads(c, x.joiners), pinned: x.pinned, rest: x.rest, spawn: x.spawn}
 		if x.future != nil {
 			cp.x.future = x.future.CopyFor(c).(*Future)
 		}
@@ -219,7 +220,7 @@ func (ch *Channel) CopyFor(c *vm.Copier) any {
 	if cp, ok := c.Seen(unsafe.Pointer(ch)); ok {
 		return cp
 	}
-	cp := &Channel{s: ctxOf(c).to, typ: ch.typ, cap: ch.cap, closed: ch.closed}
+	cp := &Channel{s: ctxOf(c).to, typ: ch.typ, cap: ch.cap, closed: ch.closed, at: ch.at}
 	c.Remember(unsafe.Pointer(ch), cp)
 	cp.buf = copyValues(c, ch.buf)
 	cp.recvq = copyThreads(c, ch.recvq)
@@ -244,7 +245,7 @@ func (f *Future) CopyFor(c *vm.Copier) any {
 }
 
 func (l *lockState) copyFor(c *vm.Copier) lockState {
-	return lockState{s: ctxOf(c).to, owner: c.Thread(l.owner), holds: l.holds, waiters: copyThreads(c, l.waiters)}
+	return lockState{s: ctxOf(c).to, owner: c.Thread(l.owner), holds: l.holds, waiters: copyThreads(c, l.waiters), at: l.at}
 }
 
 // copyLock copies the lock at p whose state is l into cp, whose state is
@@ -275,7 +276,7 @@ func (sm *Semaphore) CopyFor(c *vm.Copier) any {
 	if cp, ok := c.Seen(unsafe.Pointer(sm)); ok {
 		return cp
 	}
-	cp := &Semaphore{s: ctxOf(c).to, permits: sm.permits}
+	cp := &Semaphore{s: ctxOf(c).to, permits: sm.permits, at: sm.at}
 	c.Remember(unsafe.Pointer(sm), cp)
 	cp.waiters = copyThreads(c, sm.waiters)
 	return cp

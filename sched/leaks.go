@@ -1,0 +1,208 @@
+package sched
+
+import (
+	"fmt"
+	"slices"
+	"unsafe"
+
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// Leaked threads. A thread parked on a channel, a lock, a semaphore, a
+// future or a join is leaked when nothing that can still run will ever
+// wake it: no thread that can run reaches the object it waits on (to
+// send, receive, close, unlock, release), or the thread whose end it
+// waits for is leaked itself. Such a thread holds its frames and
+// everything they reach for as long as the program runs, and is never
+// seen again: the goroutine leak of Go programs.
+//
+// Go 1.26's goroutine leak profile (golang/go#74609) finds them with the
+// garbage collector: the runnable goroutines are the roots; a blocked
+// goroutine whose channel or lock the mark reaches may yet be woken, so
+// its stack becomes a root too; at the fixed point the blocked
+// goroutines whose objects were never reached are leaked. The scheduler
+// owns every thread, wait queue and object of the program, so Leaks does
+// the same pass on demand, live: a mark from the threads that can run
+// (runnable, running, frozen, asleep on a timer, waiting for input),
+// where a parked thread joins the roots as soon as what it waits on is
+// reached (a channel or semaphore), reached and held by a thread that
+// can run (a lock: only its owner unlocks it), or ends (the thread it
+// joins, the thread its future waits for). The pass is linear in the
+// threads and the objects they reach.
+//
+// It errs one way only: a thread it reports can never run again (the
+// mark reaches everything the threads that can run reach, so nothing
+// they do can wake it), but a thread that waits on an object a running
+// thread reaches and will never use is not reported, as in Go. The
+// debugger changing the program (setting a variable, ending a thread)
+// is outside the program and outside the claim.
+
+// Leak is a leaked thread and what it waits on.
+type Leak struct {
+	Thread *vm.Thread
+	// On is the object it waits on (a *Channel, *Mutex, *ReentrantMutex,
+	// *Semaphore, *Future, or the *vm.Thread it joins).
+	On any
+}
+
+// ErrLeaksUnknown is returned by Leaks when the program holds a value
+// the pass cannot look into (it would not know what that value reaches).
+type ErrLeaksUnknown struct{ Type string }
+
+func (e *ErrLeaksUnknown) Error() string {
+	return fmt.Sprintf("cannot tell which threads leaked: the program holds a %s, which the leak pass cannot look into", e.Type)
+}
+
+// Leaks returns the leaked threads, by id. Call it while the world is
+// stopped (paused, between dispatches, or after Run returned).
+func (s *Scheduler) Leaks() ([]Leak, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.leaks()
+}
+
+// leakWait is a parked thread that may yet be woken: need counts the
+// events still missing (its object reached, a thread made live); the
+// waits on one object, and on one thread, are chained by index (-1 ends
+// a chain).
+type leakWait struct {
+	t                 *vm.Thread
+	nextObj, nextThrd int32
+	need              int8
+}
+
+// leaks is Leaks. Must hold s.mu.
+func (s *Scheduler) leaks() ([]Leak, error) {
+	var (
+		waits    = make([]leakWait, 0, s.live)
+		byObj    = map[unsafe.Pointer]int32{}    // object reached → first wait on it
+		byThread = map[*vm.Thread]int32{}        // thread made live → first wait on it
+		roots    = make([]*vm.Thread, 0, s.live) // threads made live, to mark from
+	)
+	wait := func(t *vm.Thread, obj unsafe.Pointer, owner *vm.Thread) {
+		i := int32(len(waits))
+		w := leakWait{t: t, nextObj: -1, nextThrd: -1}
+		if obj != nil {
+			if j, ok := byObj[obj]; ok {
+				w.nextObj = j
+			}
+			byObj[obj] = i
+			w.need++
+		}
+		if owner != nil {
+			if j, ok := byThread[owner]; ok {
+				w.nextThrd = j
+			}
+			byThread[owner] = i
+			w.need++
+		}
+		waits = append(waits, w)
+	}
+	for _, t := range s.threads {
+		if t.State == vm.Dead {
+			continue
+		}
+		if t.State != vm.Waiting {
+			roots = append(roots, t)
+			continue
+		}
+		switch o := t.WaitOn.(type) {
+		case *Channel:
+			wait(t, unsafe.Pointer(o), nil)
+		case *Semaphore:
+			wait(t, unsafe.Pointer(o), nil)
+		case *Mutex:
+			wait(t, unsafe.Pointer(o), o.l.owner)
+		case *ReentrantMutex:
+			wait(t, unsafe.Pointer(o), o.l.owner)
+		case *vm.Thread:
+			wait(t, nil, o)
+		case *Future:
+			if o.done || o.thread == nil {
+				roots = append(roots, t)
+			} else {
+				wait(t, nil, o.thread)
+			}
+		default: // a timer, input, a pinned native: it wakes by itself
+			roots = append(roots, t)
+		}
+	}
+	r := vm.NewReach(256)
+	ready := func(w *leakWait) {
+		if w.need > 0 {
+			if w.need--; w.need == 0 {
+				roots = append(roots, w.t)
+			}
+		}
+	}
+	if len(byObj) > 0 {
+		r.OnHost = func(x any) {
+			if i, ok := byObj[refPtr(x)]; ok {
+				for ; i >= 0; i = waits[i].nextObj {
+					ready(&waits[i])
+				}
+			}
+		}
+	}
+	for len(roots) > 0 {
+		t := roots[len(roots)-1]
+		roots = roots[:len(roots)-1]
+		if len(byThread) > 0 {
+			if i, ok := byThread[t]; ok {
+				for ; i >= 0; i = waits[i].nextThrd {
+					ready(&waits[i])
+				}
+			}
+		}
+		r.Thread(t)
+		r.Drain()
+	}
+	if r.Unknown != "" {
+		return nil, &ErrLeaksUnknown{Type: r.Unknown}
+	}
+	var out []Leak
+	for _, w := range waits {
+		if w.need > 0 {
+			out = append(out, Leak{Thread: w.t, On: w.t.WaitOn})
+		}
+	}
+	slices.SortFunc(out, func(a, b Leak) int { return int(a.Thread.ID - b.Thread.ID) })
+	return out, nil
+}
+
+// refPtr returns the pointer held by the interface x.
+func refPtr(x any) unsafe.Pointer {
+	type iface struct{ typ, data unsafe.Pointer }
+	return (*iface)(unsafe.Pointer(&x)).data
+}
+
+// TraceRefs implements vm.Tracer: the buffered values. (The values of
+// parked senders are in their registers: marked if the sender may run.)
+func (c *Channel) TraceRefs(r *vm.Reach) {
+	for i := 0; i < c.buf.len(); i++ {
+		r.Value(c.buf.at(i))
+	}
+}
+
+// TraceRefs implements vm.Tracer: the result or the exception.
+func (f *Future) TraceRefs(r *vm.Reach) {
+	r.Value(f.val)
+	if f.exc != nil {
+		r.Ref(f.exc)
+	}
+}
+
+// ReachLeaf implements vm.Leaf: a lock refers to threads, not values.
+func (m *Mutex) ReachLeaf() {}
+
+// ReachLeaf implements vm.Leaf.
+func (m *ReentrantMutex) ReachLeaf() {}
+
+// ReachLeaf implements vm.Leaf.
+func (sm *Semaphore) ReachLeaf() {}
+
+// ReachLeaf implements vm.Leaf.
+func (a *AtomicInt) ReachLeaf() {}
+
+// ReachLeaf implements vm.Leaf: a timer refers to its thread only.
+func (tm *Timer) ReachLeaf() {}
