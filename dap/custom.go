@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
-	"sort"
 	"strings"
 
 	dap "github.com/google/go-dap"
@@ -88,6 +87,7 @@ func init() {
 	})
 	custom(api.CmdThreads, (*session).threadsBody)
 	custom(api.CmdThreadGroups, (*session).threadGroups)
+	custom(api.CmdLeaks, (*session).leaksBody) // (views.go)
 	custom(api.CmdFunctions, func(c *session, a api.FunctionsArgs) (any, error) {
 		fns, err := c.prog.Functions(a.Name)
 		if err != nil {
@@ -228,95 +228,6 @@ func (c *session) schedStep(_ api.None) (any, error) {
 			Nlang: &api.Stop{Reason: api.StopSchedStep}}})
 	}
 	b := api.DispatchBody{ThreadID: d.ThreadID, Name: d.Name, Reductions: d.Reductions, Why: d.Why, Woken: d.Woken, Spawned: d.Spawned}
-	return b, nil
-}
-
-// apiThread is a thread as the custom requests show it.
-func (c *session) apiThread(t inspect.ThreadInfo) api.Thread {
-	th := api.Thread{ID: t.ID, Name: t.Name, State: t.State, WaitReason: t.WaitReason, Function: t.Func, Line: t.Line, Stopped: t.Stopped}
-	if t.File != "" {
-		th.Source = c.source(t.File)
-	}
-	return th
-}
-
-// selectThreads returns the threads a ThreadsArgs selects, and the total.
-func (c *session) selectThreads(a api.ThreadsArgs) ([]inspect.ThreadInfo, int, error) {
-	ths, err := c.prog.Threads()
-	if err != nil {
-		return nil, 0, err
-	}
-	var sel []inspect.ThreadInfo
-	for _, t := range ths {
-		if a.State != "" && t.State != a.State && t.WaitReason != a.State {
-			continue
-		}
-		if a.Function != "" && !strings.Contains(t.Func, a.Function) {
-			continue
-		}
-		sel = append(sel, t)
-	}
-	return sel, len(ths), nil
-}
-
-// threadsBody answers api.CmdThreads.
-func (c *session) threadsBody(a api.ThreadsArgs) (any, error) {
-	sel, total, err := c.selectThreads(a)
-	if err != nil {
-		return nil, err
-	}
-	b := api.ThreadsBody{Threads: []api.Thread{}, Total: total}
-	for _, t := range sel {
-		b.Threads = append(b.Threads, c.apiThread(t))
-	}
-	return b, nil
-}
-
-// threadGroups answers api.CmdThreadGroups: the groups by count, then
-// key.
-func (c *session) threadGroups(a api.ThreadGroupsArgs) (any, error) {
-	key := func(t inspect.ThreadInfo) string { return t.Func }
-	switch a.By {
-	case api.GroupByFunction:
-	case api.GroupByWaitReason:
-		key = func(t inspect.ThreadInfo) string {
-			if t.WaitReason == "" {
-				return t.State
-			}
-			return t.WaitReason
-		}
-	default:
-		return nil, &reqError{errBadArguments, fmt.Sprintf("by %q: want %s or %s", a.By, api.GroupByFunction, api.GroupByWaitReason)}
-	}
-	sel, total, err := c.selectThreads(a.ThreadsArgs)
-	if err != nil {
-		return nil, err
-	}
-	groups := map[string]*api.ThreadGroup{}
-	var keys []string
-	for _, t := range sel {
-		k := key(t)
-		g := groups[k]
-		if g == nil {
-			g = &api.ThreadGroup{Key: k, ThreadIDs: []int64{}}
-			groups[k] = g
-			keys = append(keys, k)
-		}
-		g.Count++
-		if len(g.ThreadIDs) < api.MaxGroupIDs {
-			g.ThreadIDs = append(g.ThreadIDs, t.ID)
-		}
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if gi, gj := groups[keys[i]], groups[keys[j]]; gi.Count != gj.Count {
-			return gi.Count > gj.Count
-		}
-		return keys[i] < keys[j]
-	})
-	b := api.ThreadGroupsBody{Groups: []api.ThreadGroup{}, Selected: len(sel), Total: total}
-	for _, k := range keys {
-		b.Groups = append(b.Groups, *groups[k])
-	}
 	return b, nil
 }
 

@@ -33,6 +33,7 @@ func (s *Session) threadInfo(t *vm.Thread) ThreadInfo {
 		line, _ := f.Fn.Pos(pc)
 		ti.Func, ti.File, ti.Line = f.Fn.Name, f.Fn.File, int(line)
 	}
+	ti.Parent, ti.Spawn = s.spawnedBy(t) // views.go
 	return ti
 }
 
