@@ -431,7 +431,8 @@ func (c *session) dispatch(req dap.RequestMessage) {
 	case *dap.CancelRequest: // Optional (capability 'supportsCancelRequest')
 		c.onCancelRequest(req)
 	default:
-		// Not advertised: stepBack, reverseContinue, modules, memory.
+		// Not advertised: modules, readMemory, writeMemory, and the
+		// others go-dap knows that this adapter does not implement.
 		c.sendError(req, errUnsupported, fmt.Sprintf("unsupported command %q", req.GetRequest().Command))
 	}
 }

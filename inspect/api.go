@@ -1,16 +1,33 @@
 // Package inspect is the debugger core, independent of any front end. A
 // Session runs one NLang program under the scheduler, stops it at
-// breakpoints, steps, pauses and resumes its virtual threads, and shows
-// their stacks and variables as plain data (no live VM pointers). The DAP
-// server (package dap) and through it the REPL are thin layers over it.
+// breakpoints, steps, pauses and resumes its virtual threads, goes back
+// in its recording, and shows their stacks and variables as plain data
+// (no live VM pointers). The DAP server (package dap) and through it the
+// REPL are thin layers over it.
 //
-// Concurrency: a Session's methods may be called from any goroutine. The
-// program runs on one carrier goroutine owned by the session; inspection
-// methods (Threads, Stack, Scopes, Variables, Evaluate, SetVariable,
-// ExceptionInfo) require the program to be stopped and return ErrRunning
-// otherwise. Listener methods are called from the carrier goroutine (or
-// from the goroutine calling the method that caused the event) and must
-// not call back into the Session synchronously.
+// A Session outlives its runs. The session holds what the user set up
+// and what is true of the whole timeline: the program, the
+// configuration, the breakpoint table (with the one breakpoint rule,
+// decide, that every execution applies), the exception filters, the
+// scheduler-event stops, the recording and its checkpoints. A run
+// (run.go) is one execution: a machine and its scheduler, built by
+// sched.Boot, and what the debugger knows of it — running or stopped,
+// where and why, the steps under way, the breakpoints' hit counts, the
+// handles of the last stop. Going back re-executes the recording on a new
+// run (from the nearest checkpoint before the target) and swaps it in
+// (Session.swap); nothing of the old run is left behind, and its events
+// are dropped.
+//
+// Concurrency: a Session's methods may be called from any goroutine. A
+// run's carrier goroutine (one per carrier, owned by the session) runs
+// the program; inspection methods (Threads, Stack, Scopes, Variables,
+// Evaluate, SetVariable, ExceptionInfo) require the program to be
+// stopped and return ErrRunning otherwise. Going back (StepBack,
+// ReverseContinue, RestartAt) re-executes on the caller's goroutine and
+// returns once the session stopped at the target. Listener methods are
+// called from the carrier goroutine (or from the goroutine calling the
+// method that caused the event) and must not call back into the Session
+// synchronously.
 package inspect
 
 import (

@@ -27,8 +27,6 @@ type bp struct {
 	cond     string
 	hitCond  string
 	logMsg   string
-	hits     int
-	ignore   int // the next hits that do not stop (gdb's ignore)
 	hitTest  func(int) bool
 	conds    map[trapKey]*compiled // the condition, compiled for each pc
 	logParts []logPart             // the log message, compiled for each pc
@@ -64,10 +62,14 @@ type breakpoints struct {
 	instrs []*bp // instruction breakpoints (instrbp.go)
 	at     map[trapKey][]*bp
 	nextID int
+	// ignores are the hits, by number, that ignore counts let go on, by
+	// breakpoint id (the user's instructions, which every execution of
+	// the timeline follows).
+	ignores map[int][]hitRange
 }
 
 func newBreakpoints(s *Session) *breakpoints {
-	return &breakpoints{s: s, byFile: map[string][]*bp{}, at: map[trapKey][]*bp{}}
+	return &breakpoints{s: s, byFile: map[string][]*bp{}, at: map[trapKey][]*bp{}, ignores: map[int][]hitRange{}}
 }
 
 // canonPath makes file names comparable.
@@ -85,17 +87,17 @@ func canonPath(p string) string {
 // it), then restores the run state. f runs with s.mu held.
 func (s *Session) withWorldStopped(f func()) {
 	s.mu.Lock()
-	running := s.state == stateRunning
+	running := s.r.state == stateRunning
 	s.mu.Unlock()
 	if running {
-		s.sch.Pause() // returns once the current dispatch is over
+		s.r.sch.Pause() // returns once the current dispatch is over
 	}
 	s.mu.Lock()
 	f()
-	still := s.state == stateRunning
+	still := s.r.state == stateRunning
 	s.mu.Unlock()
 	if running && still {
-		s.sch.Resume()
+		s.r.sch.Resume()
 	}
 }
 
@@ -185,19 +187,96 @@ func parseHitCondition(s string) (func(int) bool, error) {
 	return func(h int) bool { return h == n }, nil
 }
 
-func (b *bp) info() Breakpoint {
+// info describes b, with its counts in run r. Must hold s.mu.
+func (b *bp) info(r *run) Breakpoint {
+	hits := r.count(b).hits
 	return Breakpoint{ID: b.id, Verified: b.verified, File: b.file, Line: b.line, Message: b.message,
-		Hits: b.hits, Ignore: b.ignore, Address: b.instrAddress()}
+		Hits: hits, Ignore: r.s.bps.ignoring(b.id, hits), Address: b.instrAddress()}
 }
 
-// keep gives a new breakpoint the identity of the one it replaces.
+// keep gives a new breakpoint the identity of the one it replaces, and
+// its counts in the session's run. Must hold s.mu.
 func (t *breakpoints) keep(b, old *bp) {
 	if old == nil {
 		t.nextID++
 		b.id = t.nextID
 		return
 	}
-	b.id, b.hits, b.ignore = old.id, old.hits, old.ignore
+	b.id = old.id
+	if c, ok := t.s.r.counts[old]; ok {
+		t.s.r.counts[b] = c
+	}
+}
+
+// bpCount is a breakpoint's count in one execution (a run): the hits so
+// far where its condition held (or failed to evaluate).
+type bpCount struct {
+	hits int
+}
+
+// count returns b's count in r (made on first use). Must hold s.mu.
+func (r *run) count(b *bp) *bpCount {
+	c := r.counts[b]
+	if c == nil {
+		c = &bpCount{}
+		r.counts[b] = c
+	}
+	return c
+}
+
+// hitRange is the hits of a breakpoint, by number, an ignore count lets
+// go on: from, from+1, …, to.
+type hitRange struct{ from, to int }
+
+// ignored reports whether hit number n of breakpoint id goes on without
+// stopping (IgnoreBreakpoint). Must hold s.mu.
+func (t *breakpoints) ignored(id, n int) bool {
+	for _, r := range t.ignores[id] {
+		if n >= r.from && n <= r.to {
+			return true
+		}
+	}
+	return false
+}
+
+// ignoring returns how many of the hits after number n of breakpoint id
+// will go on without stopping. Must hold s.mu.
+func (t *breakpoints) ignoring(id, n int) int {
+	k := 0
+	for _, r := range t.ignores[id] {
+		if r.to > n {
+			k += r.to - max(n, r.from-1)
+		}
+	}
+	return k
+}
+
+// decide is the breakpoint rule, the one the session's run and every
+// re-execution of the past apply, so that a stop found going back is a
+// stop the run made going forward. A hit of b at which its condition
+// held, or failed to evaluate (condErr), counts (in c, the execution's);
+// a condition that failed stops (the session says why); a hit an ignore
+// count covers (by its number, so that a re-execution ignores the same
+// hits) goes on; otherwise the hit condition decides, and a logpoint
+// that would stop prints its message (logIt) instead. Must hold s.mu.
+func (t *breakpoints) decide(b *bp, c *bpCount, held bool, condErr error) (stop, logIt bool) {
+	if condErr == nil && !held {
+		return false, false
+	}
+	c.hits++
+	if condErr != nil {
+		return true, false
+	}
+	if t.ignored(b.id, c.hits) {
+		return false, false
+	}
+	if b.hitTest != nil && !b.hitTest(c.hits) {
+		return false, false
+	}
+	if b.logMsg != "" {
+		return false, true
+	}
+	return true, false
 }
 
 // SetBreakpoints replaces the line breakpoints of file. A breakpoint
@@ -243,7 +322,7 @@ func (s *Session) SetBreakpoints(file string, specs []BreakpointSpec) []Breakpoi
 				t.add(b)
 			}
 			list = append(list, b)
-			out = append(out, b.info())
+			out = append(out, b.info(s.r))
 		}
 		t.byFile[file] = list
 	})
@@ -295,7 +374,7 @@ func (s *Session) SetFunctionBreakpoints(specs []FunctionBreakpointSpec) []Break
 					c := b
 					if len(placed) > 0 {
 						cc := *b
-						cc.conds, cc.logParts, cc.hits = nil, nil, 0
+						cc.conds, cc.logParts = nil, nil
 						c = &cc
 					}
 					c.fn, c.pc, c.line, c.file, c.hitTest = fn, pcs[0].PC, int(pcs[0].Line), canonPath(fn.File), hit
@@ -321,7 +400,7 @@ func (s *Session) SetFunctionBreakpoints(specs []FunctionBreakpointSpec) []Break
 			if !b.verified {
 				t.funcs = append(t.funcs, b)
 			}
-			out = append(out, b.info())
+			out = append(out, b.info(s.r))
 		}
 	})
 	return out
@@ -348,18 +427,18 @@ func (s *Session) Breakpoints() []Breakpoint {
 	sort.Strings(files)
 	for _, f := range files {
 		for _, b := range s.bps.byFile[f] {
-			out = append(out, b.info())
+			out = append(out, b.info(s.r))
 		}
 	}
 	seen := map[int]bool{}
 	for _, b := range s.bps.funcs {
 		if !seen[b.id] {
 			seen[b.id] = true
-			out = append(out, b.info())
+			out = append(out, b.info(s.r))
 		}
 	}
 	for _, b := range s.bps.instrs {
-		out = append(out, b.info())
+		out = append(out, b.info(s.r))
 	}
 	return out
 }
@@ -413,28 +492,40 @@ func (t *breakpoints) remove(b *bp) {
 }
 
 // IgnoreBreakpoint makes breakpoint id go on, without stopping, through
-// its next count hits (gdb's ignore; 0 cancels).
+// its next count hits (gdb's ignore; 0 cancels). The hits are numbered,
+// so that going back and forward again ignores the same ones.
 func (s *Session) IgnoreBreakpoint(id, count int) error {
 	if count < 0 {
 		return fmt.Errorf("ignore: the count must be 0 or more, not %d", count)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	found := false
+	var b *bp
 	for _, list := range s.bps.byFile {
-		for _, b := range list {
-			if b.id == id {
-				b.ignore, found = count, true
+		for _, x := range list {
+			if x.id == id {
+				b = x
 			}
 		}
 	}
-	for _, b := range s.bps.funcs {
-		if b.id == id {
-			b.ignore, found = count, true
+	for _, x := range s.bps.funcs {
+		if x.id == id {
+			b = x
 		}
 	}
-	if !found {
+	if b == nil {
 		return fmt.Errorf("no breakpoint %d", id)
 	}
+	n := s.r.count(b).hits
+	var kept []hitRange // the ranges of hits already made stay
+	for _, r := range s.bps.ignores[id] {
+		if r.from <= n {
+			kept = append(kept, hitRange{r.from, min(r.to, n)})
+		}
+	}
+	if count > 0 {
+		kept = append(kept, hitRange{n + 1, n + count})
+	}
+	s.bps.ignores[id] = kept
 	return nil
 }

@@ -406,7 +406,7 @@ func (s *Session) precheckLocked(t *vm.Thread, fn *vm.Funcode, pc int32, watches
 // trapping (it is where they stopped), so the check is made now. Must
 // hold s.mu with the world stopped.
 func (s *Session) precheckStoppedLocked(w *watch) {
-	for _, t := range s.sch.Threads() {
+	for _, t := range s.r.sch.Threads() {
 		if t.Depth() == 0 || t.InNative() || t.State == vm.Dead {
 			continue
 		}

@@ -103,7 +103,7 @@ func (s *Session) runEval(fn *vm.Funcode, args []vm.Value) (v vm.Value, err erro
 			err = fmt.Errorf("internal error during evaluation: %v", r)
 		}
 	}()
-	th := s.m.NewCallThread(fn, args)
+	th := s.r.m.NewCallThread(fn, args)
 	th.NoDebug = true
 	th.SetHeapBudget(EvalHeapBudget)
 	defer th.SetHeapBudget(0)
@@ -221,10 +221,10 @@ func (s *Session) evalThread(threadID int64) (*vm.Thread, error) {
 		return s.thread(threadID)
 	}
 	s.mu.Lock()
-	t := s.stopped
+	t := s.r.stopped
 	s.mu.Unlock()
 	if t == nil || t.Done() {
-		t = s.sch.Main()
+		t = s.r.sch.Main()
 	}
 	if t == nil || t.Done() {
 		return nil, ErrNoThread
@@ -292,7 +292,7 @@ func (s *Session) SetVariable(ref int, name, value string) (out Var, err error) 
 	}
 	t, depth := n.t, n.depth
 	if t == nil || t.Done() || depth >= t.Depth() {
-		if t = s.sch.Main(); t == nil || t.Done() {
+		if t = s.r.sch.Main(); t == nil || t.Done() {
 			return Var{}, ErrNoThread
 		}
 		depth = 0

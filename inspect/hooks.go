@@ -10,7 +10,7 @@ import (
 // hook is the session's vm.DebugHook and vm.ThrowHook. Its methods run
 // inside a dispatch (the scheduler's lock held) on the carrier goroutine;
 // they decide whether the thread stops and leave the decision in
-// s.pending (per thread: with several carriers two threads may stop at
+// s.r.pending (per thread: with several carriers two threads may stop at
 // once), which onEvent turns into a stop when the dispatch is over.
 type hook struct{ s *Session }
 
@@ -21,14 +21,14 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	s := h.s
 	if info := s.checkData(t, fn, pc); info != nil {
 		s.mu.Lock()
-		s.pending[t] = info
+		s.r.pending[t] = info
 		s.mu.Unlock()
 		return true
 	}
 	s.mu.Lock()
 	k := trapKey{fn, pc}
 	var ret *retValue
-	if st := s.step; st != nil && st.thread == t && st.matches(t, fn, pc) {
+	if st := s.r.step; st != nil && st.thread == t && st.matches(t, fn, pc) {
 		info := &StopInfo{Reason: ReasonStep, Description: "Step"}
 		if st.isReturn(t, fn, pc) {
 			ret = st.returned(t)
@@ -37,18 +37,18 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 			if ret.has {
 				info.Text = ret.callee.Name + " returned " + s.brief(ret.v, ret.typ, 0)
 			}
-			s.returns[t] = ret
+			s.r.returns[t] = ret
 		}
 		call, _ := fn.Pos(pc - 1)
 		here, _ := fn.Pos(pc)
 		if ret == nil || len(s.bps.at[k]) == 0 || call == here || !isStmt(fn, pc) {
-			s.pending[t] = info
+			s.r.pending[t] = info
 			s.mu.Unlock()
 			return true
 		}
 		// the caller goes on at a line with a breakpoint: the breakpoint
 		// decides (the return value is shown all the same)
-		s.pending[t] = info
+		s.r.pending[t] = info
 	}
 	list := append([]*bp(nil), s.bps.at[k]...)
 	s.mu.Unlock()
@@ -79,45 +79,34 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		info.Description = "Instruction breakpoint"
 	}
 	s.mu.Lock()
-	s.pending[t] = info
+	s.r.pending[t] = info
 	s.mu.Unlock()
 	return true
 }
 
-// breakpointFires evaluates b's condition, hit count, ignore count and
-// log message for t at k (one of b's pcs). It returns whether t stops.
+// breakpointFires evaluates b's condition for t at k (one of b's pcs)
+// and applies the breakpoint rule (decide) with the counts of the
+// session's run; a logpoint prints. It returns whether t stops.
 func (s *Session) breakpointFires(t *vm.Thread, b *bp, k trapKey) bool {
+	held, condErr := true, error(nil)
 	if b.cond != "" {
-		ok, err := s.evalCond(t, b, k)
-		if err != nil {
-			s.emit(func(l Listener) {
-				// named by where it is: clients number breakpoints their way
-				l.Output("console", fmt.Sprintf("breakpoint at %s:%d: condition %q failed: %v (stopping)\n",
-					filepath.Base(b.file), b.line, b.cond, err))
-			})
-			return true
-		}
-		if !ok {
-			return false
-		}
+		held, condErr = s.evalCond(t, b, k)
 	}
 	s.mu.Lock()
-	b.hits++
-	hits := b.hits
-	ignored := b.ignore > 0
-	if ignored {
-		b.ignore--
-	}
+	stop, logIt := s.bps.decide(b, s.r.count(b), held, condErr)
 	s.mu.Unlock()
-	if ignored || b.hitTest != nil && !b.hitTest(hits) {
-		return false
-	}
-	if b.logParts != nil {
+	switch {
+	case condErr != nil && stop:
+		s.emit(func(l Listener) {
+			// named by where it is: clients number breakpoints their way
+			l.Output("console", fmt.Sprintf("breakpoint at %s:%d: condition %q failed: %v (stopping)\n",
+				filepath.Base(b.file), b.line, b.cond, condErr))
+		})
+	case logIt:
 		msg := s.logText(t, b, k)
 		s.emit(func(l Listener) { l.Output("console", msg+"\n") })
-		return false
 	}
-	return true
+	return stop
 }
 
 // OnThrow stops a thread at a throw when the exception filters say so.
@@ -141,12 +130,12 @@ func (h hook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
 	default:
 		return false
 	}
-	s.excStops[t.ID] = excStop{exc: exc, uncaught: !caught, breakmode: mode}
+	s.r.excStops[t.ID] = excStop{exc: exc, uncaught: !caught, breakmode: mode}
 	desc := "Paused on exception"
 	if !caught {
 		desc = "Paused on uncaught exception"
 	}
-	s.pending[t] = &StopInfo{Reason: ReasonException, Description: desc, Text: vm.ExceptionString(exc)}
+	s.r.pending[t] = &StopInfo{Reason: ReasonException, Description: desc, Text: vm.ExceptionString(exc)}
 	return true
 }
 
@@ -156,7 +145,7 @@ func (s *Session) ExceptionInfo(threadID int64) (ExceptionDetails, error) {
 		return ExceptionDetails{}, err
 	}
 	s.mu.Lock()
-	es, ok := s.excStops[threadID]
+	es, ok := s.r.excStops[threadID]
 	s.mu.Unlock()
 	if !ok {
 		return ExceptionDetails{}, fmt.Errorf("thread %d is not stopped on an exception", threadID)

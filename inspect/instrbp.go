@@ -55,7 +55,7 @@ func (s *Session) SetInstructionBreakpoints(specs []InstructionBreakpointSpec) [
 				t.add(b)
 			}
 			t.instrs = append(t.instrs, b)
-			out = append(out, b.info())
+			out = append(out, b.info(s.r))
 		}
 	})
 	return out

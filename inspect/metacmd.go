@@ -99,4 +99,4 @@ func (s *Session) FunctionCode(name string, threadID int64, depth int) (FuncCode
 }
 
 // Quota returns the reductions per dispatch.
-func (s *Session) Quota() int { return s.sch.Quota() }
+func (s *Session) Quota() int { return s.r.sch.Quota() }

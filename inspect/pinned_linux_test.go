@@ -37,7 +37,7 @@ int main() {
 	var ths []ThreadInfo
 	for { // wait until main is inside the native
 		time.Sleep(2 * time.Millisecond)
-		if s.sch.Pinned(s.sch.Main()) != "" || time.Now().After(deadline) {
+		if s.r.sch.Pinned(s.r.sch.Main()) != "" || time.Now().After(deadline) {
 			break
 		}
 	}

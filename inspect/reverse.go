@@ -41,9 +41,6 @@ type timeTravel struct {
 	j              *record.Journal
 	stdin          io.Reader
 	stdout, stderr io.Writer // the session's own writers (unwrapped)
-	// current is the scheduler the session runs: the events of one it
-	// has left are dropped.
-	current atomic.Pointer[sched.Scheduler]
 	// the last quantum: its thread, how it ended and where the journal
 	// was (a stop between dispatches is "after this quantum")
 	last        moment
@@ -118,15 +115,23 @@ func newTimeTravel(cfg Config, hdr record.Header, log []byte, stdin io.Reader, s
 	return tt, nil
 }
 
-// newMachine builds a machine and a paused scheduler for the session's
-// program with main registered; j, if not nil, is installed (output
-// through it, its clock). hook becomes the machine's debug hook.
-func (s *Session) newMachine(stdin io.Reader, stdout, stderr io.Writer, j *record.Journal, h vm.DebugHook) (*vm.Machine, *sched.Scheduler, error) {
-	r, err := sched.Boot(s.prog, s.runConfig(stdin, stdout, stderr, j, h, nil))
+// newRunAt builds a run of the session's program, paused, stopped
+// (state): at the start, or (from, if not nil) at a checkpoint with the
+// journal j resumed at its offset. j, if not nil, is installed (output
+// through it, its clock); h becomes the machine's debug hook. Its events
+// reach the session (onEvent) once it is the session's run.
+func (s *Session) newRunAt(stdin io.Reader, stdout, stderr io.Writer, j *record.Journal, h vm.DebugHook, from *snap, state int) (*run, error) {
+	b, err := sched.Boot(s.prog, s.runConfig(stdin, stdout, stderr, j, h, from))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return r.M, r.Sched, nil
+	r := s.newRun(b.M, b.Sched, state)
+	r.sch.OnEvent = func(ev sched.Event) {
+		if s.live.Load() == r {
+			s.onEvent(ev)
+		}
+	}
+	return r, nil
 }
 
 // runConfig returns the configuration of a run of the session's program
@@ -141,7 +146,7 @@ func (s *Session) runConfig(stdin io.Reader, stdout, stderr io.Writer, j *record
 	if j != nil {
 		cfg.Tap = j
 		if s.tt != nil {
-			cfg.Checkpointer = &snapHook{tt: s.tt, j: j}
+			cfg.Checkpointer = &snapHook{s: s, tt: s.tt, j: j}
 			cfg.HostHeap = s.tt.snaps.heap.Load()
 		}
 	}
@@ -149,18 +154,6 @@ func (s *Session) runConfig(stdin io.Reader, stdout, stderr io.Writer, j *record
 		cfg.From = from.sn
 	}
 	return cfg
-}
-
-// restoreMachine is newMachine for a re-execution that starts at the
-// checkpoint from: a copy of its execution, paused, with the journal j
-// (resumed at its offset) installed.
-func (s *Session) restoreMachine(from *snap, j *record.Journal, h vm.DebugHook) (*vm.Machine, *sched.Scheduler, error) {
-	tt := s.tt
-	r, err := sched.Boot(s.prog, s.runConfig(tt.stdin, tt.stdout, tt.stderr, j, h, from))
-	if err != nil {
-		return nil, nil, err
-	}
-	return r.M, r.Sched, nil
 }
 
 // quantumEnd returns the moment at the end of the quantum that ev ends,
@@ -171,19 +164,6 @@ func quantumEnd(ev sched.Event, j *record.Journal) (moment, bool) {
 		return moment{thread: ev.Thread.ID, red: ev.Thread.Reductions(), off: j.Offset(), kind: ev.Kind}, true
 	}
 	return moment{}, false
-}
-
-// events returns the OnEvent of the session's first scheduler.
-func (s *Session) events(sch *sched.Scheduler) func(sched.Event) {
-	if s.tt == nil {
-		return s.onEvent
-	}
-	s.tt.current.Store(sch)
-	return func(ev sched.Event) {
-		if s.tt.current.Load() == sch {
-			s.onEvent(ev)
-		}
-	}
 }
 
 // noteEvent keeps the end of the last quantum, and stops the recording
@@ -208,13 +188,13 @@ type travelHook struct {
 	s       *Session
 	adopted atomic.Bool
 	target  moment
-	watch   func(t *vm.Thread, m moment) // every other trap
+	watch   func(t *vm.Thread, m moment, fired []int) // every other trap, with the breakpoints that stop there
+	r       *run                                      // the re-execution
 	// watchThrow sees every throw that is not the target.
 	watchThrow func(t *vm.Thread, m moment, exc *vm.Object, caught bool)
 	// the exception the target is a throw of, once reached
 	exc    *vm.Object
 	caught bool
-	hits   map[*bp]int // breakpoint hits so far (countHits)
 }
 
 // throwMoment names the throw of exc by t (inside OnThrow).
@@ -228,40 +208,41 @@ func (h *travelHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		return hook{h.s}.OnTrap(t, fn, pc)
 	}
 	m := moment{thread: t.ID, red: t.TrapReductions(), depth: t.Depth(), fn: fn, pc: pc, trap: true}
-	h.countHits(t, fn, pc)
+	fired := h.countHits(t, fn, pc)
 	if h.target.trap && m == h.target {
 		return true
 	}
 	if h.watch != nil {
-		h.watch(t, m)
+		h.watch(t, m, fired)
 	}
 	return false
 }
 
-// countHits counts the hits of the breakpoints at pc of fn as the
-// session's hook does (where the condition holds), so that the machine
-// the session adopts carries on with the hit counts of that moment.
-func (h *travelHook) countHits(t *vm.Thread, fn *vm.Funcode, pc int32) {
+// countHits applies the breakpoint rule (decide) to the breakpoints at
+// pc of fn with the counts of the re-execution's run, as the session's
+// run did going forward, and returns the ids of those that stop there
+// (logpoints print nothing: their messages were printed). The session
+// adopting the run carries on with the counts of that moment.
+func (h *travelHook) countHits(t *vm.Thread, fn *vm.Funcode, pc int32) []int {
 	s := h.s
+	k := trapKey{fn, pc}
 	s.mu.Lock()
-	list := s.bps.at[trapKey{fn, pc}]
-	if len(list) == 0 {
-		s.mu.Unlock()
-		return
-	}
-	list = append([]*bp(nil), list...)
+	list := append([]*bp(nil), s.bps.at[k]...)
 	s.mu.Unlock()
+	var fired []int
 	for _, b := range list {
+		held, condErr := true, error(nil)
 		if b.cond != "" {
-			if ok, err := s.evalCond(t, b, trapKey{fn, pc}); err == nil && !ok {
-				continue
-			}
+			held, condErr = s.evalCond(t, b, k)
 		}
-		if h.hits == nil {
-			h.hits = map[*bp]int{}
+		s.mu.Lock()
+		stop, _ := s.bps.decide(b, h.r.count(b), held, condErr)
+		s.mu.Unlock()
+		if stop {
+			fired = append(fired, b.id)
 		}
-		h.hits[b]++
 	}
+	return fired
 }
 
 func (h *travelHook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
@@ -284,8 +265,7 @@ func (h *travelHook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
 // pass is one re-execution of the past.
 type pass struct {
 	s     *Session
-	m     *vm.Machine
-	sch   *sched.Scheduler
+	r     *run // the re-execution, stopped once it reaches its target
 	j     *record.Journal
 	h     *travelHook
 	once  sync.Once
@@ -311,7 +291,7 @@ func (p *pass) red0(id int64) int64 {
 // from the checkpoint from (nil: the start; output shown so far is not
 // shown again) and starts it; it stops at target. watch sees every other
 // trap; onEv every scheduler event.
-func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, moment), onEv func(*pass, sched.Event), prepare func(*pass)) (*pass, error) {
+func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, moment, []int), onEv func(*pass, sched.Event), prepare func(*pass)) (*pass, error) {
 	tt := s.tt
 	off := 0
 	if from != nil {
@@ -324,7 +304,7 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 	h := &travelHook{s: s, target: target, watch: watch}
 	p := &pass{s: s, j: j, h: h, done: make(chan bool, 1), from: from}
 	if from != nil {
-		if p.m, p.sch, err = s.restoreMachine(from, j, h); err == nil {
+		if p.r, err = s.newRunAt(tt.stdin, tt.stdout, tt.stderr, j, h, from, stateStopped); err == nil {
 			tt.snaps.mu.Lock()
 			tt.snaps.restores++
 			tt.snaps.mu.Unlock()
@@ -337,13 +317,20 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 		}
 	}
 	if p.from == nil {
-		if p.m, p.sch, err = s.newMachine(tt.stdin, tt.stdout, tt.stderr, j, h); err != nil {
+		if p.r, err = s.newRunAt(tt.stdin, tt.stdout, tt.stderr, j, h, nil, stateStopped); err != nil {
 			return nil, err
 		}
 	}
+	h.r = p.r
+	if p.from != nil {
+		for b, n := range p.from.counts {
+			p.r.count(b).hits = n // (no other goroutine has the run yet)
+		}
+	}
+	sch := p.r.sch
 	// The target's trap is patched only once its thread may reach it in
 	// its next quantum (it may be in a hot loop).
-	quota := int64(p.sch.Quota())
+	quota := int64(sch.Quota())
 	armed := false
 	arm := func() {
 		armed = true
@@ -357,11 +344,10 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 			arm()
 		}
 	}
-	p.sch.OnEvent = func(ev sched.Event) {
+	adopted := sch.OnEvent // the events once the session adopts the run
+	sch.OnEvent = func(ev sched.Event) {
 		if h.adopted.Load() {
-			if s.tt.current.Load() == p.sch {
-				s.onEvent(ev)
-			}
+			adopted(ev)
 			return
 		}
 		if onEv != nil {
@@ -373,7 +359,7 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 		}
 		if !target.trap && !target.throw && !target.isStart() {
 			if m, ok := quantumEnd(ev, j); ok && (m == target || target.byOff && m.off >= target.off) {
-				p.sch.Pause()
+				sch.Pause()
 				p.finish(true)
 			}
 		}
@@ -382,15 +368,15 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 		prepare(p)
 	}
 	go func() {
-		code := p.sch.Run()
+		code := sch.Run()
 		if h.adopted.Load() {
-			s.afterRun(p.sch, code)
+			s.afterRun(p.r, code)
 			return
 		}
 		p.finish(false)
 	}()
 	if !target.isStart() {
-		p.sch.Resume() // (the start: it stays paused before its first dispatch)
+		sch.Resume() // (the start: it stays paused before its first dispatch)
 	}
 	return p, nil
 }
@@ -428,28 +414,26 @@ func (p *pass) wait() bool {
 
 // discard ends a pass the session does not adopt.
 func (p *pass) discard() {
-	p.sch.Kill(0)
+	p.r.sch.Kill(0)
 }
 
-// afterRun is the end of the session's carrier: the program is over.
-func (s *Session) afterRun(sch *sched.Scheduler, code int) {
+// afterRun is the end of the carrier of run r: the program is over, if
+// r is the session's run.
+func (s *Session) afterRun(r *run, code int) {
 	s.mu.Lock()
-	cur := s.sch == sch
-	dead := s.deadlock
+	cur := s.r == r
+	dead := r.deadlock
 	s.mu.Unlock()
 	if !cur {
-		return // a machine the session has left for another
+		return // a run the session has left for another
 	}
 	if dead {
 		// Keep the threads for inspection until the user resumes.
-		sch.Pause()
+		r.sch.Pause()
 		report := "fatal: all threads are asleep - deadlock!"
-		s.stopWorld(StopInfo{Reason: ReasonDeadlock, ThreadID: 1, Description: "Deadlock: all threads are asleep", Text: report}, sch.Main())
+		s.stopWorld(StopInfo{Reason: ReasonDeadlock, ThreadID: 1, Description: "Deadlock: all threads are asleep", Text: report}, r.sch.Main())
 		s.waitResume()
-		s.mu.Lock()
-		cur = s.sch == sch
-		s.mu.Unlock()
-		if !cur {
+		if !s.current(r) {
 			return // the session went back from the deadlock
 		}
 	}
@@ -459,7 +443,7 @@ func (s *Session) afterRun(sch *sched.Scheduler, code int) {
 // present returns the session's current moment. Must be stopped.
 func (s *Session) present() moment {
 	s.mu.Lock()
-	info, t := s.stop, s.stopped
+	info, t := s.r.stop, s.r.stopped
 	s.mu.Unlock()
 	switch info.Reason {
 	case ReasonStep, ReasonBreakpoint, ReasonFunction, ReasonException, ReasonDataRace, ReasonData:
@@ -475,53 +459,24 @@ func (s *Session) present() moment {
 	return s.tt.last
 }
 
-// adopt makes the machine of p the session's, stopped at its target with
-// info; the old machine ends.
+// adopt makes the run of p the session's, stopped at its target with
+// info; the old run ends.
 func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
-	old := s.sch
 	s.tt.last = moment{} // the start, or a trap (present uses the stop)
 	if tg := p.h.target; !tg.trap {
 		s.tt.last = tg
 	}
-	s.mu.Lock()
-	s.m, s.sch = p.m, p.sch
-	s.tt.j = p.j
-	s.tt.current.Store(p.sch)
-	s.refs.reset()
-	s.pending = map[*vm.Thread]*StopInfo{}
-	s.excStops = map[int64]excStop{}
+	r := p.r
 	if h := p.h; h.exc != nil && t != nil {
 		mode := "always"
 		if !h.caught {
 			mode = "unhandled"
 		}
-		s.excStops[t.ID] = excStop{exc: h.exc, uncaught: !h.caught, breakmode: mode}
+		r.excStops[t.ID] = excStop{exc: h.exc, uncaught: !h.caught, breakmode: mode}
 	}
-	s.safepoints = map[*vm.Thread]bool{}
-	if s.data != nil {
-		s.data.pending = nil // checks of the old machine's threads
-	}
-	s.frozen, s.queued, s.step = nil, nil, nil
-	s.deadlock = false
-	for _, list := range s.bps.at {
-		for _, b := range list {
-			b.hits = p.h.hits[b] // the counts of that moment
-		}
-	}
-	s.state = stateStopped
-	s.stopping = false
-	if s.resumeCh == nil {
-		s.resumeCh = make(chan struct{})
-	}
-	info.AllThreadsStopped = true
-	if t != nil {
-		info.ThreadID = t.ID
-	}
-	s.stop, s.stopped = info, t
-	s.mu.Unlock()
+	s.tt.j = p.j
 	p.h.adopted.Store(true)
-	old.Kill(0)
-	s.emit(func(l Listener) { l.Stopped(info) })
+	s.swap(r, info, t)
 }
 
 // travelTo re-executes the past up to target and adopts the machine
@@ -541,9 +496,9 @@ func (s *Session) travelTo(target moment, info StopInfo) error {
 	}
 	var t *vm.Thread
 	if target.isStart() {
-		t = p.sch.Main()
+		t = p.r.sch.Main()
 	} else {
-		t = p.sch.Thread(target.thread)
+		t = p.r.sch.Thread(target.thread)
 	}
 	s.adopt(p, info, t)
 	return nil
@@ -639,7 +594,7 @@ func (s *Session) StepBack(threadID int64, kind StepKind) error {
 			return s.travelTo(prev, info)
 		}
 	}
-	quota := int64(s.sch.Quota())
+	quota := int64(s.r.sch.Quota())
 	red := t.Reductions()
 	for _, back := range []int64{0, 4 * quota, 64 * quota, red + quota} {
 		lo := red - back
@@ -668,7 +623,7 @@ func (s *Session) StepBack(threadID int64, kind StepKind) error {
 func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*vm.Funcode]bool,
 	wants func(moment) bool, near func(sched.Event) bool) (moment, error) {
 	var last moment
-	watch := func(t *vm.Thread, m moment) {
+	watch := func(t *vm.Thread, m moment, _ []int) {
 		if m.thread == threadID && wants(m) {
 			last = m
 		}
@@ -723,32 +678,17 @@ func (s *Session) ReverseContinue(threadID int64) error {
 	var last moment
 	var ids []int
 	var dataStop *StopInfo
-	hits := map[*bp]int{} // counted as the run counted them: from the start
-	var data *dataSearch  // (made anew for each re-execution)
-	watch := func(t *vm.Thread, m moment) {
+	var data *dataSearch // (made anew for each re-execution)
+	// (a re-execution counts the hits as the run did: from the start, or
+	// from a checkpoint when no breakpoint has a hit condition)
+	watch := func(t *vm.Thread, m moment, fired []int) {
 		if data != nil {
 			if st := data.at(t, m.fn, m.pc); st != nil {
 				last, ids, dataStop = m, nil, st
 			}
 		}
-		s.mu.Lock()
-		list := append([]*bp(nil), s.bps.at[trapKey{m.fn, m.pc}]...)
-		s.mu.Unlock()
-		var hit []int
-		for _, b := range list {
-			if b.cond != "" {
-				if ok, err := s.evalCond(t, b, trapKey{m.fn, m.pc}); err == nil && !ok {
-					continue
-				}
-			}
-			hits[b]++
-			if b.logMsg != "" || (b.hitTest != nil && !b.hitTest(hits[b])) {
-				continue
-			}
-			hit = append(hit, b.id)
-		}
-		if len(hit) > 0 {
-			last, ids, dataStop = m, hit, nil
+		if len(fired) > 0 {
+			last, ids, dataStop = m, fired, nil
 		}
 	}
 	var excText string
@@ -891,7 +831,7 @@ func (s *Session) describeMoment(m moment) string {
 	if m.isStart() {
 		return "the start"
 	}
-	t := s.sch.Thread(m.thread)
+	t := s.r.sch.Thread(m.thread)
 	name := fmt.Sprintf("thread %d", m.thread)
 	if t != nil {
 		name = fmt.Sprintf("thread %d %q", t.ID, t.Name)

@@ -59,7 +59,7 @@ func (s *Session) startCore() bool {
 		s.mu.Lock()
 		s.excUnc = true
 		s.mu.Unlock()
-		s.sch.Resume()
+		s.r.sch.Resume()
 		return true
 	}
 	m := moment{thread: c.Thread, red: c.Reductions, depth: c.Depth, pc: c.PC, trap: c.Trap,
@@ -67,7 +67,7 @@ func (s *Session) startCore() bool {
 	if c.Trap || c.Throw {
 		if c.Func < 0 || c.Func >= len(s.prog.Funcs) {
 			s.emit(func(l Listener) { l.Output("console", "the dump names no function of the program\n") })
-			s.stopWorld(StopInfo{Reason: ReasonEntry, ThreadID: 1, Description: "Paused on entry"}, s.sch.Main())
+			s.stopWorld(StopInfo{Reason: ReasonEntry, ThreadID: 1, Description: "Paused on entry"}, s.r.sch.Main())
 			return true
 		}
 		m.fn = s.prog.Funcs[c.Func]
@@ -81,7 +81,7 @@ func (s *Session) startCore() bool {
 	}
 	if err := s.travelTo(m, StopInfo{Reason: reason, Description: "At the moment of the dump"}); err != nil {
 		s.emit(func(l Listener) { l.Output("console", "cannot reach the moment of the dump: "+err.Error()+"\n") })
-		s.stopWorld(StopInfo{Reason: ReasonEntry, ThreadID: 1, Description: "Paused on entry"}, s.sch.Main())
+		s.stopWorld(StopInfo{Reason: ReasonEntry, ThreadID: 1, Description: "Paused on entry"}, s.r.sch.Main())
 	}
 	return true
 }

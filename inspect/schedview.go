@@ -56,8 +56,8 @@ func (s *Session) SchedView() (SchedInfo, error) {
 	if err := s.checkStopped(); err != nil {
 		return SchedInfo{}, err
 	}
-	info := SchedInfo{Quota: s.sch.Quota()}
-	for _, c := range s.sch.Carriers() {
+	info := SchedInfo{Quota: s.r.sch.Quota()}
+	for _, c := range s.r.sch.Carriers() {
 		ci := CarrierInfo{ID: c.ID}
 		if c.Running != nil {
 			ci.Running = c.Running.ID
@@ -68,13 +68,13 @@ func (s *Session) SchedView() (SchedInfo, error) {
 		info.Carriers = append(info.Carriers, ci)
 	}
 	queued := map[*vm.Thread]bool{}
-	for _, t := range s.sch.RunQueue() {
+	for _, t := range s.r.sch.RunQueue() {
 		info.RunQueue = append(info.RunQueue, s.threadInfo(t))
 		queued[t] = true
 	}
-	for _, t := range s.sch.Threads() {
+	for _, t := range s.r.sch.Threads() {
 		switch {
-		case s.sch.Frozen(t):
+		case s.r.sch.Frozen(t):
 			info.Frozen = append(info.Frozen, s.threadInfo(t))
 		case t.State == vm.Waiting:
 			info.Parked = append(info.Parked, s.threadInfo(t))
@@ -83,9 +83,9 @@ func (s *Session) SchedView() (SchedInfo, error) {
 	// the time left as it was when the program stopped (the clock goes
 	// on, but no timer fires while the program is stopped)
 	s.mu.Lock()
-	now := s.stoppedAt
+	now := s.r.stoppedAt
 	s.mu.Unlock()
-	for _, tm := range s.sch.Timers() {
+	for _, tm := range s.r.sch.Timers() {
 		info.Timers = append(info.Timers, TimerInfo{ThreadID: tm.Thread.ID, Name: tm.Thread.Name, In: tm.Deadline - now})
 	}
 	return info, nil
@@ -99,12 +99,12 @@ func (s *Session) SchedStep() (DispatchInfo, error) {
 		return DispatchInfo{}, err
 	}
 	s.mu.Lock()
-	s.refs.reset()
-	s.stepping = true
+	s.r.refs.reset()
+	s.r.stepping = true
 	s.mu.Unlock()
-	ev := s.sch.Dispatch()
+	ev := s.r.sch.Dispatch()
 	s.mu.Lock()
-	s.stepping = false
+	s.r.stepping = false
 	s.mu.Unlock()
 	d := DispatchInfo{Reductions: ev.Reductions}
 	if ev.Thread != nil {
@@ -146,7 +146,7 @@ func (s *Session) SchedStep() (DispatchInfo, error) {
 			d.Why = "ended"
 		}
 	}
-	if code, over := s.sch.ExitCode(); over && ev.Kind != sched.EventDeadlock {
+	if code, over := s.r.sch.ExitCode(); over && ev.Kind != sched.EventDeadlock {
 		go s.finish(code)
 	}
 	return d, nil
@@ -164,7 +164,7 @@ func (s *Session) SchedNext(id int64) error {
 	if t.State != vm.Runnable {
 		return fmt.Errorf("thread %d is %s, not runnable", id, t.State)
 	}
-	s.sch.SetNext(t)
+	s.r.sch.SetNext(t)
 	return nil
 }
 
@@ -173,7 +173,7 @@ func (s *Session) SetQuota(n int) error {
 	if n < 1 {
 		return fmt.Errorf("quota must be at least 1")
 	}
-	s.sch.SetQuota(n)
+	s.r.sch.SetQuota(n)
 	return nil
 }
 
@@ -186,7 +186,7 @@ func (s *Session) Freeze(id int64) error {
 	if err != nil {
 		return err
 	}
-	s.sch.Freeze(t)
+	s.r.sch.Freeze(t)
 	return nil
 }
 
@@ -199,7 +199,7 @@ func (s *Session) Thaw(id int64) error {
 	if err != nil {
 		return err
 	}
-	s.sch.Thaw(t)
+	s.r.sch.Thaw(t)
 	return nil
 }
 
@@ -211,9 +211,9 @@ func (s *Session) BreakSafepoint(id int64) error {
 		return err
 	}
 	s.mu.Lock()
-	s.safepoints[t] = true
+	s.r.safepoints[t] = true
 	s.mu.Unlock()
-	s.sch.SetBudgetOnce(t, 1)
+	s.r.sch.SetBudgetOnce(t, 1)
 	return nil
 }
 
@@ -228,7 +228,7 @@ func (s *Session) BreakSched(kind string, on bool) error {
 	if !ok {
 		return fmt.Errorf("unknown scheduler event %q (want %s)", kind, strings.Join(SchedBreakKinds, ", "))
 	}
-	s.sch.SetYieldOn(k, on)
+	s.r.sch.SetYieldOn(k, on)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if on {
@@ -256,11 +256,11 @@ func (s *Session) SchedBreaks() []string {
 func (s *Session) schedEventStop(ev sched.Event) (StopInfo, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state != stateRunning || s.stepping {
+	if s.r.state != stateRunning || s.r.stepping {
 		return StopInfo{}, false
 	}
-	if ev.Kind == sched.EventPreempt && ev.Stop == vm.StopBudget && s.safepoints[ev.Thread] {
-		delete(s.safepoints, ev.Thread)
+	if ev.Kind == sched.EventPreempt && ev.Stop == vm.StopBudget && s.r.safepoints[ev.Thread] {
+		delete(s.r.safepoints, ev.Thread)
 		return StopInfo{Reason: ReasonSafepoint, Description: "Stopped at a safepoint"}, true
 	}
 	if !s.schedBreaks[ev.Kind] || (ev.Kind == sched.EventSpawn && ev.By == nil) {
@@ -281,16 +281,16 @@ func (s *Session) schedEventStop(ev sched.Event) (StopInfo, bool) {
 func (s *Session) takeQueued(t *vm.Thread) (StopInfo, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i, q := range s.queued {
+	for i, q := range s.r.queued {
 		if q.t != t {
 			continue
 		}
-		s.queued = append(s.queued[:i:i], s.queued[i+1:]...)
+		s.r.queued = append(s.r.queued[:i:i], s.r.queued[i+1:]...)
 		info := q.info
 		info.AllThreadsStopped = true
 		info.ThreadID = t.ID
-		s.stop, s.stopped, s.ret = info, t, nil
-		s.refs.reset()
+		s.r.stop, s.r.stopped, s.r.ret = info, t, nil
+		s.r.refs.reset()
 		return info, true
 	}
 	return StopInfo{}, false

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
+	"sync/atomic"
 
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/sched/record"
@@ -27,13 +27,18 @@ const (
 )
 
 // Session debugs one program. See the package documentation.
+//
+// A session outlives its runs: it holds the program, its configuration,
+// the breakpoint table, the exception filters, the scheduler-event stops
+// and the timeline (the recording and its checkpoints); everything of
+// one execution of the program — the machine, its scheduler, where it is
+// stopped and why, the steps under way — is a run (run.go). Going back,
+// going to a checkpoint and restarting build a run and swap it in.
 type Session struct {
 	cfg  Config
 	l    Listener
 	lmu  sync.Mutex // serialises Listener calls
 	prog *vm.Program
-	m    *vm.Machine
-	sch  *sched.Scheduler
 	fs   *vm.FSPolicy // the file-system permissions of the program (nil: all)
 	lib  *vm.Library
 
@@ -41,49 +46,33 @@ type Session struct {
 	// program (LiveThreadsPage): neither sees the other half done.
 	worldMu sync.Mutex
 
-	// mu guards the fields below. Lock order: never call into the
-	// scheduler while holding mu, except through the trap hooks, which run
-	// inside a dispatch with the scheduler's lock held and take mu second.
-	mu       sync.Mutex
-	state    int
-	stop     StopInfo
-	stopped  *vm.Thread               // the thread of the last stop
-	pending  map[*vm.Thread]*StopInfo // decided by a hook during a dispatch
-	stopping bool                     // a stop is being made (stopWorld runs)
-	// queued are stops of other threads that happened while the program
-	// was stopping or stopped (several carriers): the next Continue or
-	// Step reports the first instead of resuming.
-	queued  []queuedStop
-	bps     *breakpoints
-	step    *stepReq
-	returns map[*vm.Thread]*retValue // decided with pending: a step out's return
-	ret     *retValue                // the last stop's, if a step out
-	// stoppedAt is the scheduler's clock at the last stop
-	stoppedAt time.Duration
-	excAll    bool
-	excUnc    bool
-	excRules  *excRules         // filters with classes and exception options (excfilter.go)
-	excStops  map[int64]excStop // threads stopped on an exception
-	frozen    []*vm.Thread      // threads frozen for a single-thread resume
-	deadlock  bool
-	code      int
-	done      chan struct{}
-	refs      handles
-	traps     map[trapKey]int // reference counts of patched pcs
+	// mu guards the fields below and the run's. Lock order: never call
+	// into the scheduler while holding mu, except through the trap hooks,
+	// which run inside a dispatch with the scheduler's lock held and take
+	// mu second.
+	mu sync.Mutex
+	// r is the session's run: the execution it shows and controls. It
+	// changes (swap) only while the session is stopped. live is r for
+	// the runs' event filters, which cannot take mu.
+	r        *run
+	live     atomic.Pointer[run]
+	bps      *breakpoints
+	excAll   bool
+	excUnc   bool
+	excRules *excRules // filters with classes and exception options (excfilter.go)
+	code     int
+	done     chan struct{}
+	traps    map[trapKey]int // reference counts of patched pcs
 	// accessTraps are the traps at shared accesses (shared.go), for
 	// race (the race detector: race.go) and shared (a recording explored
 	// at --granularity shared: every access is a scheduling point)
 	accessTraps map[trapKey]bool
 	race        bool
 	shared      bool
-	resumeCh    chan struct{} // closed at the next resume (made at each stop)
 
-	stepping    bool                     // SchedStep is dispatching
-	safepoints  map[*vm.Thread]bool      // BreakSafepoint requests
 	schedBreaks map[sched.EventKind]bool // BreakSched kinds
 
 	data      *dataState  // data breakpoints (databp.go)
-	nextInto  int32       // the target of the next step in (StepInto)
 	cancel    cancelCheck // the request's cancel test (cancel.go)
 	fnIdxOnce sync.Once
 	fnIdx     map[*vm.Funcode]int // index in prog.Funcs (funcIndex)
@@ -184,9 +173,7 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 		return nil, fmt.Errorf("%s was recorded by another build of nlangdbg, which compiles %s differently; refusing to replay it", cfg.Replay, path)
 	}
 	s := &Session{cfg: cfg, l: l, prog: prog, lib: lib, done: make(chan struct{}),
-		excStops: map[int64]excStop{}, traps: map[trapKey]int{}, pending: map[*vm.Thread]*StopInfo{},
-		returns:    map[*vm.Thread]*retValue{},
-		safepoints: map[*vm.Thread]bool{}, schedBreaks: map[sched.EventKind]bool{}}
+		traps: map[trapKey]int{}, schedBreaks: map[sched.EventKind]bool{}}
 	s.bps = newBreakpoints(s)
 	stdin := cfg.Stdin
 	var stdout, stderr io.Writer = &outWriter{s: s, cat: "stdout"}, &outWriter{s: s, cat: "stderr"}
@@ -197,7 +184,7 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 		stderr = cfg.Stderr
 	}
 	hdr := record.Header{Path: path, Source: src, Hash: record.ProgramHash(prog), Quota: cfg.Quota,
-		Seed: cfg.Seed, MaxFrames: cfg.MaxFrames, Args: cfg.Args, Race: cfg.Race}
+		Seed: cfg.Seed, MaxFrames: cfg.MaxFrames, MaxHeap: cfg.MaxHeap, Args: cfg.Args, Race: cfg.Race}
 	if s.tt, err = newTimeTravel(cfg, hdr, replayLog, stdin, stdout, stderr); err != nil {
 		return nil, err
 	}
@@ -217,10 +204,10 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	if rec != nil && rec.Header.Shared {
 		s.initShared() // shared.go
 	}
-	if s.m, s.sch, err = s.newMachine(stdin, stdout, stderr, j, hook{s}); err != nil {
+	if s.r, err = s.newRunAt(stdin, stdout, stderr, j, hook{s}, nil, stateInit); err != nil {
 		return nil, err
 	}
-	s.sch.OnEvent = s.events(s.sch)
+	s.live.Store(s.r)
 	return s, nil
 }
 
@@ -229,7 +216,7 @@ func (s *Session) Program() *vm.Program { return s.prog }
 
 // Scheduler returns the scheduler running the program (for scheduler
 // views and stepping; use it only while stopped).
-func (s *Session) Scheduler() *sched.Scheduler { return s.sch }
+func (s *Session) Scheduler() *sched.Scheduler { return s.r.sch }
 
 // outWriter forwards program output to the listener.
 type outWriter struct {
@@ -263,33 +250,33 @@ func (s *Session) emit(f func(Listener)) {
 // configuration asks for it, and otherwise runs.
 func (s *Session) ConfigurationDone() {
 	s.mu.Lock()
-	if s.state != stateInit {
+	if s.r.state != stateInit {
 		s.mu.Unlock()
 		return
 	}
-	s.state = stateRunning
+	s.r.state = stateRunning
 	s.mu.Unlock()
-	go s.carrier(s.sch)
+	go s.carrier(s.r)
 	if s.startCore() {
 		return // a dump: to its moment (reverse.go)
 	}
 	if s.cfg.StopOnEntry {
-		s.stopWorld(StopInfo{Reason: ReasonEntry, ThreadID: 1, Description: "Paused on entry"}, s.sch.Main())
+		s.stopWorld(StopInfo{Reason: ReasonEntry, ThreadID: 1, Description: "Paused on entry"}, s.r.sch.Main())
 		return
 	}
-	s.sch.Resume()
+	s.r.sch.Resume()
 }
 
 // carrier runs the scheduler until the program ends.
-func (s *Session) carrier(sch *sched.Scheduler) {
-	s.afterRun(sch, sch.Run())
+func (s *Session) carrier(r *run) {
+	s.afterRun(r, r.sch.Run())
 }
 
 // waitResume blocks until the session leaves the stopped state.
 func (s *Session) waitResume() {
 	s.mu.Lock()
-	ch := s.resumeCh
-	stopped := s.state == stateStopped
+	ch := s.r.resumeCh
+	stopped := s.r.state == stateStopped
 	s.mu.Unlock()
 	if !stopped || ch == nil {
 		return
@@ -302,11 +289,11 @@ func (s *Session) waitResume() {
 
 func (s *Session) finish(code int) {
 	s.mu.Lock()
-	if s.state == stateExited {
+	if s.r.state == stateExited {
 		s.mu.Unlock()
 		return
 	}
-	s.state = stateExited
+	s.r.state = stateExited
 	s.code = code
 	close(s.done)
 	s.mu.Unlock()
@@ -340,26 +327,26 @@ func (s *Session) onEvent(ev sched.Event) {
 		id := ev.Thread.ID
 		s.emit(func(l Listener) { l.ThreadExited(id) })
 		s.mu.Lock()
-		if s.step != nil && s.step.thread == ev.Thread {
+		if s.r.step != nil && s.r.step.thread == ev.Thread {
 			// The stepping thread ended: the step becomes a continue.
 			s.endStepLocked()
 		}
 		s.mu.Unlock()
 	case sched.EventDeadlock:
 		s.mu.Lock()
-		s.deadlock = true
+		s.r.deadlock = true
 		s.mu.Unlock()
 	case sched.EventTrap:
 		s.mu.Lock()
-		p := s.pending[ev.Thread]
-		delete(s.pending, ev.Thread)
-		if p != nil && (s.stopping || s.state == stateStopped) {
+		p := s.r.pending[ev.Thread]
+		delete(s.r.pending, ev.Thread)
+		if p != nil && (s.r.stopping || s.r.state == stateStopped) {
 			// another thread's stop came first: report this one next
-			s.queued = append(s.queued, queuedStop{info: *p, t: ev.Thread})
+			s.r.queued = append(s.r.queued, queuedStop{info: *p, t: ev.Thread})
 			p = nil
 		}
 		if p != nil {
-			s.stopping = true
+			s.r.stopping = true
 		}
 		s.mu.Unlock()
 		if p != nil {
@@ -376,26 +363,26 @@ func (s *Session) onEvent(ev sched.Event) {
 // stopWorld stops dispatching and reports the stop.
 func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
 	s.worldMu.Lock()
-	s.sch.Pause()
+	s.r.sch.Pause()
 	s.mu.Lock()
-	if s.state == stateExited {
+	if s.r.state == stateExited {
 		s.mu.Unlock()
 		s.worldMu.Unlock()
 		return
 	}
-	s.state = stateStopped
-	s.stopping = false
-	s.resumeCh = make(chan struct{})
+	s.r.state = stateStopped
+	s.r.stopping = false
+	s.r.resumeCh = make(chan struct{})
 	info.AllThreadsStopped = true
 	if t != nil {
 		info.ThreadID = t.ID
 	}
-	s.stop = info
-	s.stopped = t
-	s.stoppedAt = s.sch.Now()
-	s.ret = s.returns[t]
-	clear(s.returns)
-	if s.step != nil {
+	s.r.stop = info
+	s.r.stopped = t
+	s.r.stoppedAt = s.r.sch.Now()
+	s.r.ret = s.r.returns[t]
+	clear(s.r.returns)
+	if s.r.step != nil {
 		s.endStepLocked()
 	}
 	s.thawLocked()
@@ -407,16 +394,16 @@ func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
 // resume leaves the stopped state: the handles of the stop expire.
 // Must hold s.mu.
 func (s *Session) resumeLocked() {
-	s.state = stateRunning
+	s.r.state = stateRunning
 	s.releaseOwed() // shared.go
-	s.ret = nil
-	s.refs.reset()
-	if s.resumeCh != nil {
-		close(s.resumeCh)
-		s.resumeCh = nil
+	s.r.ret = nil
+	s.r.refs.reset()
+	if s.r.resumeCh != nil {
+		close(s.r.resumeCh)
+		s.r.resumeCh = nil
 	}
-	if s.stopped != nil {
-		delete(s.excStops, s.stopped.ID)
+	if s.r.stopped != nil {
+		delete(s.r.excStops, s.r.stopped.ID)
 	}
 }
 
@@ -435,7 +422,7 @@ func (s *Session) Continue(threadID int64, singleThread bool) error {
 		return nil
 	}
 	s.mu.Lock()
-	if s.state != stateStopped {
+	if s.r.state != stateStopped {
 		s.mu.Unlock()
 		return ErrRunning
 	}
@@ -448,7 +435,7 @@ func (s *Session) Continue(threadID int64, singleThread bool) error {
 	s.resumeLocked()
 	s.mu.Unlock()
 	s.emit(func(l Listener) { l.Continued(threadID, !singleThread) })
-	s.sch.Resume()
+	s.r.sch.Resume()
 	return nil
 }
 
@@ -458,18 +445,18 @@ func (s *Session) Continue(threadID int64, singleThread bool) error {
 func (s *Session) reportQueued(threadID int64, singleThread bool) bool {
 	s.mu.Lock()
 	s.dropStaleQueuedLocked()
-	if len(s.queued) == 0 || s.state != stateStopped {
+	if len(s.r.queued) == 0 || s.r.state != stateStopped {
 		s.mu.Unlock()
 		return false
 	}
-	q := s.queued[0]
-	s.queued = s.queued[1:]
-	s.refs.reset()
+	q := s.r.queued[0]
+	s.r.queued = s.r.queued[1:]
+	s.r.refs.reset()
 	info := q.info
 	info.AllThreadsStopped = true
 	info.ThreadID = q.t.ID
-	s.stop, s.stopped = info, q.t
-	s.ret = nil
+	s.r.stop, s.r.stopped = info, q.t
+	s.r.ret = nil
 	s.mu.Unlock()
 	s.emit(func(l Listener) { l.Continued(threadID, !singleThread) })
 	s.emit(func(l Listener) { l.Stopped(info) })
@@ -492,8 +479,8 @@ func (s *Session) dropStaleQueuedLocked() {
 	for _, b := range s.bps.instrs {
 		live[b.id] = b.verified
 	}
-	kept := s.queued[:0]
-	for _, q := range s.queued {
+	kept := s.r.queued[:0]
+	for _, q := range s.r.queued {
 		if len(q.info.HitBreakpointIDs) > 0 {
 			var ids []int
 			for _, id := range q.info.HitBreakpointIDs {
@@ -508,7 +495,7 @@ func (s *Session) dropStaleQueuedLocked() {
 		}
 		kept = append(kept, q)
 	}
-	s.queued = kept
+	s.r.queued = kept
 }
 
 // Pause stops the program: every running thread stops at its next
@@ -522,8 +509,8 @@ func (s *Session) Pause() error { return s.PauseThread(0) }
 // ErrNoThread).
 func (s *Session) PauseThread(threadID int64) error {
 	s.mu.Lock()
-	if s.state != stateRunning {
-		st := s.state
+	if s.r.state != stateRunning {
+		st := s.r.state
 		s.mu.Unlock()
 		if st == stateStopped {
 			return nil
@@ -533,16 +520,16 @@ func (s *Session) PauseThread(threadID int64) error {
 	s.mu.Unlock()
 	var t *vm.Thread
 	if threadID != 0 {
-		if t = s.sch.Thread(threadID); t == nil {
+		if t = s.r.sch.Thread(threadID); t == nil {
 			return ErrNoThread
 		}
 	}
-	s.sch.Pause()
+	s.r.sch.Pause()
 	if t == nil {
-		if q := s.sch.RunQueue(); len(q) > 0 {
+		if q := s.r.sch.RunQueue(); len(q) > 0 {
 			t = q[0]
 		} else {
-			t = s.sch.Main()
+			t = s.r.sch.Main()
 		}
 	}
 	s.stopWorld(StopInfo{Reason: ReasonPause, Description: "Paused"}, t)
@@ -552,12 +539,12 @@ func (s *Session) PauseThread(threadID int64) error {
 // Terminate ends the program now.
 func (s *Session) Terminate() {
 	s.finish(137)
-	s.sch.Kill(137) // the carrier's Run returns: nothing is left running
+	s.r.sch.Kill(137) // the carrier's Run returns: nothing is left running
 }
 
 // thread returns the live thread with the given id. Must be stopped.
 func (s *Session) thread(id int64) (*vm.Thread, error) {
-	for _, t := range s.sch.Threads() {
+	for _, t := range s.r.sch.Threads() {
 		if t.ID == id {
 			return t, nil
 		}
@@ -569,7 +556,7 @@ func (s *Session) thread(id int64) (*vm.Thread, error) {
 func (s *Session) checkStopped() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch s.state {
+	switch s.r.state {
 	case stateStopped:
 		return nil
 	case stateExited:
@@ -582,14 +569,14 @@ func (s *Session) checkStopped() error {
 // until the next stop. Must hold s.mu.
 func (s *Session) freezeOthersLocked(threadID int64) error {
 	var found bool
-	for _, t := range s.sch.Threads() {
+	for _, t := range s.r.sch.Threads() {
 		if t.ID == threadID {
 			found = true
 			continue
 		}
-		if !s.sch.Frozen(t) {
-			s.sch.Freeze(t)
-			s.frozen = append(s.frozen, t)
+		if !s.r.sch.Frozen(t) {
+			s.r.sch.Freeze(t)
+			s.r.frozen = append(s.r.frozen, t)
 		}
 	}
 	if !found {
@@ -600,10 +587,10 @@ func (s *Session) freezeOthersLocked(threadID int64) error {
 
 // thawLocked undoes freezeOthersLocked. Must hold s.mu.
 func (s *Session) thawLocked() {
-	for _, t := range s.frozen {
-		s.sch.Thaw(t)
+	for _, t := range s.r.frozen {
+		s.r.sch.Thaw(t)
 	}
-	s.frozen = nil
+	s.r.frozen = nil
 }
 
 // checkSingleThreadBlocked stops the program when it cannot go on because
@@ -613,19 +600,19 @@ func (s *Session) thawLocked() {
 // what, and who holds it.
 func (s *Session) checkSingleThreadBlocked() {
 	s.mu.Lock()
-	single := len(s.frozen) > 0
-	running := s.state == stateRunning
+	single := len(s.r.frozen) > 0
+	running := s.r.state == stateRunning
 	s.mu.Unlock()
 	if !running {
 		return
 	}
-	if len(s.sch.RunQueue()) > 0 || len(s.sch.Timers()) > 0 {
+	if len(s.r.sch.RunQueue()) > 0 || len(s.r.sch.Timers()) > 0 {
 		return
 	}
 	if single {
 		var t *vm.Thread
-		for _, x := range s.sch.Threads() {
-			if !s.sch.Frozen(x) {
+		for _, x := range s.r.sch.Threads() {
+			if !s.r.sch.Frozen(x) {
 				t = x
 			}
 		}
@@ -641,8 +628,8 @@ func (s *Session) checkSingleThreadBlocked() {
 	var frozen []*vm.Thread
 	var first *vm.Thread
 	var b strings.Builder
-	for _, t := range s.sch.Threads() {
-		if s.sch.Frozen(t) {
+	for _, t := range s.r.sch.Threads() {
+		if s.r.sch.Frozen(t) {
 			frozen = append(frozen, t)
 			continue
 		}
@@ -655,7 +642,7 @@ func (s *Session) checkSingleThreadBlocked() {
 		fmt.Fprintf(&b, "  thread %d %q waits for %s", t.ID, t.Name, t.WaitReason)
 		if owner := lockOwner(t.WaitOn); owner != nil {
 			fmt.Fprintf(&b, ", held by thread %d %q", owner.ID, owner.Name)
-			if s.sch.Frozen(owner) {
+			if s.r.sch.Frozen(owner) {
 				b.WriteString(" (frozen)")
 			}
 		}

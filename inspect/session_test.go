@@ -16,6 +16,7 @@ type coreListener struct {
 	exited chan int
 	mu     sync.Mutex
 	out    strings.Builder
+	cons   strings.Builder // console output
 }
 
 func newCoreListener() *coreListener {
@@ -30,9 +31,18 @@ func (l *coreListener) Exited(code int)       { l.exited <- code }
 func (l *coreListener) Output(cat, text string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if cat == "stdout" {
+	switch cat {
+	case "stdout":
 		l.out.WriteString(text)
+	case "console":
+		l.cons.WriteString(text)
 	}
+}
+
+func (l *coreListener) console() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cons.String()
 }
 
 func (l *coreListener) stdout() string {

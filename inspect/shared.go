@@ -117,7 +117,7 @@ func (a *accessHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	stop := false
 	if info != nil {
 		s.mu.Lock()
-		s.pending[t] = info
+		s.r.pending[t] = info
 		s.mu.Unlock()
 		stop = true
 	}
@@ -189,7 +189,7 @@ func (a *accessHook) release() {
 // releaseOwed is release for the session's machine. Must hold s.mu with
 // the world stopped (resumeLocked).
 func (s *Session) releaseOwed() {
-	if a, ok := s.m.Hook.(*accessHook); ok && a.shared {
+	if a, ok := s.r.m.Hook.(*accessHook); ok && a.shared {
 		a.release()
 	}
 }

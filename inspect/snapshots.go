@@ -56,6 +56,9 @@ const DefaultSnapshotBudget = 256 << 20
 type snap struct {
 	sn  *sched.Snapshot
 	off int
+	// counts are the breakpoints' hit counts at the copy's moment, which
+	// a re-execution from it goes on from.
+	counts map[*bp]int
 }
 
 // snapStore holds a session's checkpoints, by offset.
@@ -101,7 +104,7 @@ func (st *snapStore) active() bool {
 
 // add keeps a new copy taken at offset off (copies at offsets it already
 // has are not kept), thinning the copies to the budget.
-func (st *snapStore) add(sn *sched.Snapshot, off int, cost time.Duration) {
+func (st *snapStore) add(sn *sched.Snapshot, off int, cost time.Duration, counts map[*bp]int) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.cost = cost
@@ -111,7 +114,7 @@ func (st *snapStore) add(sn *sched.Snapshot, off int, cost time.Duration) {
 	}
 	st.list = append(st.list, nil)
 	copy(st.list[i+1:], st.list[i:])
-	st.list[i] = &snap{sn: sn, off: off}
+	st.list[i] = &snap{sn: sn, off: off, counts: counts}
 	st.bytes += sn.Bytes
 	st.taken++
 	for st.bytes > st.budget && len(st.list) > 2 {
@@ -218,6 +221,7 @@ func (s *Session) SnapshotStats() SnapshotStats {
 // is the session's (a re-execution the session has not adopted takes
 // none): it is the scheduler's Checkpointer.
 type snapHook struct {
+	s   *Session
 	tt  *timeTravel
 	j   *record.Journal
 	n   int           // quanta since the last look at the clock (every 64th)
@@ -235,7 +239,7 @@ func (k *snapHook) AfterQuantum(sch *sched.Scheduler) {
 		return
 	}
 	k.n = 0
-	if k.tt.current.Load() != sch || !st.active() || k.tt.stopped != "" {
+	if r := k.s.live.Load(); r == nil || r.sch != sch || !st.active() || k.tt.stopped != "" {
 		return
 	}
 	now := time.Now()
@@ -262,7 +266,13 @@ func (k *snapHook) AfterQuantum(sch *sched.Scheduler) {
 		return // (a thread in a pinned native: at a later quantum)
 	}
 	cost := time.Since(now)
-	st.add(sn, off, cost)
+	k.s.mu.Lock() // (after the scheduler's lock, as the trap hooks take it)
+	counts := map[*bp]int{}
+	for b, c := range k.s.r.counts {
+		counts[b] = c.hits
+	}
+	k.s.mu.Unlock()
+	st.add(sn, off, cost, counts)
 	k.ran = 0
 	k.at = time.Now()
 	sch.Machine().ExcludeHeap(st.heap.Load())
@@ -278,13 +288,14 @@ func (s *Session) snapBefore(ok func(*snap) bool) *snap {
 	return s.tt.snaps.latest(int(^uint(0)>>1), ok)
 }
 
-// hitCounted reports whether a breakpoint has a hit condition.
+// hitCounted reports whether a breakpoint has a hit condition or an
+// ignore count: its hits are numbered from the start.
 func (s *Session) hitCounted() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, list := range s.bps.at {
 		for _, b := range list {
-			if b.hitTest != nil {
+			if b.hitTest != nil || len(s.bps.ignores[b.id]) > 0 {
 				return true
 			}
 		}

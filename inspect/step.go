@@ -119,14 +119,14 @@ func (s *Session) startStep(threadID int64, kind StepKind, singleThread, instr b
 	defer func() {
 		s.mu.Unlock()
 		s.emit(func(l Listener) { l.Continued(threadID, !singleThread) })
-		s.sch.Resume()
+		s.r.sch.Resume()
 	}()
-	if s.step != nil {
+	if s.r.step != nil {
 		s.endStepLocked()
 	}
 	f := t.Frame(0)
-	st := &stepReq{thread: t, kind: kind, depth: t.Depth(), fn: f.Fn, pc: f.PC, retSlot: -1, instr: instr, into: s.nextInto}
-	s.nextInto = 0
+	st := &stepReq{thread: t, kind: kind, depth: t.Depth(), fn: f.Fn, pc: f.PC, retSlot: -1, instr: instr, into: s.r.nextInto}
+	s.r.nextInto = 0
 	st.line, _ = f.Fn.Pos(f.PC)
 	if kind == StepOut && t.Depth() > 1 {
 		caller := t.Frame(1)
@@ -158,7 +158,7 @@ func (s *Session) startStep(threadID int64, kind StepKind, singleThread, instr b
 			st.traps = append(st.traps, k)
 		}
 	}
-	s.step = st
+	s.r.step = st
 	if singleThread {
 		if err := s.freezeOthersLocked(threadID); err != nil {
 			return err
@@ -171,11 +171,11 @@ func (s *Session) startStep(threadID int64, kind StepKind, singleThread, instr b
 // endStepLocked removes the step's traps. Must hold s.mu with no dispatch
 // running.
 func (s *Session) endStepLocked() {
-	st := s.step
+	st := s.r.step
 	if st == nil {
 		return
 	}
-	s.step = nil
+	s.r.step = nil
 	for _, k := range st.traps {
 		s.clearTrapLocked(k)
 	}
@@ -187,7 +187,7 @@ func (s *Session) endStepLocked() {
 // running anything.
 func (s *Session) stepFromCall(threadID int64, t *vm.Thread) bool {
 	s.mu.Lock()
-	rv := s.ret
+	rv := s.r.ret
 	if rv == nil || rv.thread != t || !rv.atCall || t.Depth() == 0 || t.Frame(0).PC != rv.pc {
 		s.mu.Unlock()
 		return false
@@ -199,10 +199,10 @@ func (s *Session) stepFromCall(threadID int64, t *vm.Thread) bool {
 		s.mu.Unlock()
 		return false
 	}
-	s.ret = nil
-	s.refs.reset()
+	s.r.ret = nil
+	s.r.refs.reset()
 	info := StopInfo{Reason: ReasonStep, Description: "Step", ThreadID: t.ID, AllThreadsStopped: true}
-	s.stop = info
+	s.r.stop = info
 	s.mu.Unlock()
 	s.emit(func(l Listener) { l.Continued(threadID, true) })
 	s.emit(func(l Listener) { l.Stopped(info) })
@@ -224,7 +224,7 @@ func isStmt(fn *vm.Funcode, pc int32) bool {
 // shownPC returns the pc whose line a thread's top frame shows: the call
 // just returned from, after a step out.
 func (s *Session) shownPC(t *vm.Thread, f *vm.Frame) int32 {
-	if rv := s.ret; rv != nil && rv.thread == t && rv.atCall && f.PC == rv.pc && f.PC > 0 && t.Frame(0) == f {
+	if rv := s.r.ret; rv != nil && rv.thread == t && rv.atCall && f.PC == rv.pc && f.PC > 0 && t.Frame(0) == f {
 		return f.PC - 1
 	}
 	return f.PC

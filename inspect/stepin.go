@@ -105,11 +105,11 @@ func (s *Session) StepInto(threadID int64, target int, singleThread bool) error 
 // startStepInto starts a step in restricted to one call.
 func (s *Session) startStepInto(threadID int64, singleThread bool, into int32) error {
 	s.mu.Lock()
-	s.nextInto = into
+	s.r.nextInto = into
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		s.nextInto = 0 // (a step that ended at once did not take it)
+		s.r.nextInto = 0 // (a step that ended at once did not take it)
 		s.mu.Unlock()
 	}()
 	return s.startStep(threadID, StepIn, singleThread, false)

@@ -42,19 +42,19 @@ func (s *Session) TerminateThreads(ids []int64) error {
 		ts = append(ts, t)
 	}
 	for _, t := range ts {
-		exc := s.m.NewTermination(fmt.Sprintf("thread %d %q terminated by the debugger", t.ID, t.Name))
-		if err := s.sch.Terminate(t, exc); err != nil {
+		exc := s.r.m.NewTermination(fmt.Sprintf("thread %d %q terminated by the debugger", t.ID, t.Name))
+		if err := s.r.sch.Terminate(t, exc); err != nil {
 			return err
 		}
 		s.mu.Lock()
-		delete(s.excStops, t.ID)
-		if s.ret != nil && s.ret.thread == t {
-			s.ret = nil
+		delete(s.r.excStops, t.ID)
+		if s.r.ret != nil && s.r.ret.thread == t {
+			s.r.ret = nil
 		}
 		s.mu.Unlock()
 	}
 	s.mu.Lock()
-	s.refs.reset()
+	s.r.refs.reset()
 	s.mu.Unlock()
 	return nil
 }
@@ -114,11 +114,11 @@ func (s *Session) RestartFrame(threadID int64, depth int) error {
 // debugger changed where t is).
 func (s *Session) stopInPlace(t *vm.Thread, info StopInfo) {
 	s.mu.Lock()
-	s.ret = nil
-	s.refs.reset()
+	s.r.ret = nil
+	s.r.refs.reset()
 	info.ThreadID, info.AllThreadsStopped = t.ID, true
-	s.stop, s.stopped = info, t
-	delete(s.excStops, t.ID)
+	s.r.stop, s.r.stopped = info, t
+	delete(s.r.excStops, t.ID)
 	s.mu.Unlock()
 	s.emit(func(l Listener) { l.Continued(t.ID, true) })
 	s.emit(func(l Listener) { l.Stopped(info) })

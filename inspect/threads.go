@@ -10,17 +10,17 @@ import (
 
 // threadInfo describes t (the program must be stopped).
 func (s *Session) threadInfo(t *vm.Thread) ThreadInfo {
-	ti := ThreadInfo{ID: t.ID, Name: t.Name, State: t.State.String(), Stopped: t == s.stopped}
+	ti := ThreadInfo{ID: t.ID, Name: t.Name, State: t.State.String(), Stopped: t == s.r.stopped}
 	if ti.Stopped && t.State == vm.Runnable {
 		ti.State = "stopped" // the thread the stop is about
 	}
-	if s.sch.Frozen(t) {
+	if s.r.sch.Frozen(t) {
 		ti.State = "frozen"
 	}
 	if t.State == vm.Waiting {
 		ti.WaitReason = t.WaitReason
 	}
-	if p := s.sch.Pinned(t); p != "" {
+	if p := s.r.sch.Pinned(t); p != "" {
 		// inside a native that blocks its carrier (file I/O)
 		ti.State, ti.WaitReason = "pinned", "pinned in "+p
 	}
@@ -43,7 +43,7 @@ func (s *Session) Threads() ([]ThreadInfo, error) {
 		return nil, err
 	}
 	var out []ThreadInfo
-	for _, t := range s.sch.Threads() {
+	for _, t := range s.r.sch.Threads() {
 		out = append(out, s.threadInfo(t))
 	}
 	return out, nil
@@ -53,17 +53,17 @@ func (s *Session) Threads() ([]ThreadInfo, error) {
 func (s *Session) StoppedThread() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.stopped == nil {
+	if s.r.stopped == nil {
 		return 0
 	}
-	return s.stopped.ID
+	return s.r.stopped.ID
 }
 
 // LastStop returns the last stop.
 func (s *Session) LastStop() StopInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.stop
+	return s.r.stop
 }
 
 // Stack returns levels frames of a thread starting at depth start
@@ -145,7 +145,7 @@ func (s *Session) LiveThreadsPage(limit int, include []int64) (page []ThreadInfo
 	s.worldMu.Lock()
 	defer s.worldMu.Unlock()
 	s.mu.Lock()
-	st := s.state
+	st := s.r.state
 	s.mu.Unlock()
 	switch st {
 	case stateStopped:
@@ -155,13 +155,13 @@ func (s *Session) LiveThreadsPage(limit int, include []int64) (page []ThreadInfo
 	default:
 		return nil, 0, ErrNotRunning
 	}
-	s.sch.Pause()
+	s.r.sch.Pause()
 	page, total = s.threadsPage(limit, include)
 	s.mu.Lock()
-	still := s.state == stateRunning
+	still := s.r.state == stateRunning
 	s.mu.Unlock()
 	if still {
-		s.sch.Resume()
+		s.r.sch.Resume()
 	}
 	return page, total, nil
 }
@@ -176,11 +176,11 @@ func (s *Session) threadsPage(limit int, include []int64) (page []ThreadInfo, to
 	}
 	keep := map[*vm.Thread]bool{}
 	for _, id := range include {
-		if t := s.sch.Thread(id); t != nil && len(keep) < limit {
+		if t := s.r.sch.Thread(id); t != nil && len(keep) < limit {
 			keep[t] = true
 		}
 	}
-	first, total := s.sch.FirstThreads(limit)
+	first, total := s.r.sch.FirstThreads(limit)
 	for _, t := range first {
 		if len(keep) >= limit {
 			break

@@ -87,14 +87,14 @@ func fixedKids(items []child) kids {
 func (s *Session) addRef(n *node) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.refs.add(n)
+	return s.r.refs.add(n)
 }
 
 // node returns the node of a variables reference.
 func (s *Session) node(ref int) (*node, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	x, ok := s.refs.get(ref)
+	x, ok := s.r.refs.get(ref)
 	n, _ := x.(*node)
 	if !ok || n == nil {
 		return nil, ErrBadRef
@@ -124,7 +124,7 @@ func (s *Session) Scopes(threadID int64, depth int) (out []Scope, err error) {
 	}()
 	this, params, locals := frameVars(t, depth)
 	var extra []child
-	if rv := s.ret; depth == 0 && rv != nil && rv.thread == t && rv.has {
+	if rv := s.r.ret; depth == 0 && rv != nil && rv.thread == t && rv.has {
 		// after a step out: what the function returned
 		extra = append(extra, child{name: ReturnValueName, v: rv.v, typ: rv.typ})
 	}

@@ -58,12 +58,12 @@ func (s *Session) WaitGraph() (WaitGraph, error) {
 	}
 	g := WaitGraph{Names: map[int64]string{}}
 	s.mu.Lock()
-	g.Deadlock = s.deadlock
+	g.Deadlock = s.r.deadlock
 	s.mu.Unlock()
 	ids := map[any]string{}
 	owner := map[int64]int64{} // thread → the thread it waits for (through one object)
 	edgeOf := map[int64][2]int{}
-	for _, t := range s.sch.Threads() {
+	for _, t := range s.r.sch.Threads() {
 		if t.State != vm.Waiting || t.WaitOn == nil {
 			continue
 		}

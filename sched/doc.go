@@ -96,6 +96,23 @@
 // waiter, so waiters are served in FIFO order; thread.sleep(ms) with
 // ms <= 0 only yields.
 //
+// # Building a run
+//
+// Boot is the one way to build a run: a machine and its scheduler from a
+// program and a RunConfig. It checks the limits (Limits.Check: the same
+// bounds and words for every front end), resolves the file permissions,
+// makes the machine with its limits, permissions, debug hook and output
+// (through the Tap of a recording or a replay, which also gives the
+// clock), makes the scheduler (or restores a Snapshot), installs the race
+// hook, the Tap, the strategy and the checkpointer in that order, and
+// starts main. Every front end (run and its --record, --race and
+// --dump-on-crash forms, debug, replay, trace, explore, run --listen, the
+// DAP launch request) and every re-execution of the debugger's time
+// travel goes through it, so a permission or a limit cannot be applied by
+// one and forgotten by another (run --dump-on-crash once ran without
+// --deny-fs's policy for that reason). New is the scheduler alone, for
+// tests and benchmarks that build a machine by hand.
+//
 // # Rejected alternatives
 //
 // A goroutine per virtual thread would make blocking trivial (a Go
