@@ -50,7 +50,7 @@ func placeOf(at sched.Site) Place {
 
 // spawnedBy returns who spawned t and where (zero if not recorded).
 func (s *Session) spawnedBy(t *vm.Thread) (int64, Place) {
-	parent, at := s.sch.SpawnedBy(t)
+	parent, at := s.r.sch.SpawnedBy(t)
 	return parent, placeOf(at)
 }
 
@@ -75,7 +75,7 @@ func (s *Session) Leaks(withStack bool) ([]LeakInfo, error) {
 	if err := s.checkStopped(); err != nil {
 		return nil, err
 	}
-	ls, err := s.sch.Leaks()
+	ls, err := s.r.sch.Leaks()
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (s *Session) Leaks(withStack bool) ([]LeakInfo, error) {
 	for _, l := range ls {
 		li := LeakInfo{Thread: s.threadInfo(l.Thread)}
 		_, li.WaitingOn = describeWaitObject(l.On, l.Thread.WaitReason)
-		if at, ok := s.sch.MadeAt(l.On); ok {
+		if at, ok := s.r.sch.MadeAt(l.On); ok {
 			li.ObjectMadeAt = placeOf(at)
 		}
 		if withStack {
@@ -162,7 +162,7 @@ func (s *Session) viewThreads(f ThreadFilter) ([]view, int, error) {
 	var leaked map[*vm.Thread]bool
 	for _, w := range f.With {
 		if w.Key == "leaked" && leaked == nil {
-			ls, err := s.sch.Leaks()
+			ls, err := s.r.sch.Leaks()
 			if err != nil {
 				return nil, 0, err
 			}
@@ -172,7 +172,7 @@ func (s *Session) viewThreads(f ThreadFilter) ([]view, int, error) {
 			}
 		}
 	}
-	ths := s.sch.Threads()
+	ths := s.r.sch.Threads()
 	out := make([]view, 0, len(ths))
 	for i, t := range ths {
 		if i%cancelEvery == cancelEvery-1 && s.cancelled() {
@@ -359,7 +359,7 @@ func (s *Session) ValueMadeAt(v vm.Value) (Place, bool) {
 			return Place{File: fn.File, Line: int(fn.Line)}, true
 		}
 	case *vm.Thread, *sched.Future, *sched.Channel, *sched.Mutex, *sched.ReentrantMutex, *sched.Semaphore:
-		if at, ok := s.sch.MadeAt(x); ok {
+		if at, ok := s.r.sch.MadeAt(x); ok {
 			return placeOf(at), true
 		}
 	}
