@@ -35,8 +35,8 @@ func TestLeaksRequest(t *testing.T) {
 		for _, l := range b.Threads {
 			ids = append(ids, l.ID)
 			switch {
-			case l.Parent != 1 || l.SpawnedAt == nil || l.SpawnedAt.Line != f.Line("spawn") || l.SpawnedAt.Source == nil || l.SpawnedAt.Source.Path != f.Path:
-				t.Errorf("thread %d: spawned by %d at %+v, want by 1 at line %d", l.ID, l.Parent, l.SpawnedAt, f.Line("spawn"))
+			case l.Parent != 1 || l.SpawnedAt == nil || l.SpawnedAt.Line != f.Line("spawnHandler") || l.SpawnedAt.Source == nil || l.SpawnedAt.Source.Path != f.Path:
+				t.Errorf("thread %d: spawned by %d at %+v, want by 1 at line %d", l.ID, l.Parent, l.SpawnedAt, f.Line("spawnHandler"))
 			case l.WaitReason != "chan send" || !strings.HasPrefix(l.WaitingOn, "chan send on Channel<int>"):
 				t.Errorf("thread %d: waiting on %q (%q)", l.ID, l.WaitingOn, l.WaitReason)
 			case l.ObjectMadeAt == nil || l.ObjectMadeAt.Line != f.Line("makeReply"):
@@ -53,7 +53,7 @@ func TestLeaksRequest(t *testing.T) {
 			t.Errorf("total %d threads, want 7", b.Total)
 		}
 		text := console(t, c, ":leaks")
-		for _, want := range []string{"3 of ", "[6]", "chan send on Channel<int>", fmt.Sprintf("spawned by [1] at leaky.n:%d", f.Line("spawn")),
+		for _, want := range []string{"3 of ", "[6]", "chan send on Channel<int>", fmt.Sprintf("spawned by [1] at leaky.n:%d", f.Line("spawnHandler")),
 			fmt.Sprintf("at handle (leaky.n:%d)", f.Line("handlerWaits"))} {
 			if !strings.Contains(text, want) {
 				t.Errorf(":leaks says\n%s\nwant %q in it", text, want)
