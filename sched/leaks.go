@@ -2,7 +2,9 @@ package sched
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -206,3 +208,56 @@ func (a *AtomicInt) ReachLeaf() {}
 
 // ReachLeaf implements vm.Leaf: a timer refers to its thread only.
 func (tm *Timer) ReachLeaf() {}
+
+// LeakReport renders leaks as the deadlock report renders threads: a
+// header, then each thread with what it waits on (and where that was
+// made), who spawned it and where (when sites were recorded), and its
+// stack:
+//
+//	leaked: 1 thread is parked on what no thread that can run reaches:
+//
+//	thread 6 "thread-6" [chan send on Channel<int>(len 0/cap 0), made at server.n:23], spawned by thread 1 at server.n:24:
+//	  at handle (server.n:12)
+//
+// It is "" for no leak. Call it as Leaks.
+func (s *Scheduler) LeakReport(leaks []Leak) string {
+	if len(leaks) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	if len(leaks) == 1 {
+		b.WriteString("leaked: 1 thread is parked on what no thread that can run reaches:\n\n")
+	} else {
+		fmt.Fprintf(&b, "leaked: %d threads are parked on what no thread that can run reaches:\n\n", len(leaks))
+	}
+	for _, l := range leaks {
+		t := l.Thread
+		what := t.WaitReason
+		if st, ok := l.On.(fmt.Stringer); ok && !isThread(l.On) {
+			what += " on " + st.String()
+		}
+		if at, ok := s.MadeAt(l.On); ok && !isThread(l.On) {
+			what += ", made at " + siteText(at)
+		}
+		fmt.Fprintf(&b, "thread %d %q [%s]", t.ID, t.Name, what)
+		if parent, at := s.SpawnedBy(t); at.Known() {
+			fmt.Fprintf(&b, ", spawned by thread %d at %s", parent, siteText(at))
+		}
+		b.WriteString(":\n")
+		b.WriteString(vm.FormatBacktrace(backtrace(t)))
+	}
+	return b.String()
+}
+
+// isThread reports whether x is a thread (joined: where it was spawned
+// is its own report's business).
+func isThread(x any) bool {
+	_, ok := x.(*vm.Thread)
+	return ok
+}
+
+// siteText renders a site as "file:line" with the file's base name.
+func siteText(at Site) string {
+	file, line, _ := at.Pos()
+	return fmt.Sprintf("%s:%d", filepath.Base(file), line)
+}
