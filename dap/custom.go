@@ -141,7 +141,13 @@ func (c *session) customRequest(content []byte) bool {
 		Command   string          `json:"command"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
-	if json.Unmarshal(content, &head) != nil || head.Type != "request" || !strings.HasPrefix(head.Command, "nlang/") {
+	if json.Unmarshal(content, &head) != nil || head.Type != "request" {
+		return false
+	}
+	h, ok := customRequests[head.Command]
+	if std, isStd := standardRequests[head.Command]; isStd { // go-dap does not know them (locations.go)
+		h, ok = std, true
+	} else if !strings.HasPrefix(head.Command, "nlang/") {
 		return false
 	}
 	c.hold()
@@ -152,7 +158,6 @@ func (c *session) customRequest(content []byte) bool {
 			c.sendErrorResponse(head.Seq, head.Command, errInternal, fmt.Sprintf("internal error in %s: %v", head.Command, r))
 		}
 	}()
-	h, ok := customRequests[head.Command]
 	if !ok {
 		c.sendErrorResponse(head.Seq, head.Command, errUnsupported, fmt.Sprintf("unsupported command %q", head.Command))
 		return true
@@ -182,6 +187,9 @@ func derefArgs(p any) any { return reflect.ValueOf(p).Elem().Interface() }
 // value of the type it takes) and returns its body.
 func (c *session) runCustom(command string, args any) (any, error) {
 	h, ok := customRequests[command]
+	if !ok {
+		h, ok = standardRequests[command]
+	}
 	if !ok {
 		return nil, &reqError{errUnsupported, fmt.Sprintf("unsupported command %q", command)}
 	}

@@ -44,3 +44,25 @@ func TestREPLLeaksGroupsTree(t *testing.T) {
 	ft.expect(ft.Exec("leaks -all"), `error: leaks: unknown "-all"`)
 	ft.expect(ft.Exec("continue"), `served`)
 }
+
+// TestREPLPrintLocations: print shows where a value comes from (DAP
+// 1.68 locations): a thread's and a future's spawn, a channel's and a
+// mutex's construction, a function value's declaration, also for the
+// fields it lists; a number has none.
+func TestREPLPrintLocations(t *testing.T) {
+	path, err := filepath.Abs("../../testdata/dap/values.n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ft, _ := startTerminal(t, path)
+	ft.Exec(fmt.Sprintf("break %d", ft.line("bp look")))
+	ft.expect(ft.Exec("continue"), `^Breakpoint 1 at main`)
+	at := func(marker string) string { return fmt.Sprintf(`  at values.n:%d$`, ft.line("bp "+marker)) }
+	ft.expect(ft.Exec("print t"), `^\[2\] thread-2 \(\w+\)`+at("spawnT"))
+	ft.expect(ft.Exec("print f"), `^Future<int>\(\w+\)`+at("spawnF"), `^  thread = \[3\] thread-3 .*`+at("spawnF"))
+	ft.expect(ft.Exec("print c"), `^Channel<int>\(len 0/cap 0\)`+at("makeChan"))
+	ft.expect(ft.Exec("print m"), `^Mutex\(unlocked\)`+at("makeMutex"))
+	ft.expect(ft.Exec("print w"), `^func .*worker`+at("worker"))
+	ft.expect(ft.Exec("print b"), `^Box \{n: 0, ch: .*\}$`, `^  n = 0$`, `^  ch = Channel<int>\(len 0/cap 0\)`+at("makeChan"))
+	ft.expect(ft.Exec("print 6 * 7"), `^42$`)
+}

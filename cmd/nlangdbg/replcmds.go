@@ -593,11 +593,12 @@ func scopeCmd(scope string) func(r *repl, args string) error {
 }
 
 func (r *repl) variables(ref int) ([]dap.Variable, error) {
-	resp, err := r.c.call(&dap.VariablesRequest{Request: request("variables"), Arguments: dap.VariablesArguments{VariablesReference: ref}})
-	if err != nil {
-		return nil, err
+	vars, err := r.variablesAt(ref) // (repl_locations.go)
+	out := make([]dap.Variable, len(vars))
+	for i, v := range vars {
+		out[i] = v.Variable
 	}
-	return resp.(*dap.VariablesResponse).Body.Variables, nil
+	return out, err
 }
 
 func cmdPrint(r *repl, args string) error {
@@ -616,17 +617,17 @@ func cmdPrint(r *repl, args string) error {
 	if err != nil {
 		return err
 	}
-	b := resp.(*dap.EvaluateResponse).Body
-	r.printf("%s\n", b.Result)
+	b := resp.(*api.EvaluateResponse).Body
+	r.printf("%s%s\n", b.Result, r.at(b.ValueLocationReference)) // (repl_locations.go)
 	if b.VariablesReference != 0 {
-		vars, err := r.variables(b.VariablesReference)
+		vars, err := r.variablesAt(b.VariablesReference)
 		if err == nil {
 			for i, v := range vars {
 				if i == 20 {
 					r.printf("  …\n")
 					break
 				}
-				r.printf("  %s = %s\n", v.Name, v.Value)
+				r.printf("  %s = %s%s\n", v.Name, v.Value, r.at(v.ValueLocationReference))
 			}
 		}
 	}
@@ -695,7 +696,7 @@ func (r *repl) evalRef(expr string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ref := resp.(*dap.EvaluateResponse).Body.VariablesReference
+	ref := resp.(*api.EvaluateResponse).Body.VariablesReference
 	if ref == 0 {
 		return 0, fmt.Errorf("%s has no fields or elements", expr)
 	}

@@ -348,6 +348,8 @@ func NewBody(command string) any {
 		return new(ThreadGroupsBody)
 	case CmdLeaks:
 		return new(LeaksBody)
+	case CmdLocations:
+		return new(LocationsBody)
 	case CmdFunctions:
 		return new(FunctionsBody)
 	case CmdDisassemble:

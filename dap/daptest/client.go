@@ -49,6 +49,7 @@ type Client struct {
 	transcript []dap.Message
 	output     map[string]*strings.Builder
 	stops      map[*dap.StoppedEvent]*api.Stop // (StopOf)
+	raw        map[dap.Message][]byte          // (Raw)
 }
 
 // NewClient returns a client on rw and starts reading from it.
@@ -78,6 +79,10 @@ func (c *Client) readLoop() {
 				c.stops[e] = ext.Body.Nlang
 			}
 		}
+		if c.raw == nil {
+			c.raw = map[dap.Message][]byte{}
+		}
+		c.raw[m] = content
 		c.queue = append(c.queue, m)
 		c.transcript = append(c.transcript, m)
 		if o, ok := m.(*dap.OutputEvent); ok {
@@ -91,6 +96,14 @@ func (c *Client) readLoop() {
 		c.mu.Unlock()
 		c.wake()
 	}
+}
+
+// Raw returns the JSON the server sent for m (a message the client
+// returned), for the fields go-dap does not decode.
+func (c *Client) Raw(m dap.Message) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.raw[m]
 }
 
 func (c *Client) wake() {
