@@ -140,15 +140,106 @@ type ThreadGroup struct {
 // MaxGroupIDs is the most thread ids a ThreadGroup lists.
 const MaxGroupIDs = 100
 
-// view is what the views know of one thread.
-type view struct {
-	t  *vm.Thread
-	ti ThreadInfo
+// gkey is a thread's key in a group (comparable, made without
+// allocating): a text and a line (location, spawn site), or a stack's
+// identity in text.
+type gkey struct {
+	text string
+	line int
 }
 
-// viewThreads returns the live threads f selects, by id, and the number
-// of live threads. The program must be stopped.
-func (s *Session) viewThreads(f ThreadFilter) ([]view, int, error) {
+// String renders the key as the groups show it.
+func (k gkey) String() string {
+	if k.line == 0 {
+		return k.text
+	}
+	return k.text + ":" + strconv.Itoa(k.line)
+}
+
+// stateOf returns a thread's state and wait reason as ThreadInfo shows
+// them (threadInfo).
+func (s *Session) stateOf(t *vm.Thread) (state, reason string) {
+	state = t.State.String()
+	if t == s.r.stopped && t.State == vm.Runnable {
+		state = "stopped"
+	}
+	if s.r.sch.Frozen(t) {
+		state = "frozen"
+	}
+	if t.State == vm.Waiting {
+		reason = t.WaitReason
+	}
+	if p := s.r.sch.Pinned(t); p != "" {
+		state, reason = "pinned", "pinned in "+p
+	}
+	return state, reason
+}
+
+// topPos returns the function and line of t's top frame, as threadInfo
+// shows them (nil if t has no frame).
+func (s *Session) topPos(t *vm.Thread) (*vm.Funcode, int) {
+	if t.Depth() == 0 {
+		return nil, 0
+	}
+	f := t.Frame(0)
+	pc := s.shownPC(t, f)
+	if t.InNative() && pc > 0 {
+		pc--
+	}
+	line, _ := f.Fn.Pos(pc)
+	return f.Fn, int(line)
+}
+
+// keyOf returns t's key by (one of GroupKeys); buf is scratch for the
+// stack's identity (returned, maybe grown).
+func (s *Session) keyOf(t *vm.Thread, by string, buf []byte) (gkey, []byte) {
+	switch by {
+	case GroupFunction:
+		if fn, _ := s.topPos(t); fn != nil {
+			return gkey{text: fn.Name}, buf
+		}
+	case GroupLocation:
+		if fn, line := s.topPos(t); fn != nil {
+			return gkey{text: fn.File, line: line}, buf
+		}
+	case GroupState:
+		st, _ := s.stateOf(t)
+		return gkey{text: st}, buf
+	case GroupWaitReason:
+		st, reason := s.stateOf(t)
+		if reason == "" {
+			reason = st
+		}
+		return gkey{text: reason}, buf
+	case GroupSpawnSite:
+		_, at := s.r.sch.SpawnedBy(t)
+		switch file, line, _ := at.Pos(); {
+		case at.Known():
+			return gkey{text: file, line: line}, buf
+		case t.ID == 1:
+			return gkey{text: "(main)"}, buf
+		}
+		return gkey{text: "(unknown)"}, buf
+	case GroupStack:
+		buf = stackID(buf[:0], t, s)
+		return gkey{text: string(buf)}, buf
+	}
+	return gkey{}, buf
+}
+
+// keyText returns t's key by as text (a whole stack for GroupStack).
+func (s *Session) keyText(t *vm.Thread, by string) string {
+	if by == GroupStack {
+		st, _, _ := s.Stack(t.ID, 0, 0)
+		return stackText(st)
+	}
+	k, _ := s.keyOf(t, by, nil)
+	return k.String()
+}
+
+// selectThreads returns the live threads f selects, by id, and the
+// number of live threads. The program must be stopped.
+func (s *Session) selectThreads(f ThreadFilter) ([]*vm.Thread, int, error) {
 	for _, w := range f.With {
 		if !slices.Contains(FilterKeys, w.Key) {
 			return nil, 0, fmt.Errorf("unknown filter key %q (want %s)", w.Key, strings.Join(FilterKeys, ", "))
@@ -173,17 +264,23 @@ func (s *Session) viewThreads(f ThreadFilter) ([]view, int, error) {
 		}
 	}
 	ths := s.r.sch.Threads()
-	out := make([]view, 0, len(ths))
+	if f.State == "" && f.Func == "" && len(f.With) == 0 {
+		return ths, len(ths), nil
+	}
+	out := ths[:0:0]
 	for i, t := range ths {
 		if i%cancelEvery == cancelEvery-1 && s.cancelled() {
 			return nil, 0, ErrCancelled
 		}
-		v := view{t: t, ti: s.threadInfo(t)}
-		if f.State != "" && v.ti.State != f.State && v.ti.WaitReason != f.State {
-			continue
+		if f.State != "" {
+			if st, reason := s.stateOf(t); st != f.State && reason != f.State {
+				continue
+			}
 		}
-		if f.Func != "" && !strings.Contains(v.ti.Func, f.Func) {
-			continue
+		if f.Func != "" {
+			if fn, _ := s.topPos(t); fn == nil || !strings.Contains(fn.Name, f.Func) {
+				continue
+			}
 		}
 		ok := true
 		for _, w := range f.With {
@@ -192,9 +289,10 @@ func (s *Session) viewThreads(f ThreadFilter) ([]view, int, error) {
 			case "leaked":
 				match = leaked[t]
 			case "parent":
-				match = strconv.FormatInt(v.ti.Parent, 10) == w.Value
+				parent, _ := s.r.sch.SpawnedBy(t)
+				match = strconv.FormatInt(parent, 10) == w.Value
 			default:
-				match = strings.Contains(s.groupKey(v, w.Key), w.Value)
+				match = strings.Contains(s.keyText(t, w.Key), w.Value)
 			}
 			if match == w.Not {
 				ok = false
@@ -202,7 +300,7 @@ func (s *Session) viewThreads(f ThreadFilter) ([]view, int, error) {
 			}
 		}
 		if ok {
-			out = append(out, v)
+			out = append(out, t)
 		}
 	}
 	return out, len(ths), nil
@@ -214,13 +312,13 @@ func (s *Session) SelectThreads(f ThreadFilter) ([]ThreadInfo, int, error) {
 	if err := s.checkStopped(); err != nil {
 		return nil, 0, err
 	}
-	vs, total, err := s.viewThreads(f)
+	ths, total, err := s.selectThreads(f)
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]ThreadInfo, len(vs))
-	for i, v := range vs {
-		out[i] = v.ti
+	out := make([]ThreadInfo, len(ths))
+	for i, t := range ths {
+		out[i] = s.threadInfo(t)
 	}
 	return out, total, nil
 }
@@ -229,7 +327,8 @@ func (s *Session) SelectThreads(f ThreadFilter) ([]ThreadInfo, int, error) {
 // GroupKeys): the groups, largest first (then by key), the number of
 // threads selected and of live threads. GroupStack merges the threads
 // whose stacks are the same functions at the same lines. The program must
-// be stopped.
+// be stopped. It costs a look at each thread's top frame (its whole
+// stack by GroupStack), without describing the threads.
 func (s *Session) ThreadGroups(by string, f ThreadFilter) (groups []ThreadGroup, selected, total int, err error) {
 	if !slices.Contains(GroupKeys, by) {
 		return nil, 0, 0, fmt.Errorf("group by %q: want %s", by, strings.Join(GroupKeys, ", "))
@@ -237,44 +336,39 @@ func (s *Session) ThreadGroups(by string, f ThreadFilter) (groups []ThreadGroup,
 	if err := s.checkStopped(); err != nil {
 		return nil, 0, 0, err
 	}
-	vs, total, err := s.viewThreads(f)
+	ths, total, err := s.selectThreads(f)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	index := map[string]int{}
+	index := map[gkey]int{}
 	var buf []byte
-	for _, v := range vs {
-		var k string
+	for i, t := range ths {
+		if i%cancelEvery == cancelEvery-1 && s.cancelled() {
+			return nil, 0, 0, ErrCancelled
+		}
+		var k gkey
 		if by == GroupStack {
-			buf = stackID(buf[:0], v.t, s)
-			if i, ok := index[string(buf)]; ok { // (no string made for a hit)
-				g := &groups[i]
-				g.Count++
-				if len(g.IDs) < MaxGroupIDs {
-					g.IDs = append(g.IDs, v.ti.ID)
-				}
+			buf = stackID(buf[:0], t, s)
+			if gi, ok := index[gkey{text: string(buf)}]; ok { // (no string made for a hit)
+				groups[gi].add(t.ID)
 				continue
 			}
-			k = string(buf)
+			k = gkey{text: string(buf)}
 		} else {
-			k = s.groupKey(v, by)
+			k, buf = s.keyOf(t, by, buf)
 		}
-		i, ok := index[k]
+		gi, ok := index[k]
 		if !ok {
-			i = len(groups)
-			index[k] = i
-			g := ThreadGroup{Key: k}
+			gi = len(groups)
+			index[k] = gi
+			g := ThreadGroup{Key: k.String()}
 			if by == GroupStack {
-				g.Stack, _, _ = s.Stack(v.ti.ID, 0, 0)
+				g.Stack, _, _ = s.Stack(t.ID, 0, 0)
 				g.Key = stackText(g.Stack)
 			}
 			groups = append(groups, g)
 		}
-		g := &groups[i]
-		g.Count++
-		if len(g.IDs) < MaxGroupIDs {
-			g.IDs = append(g.IDs, v.ti.ID)
-		}
+		groups[gi].add(t.ID)
 	}
 	slices.SortStableFunc(groups, func(a, b ThreadGroup) int {
 		if c := cmp.Compare(b.Count, a.Count); c != 0 {
@@ -282,40 +376,15 @@ func (s *Session) ThreadGroups(by string, f ThreadFilter) (groups []ThreadGroup,
 		}
 		return cmp.Compare(a.Key, b.Key)
 	})
-	return groups, len(vs), total, nil
+	return groups, len(ths), total, nil
 }
 
-// groupKey returns the key by of a thread (not GroupStack's identity:
-// its text).
-func (s *Session) groupKey(v view, by string) string {
-	switch by {
-	case GroupFunction:
-		return v.ti.Func
-	case GroupLocation:
-		if v.ti.File == "" {
-			return ""
-		}
-		return v.ti.File + ":" + strconv.Itoa(v.ti.Line)
-	case GroupState:
-		return v.ti.State
-	case GroupWaitReason:
-		if v.ti.WaitReason == "" {
-			return v.ti.State
-		}
-		return v.ti.WaitReason
-	case GroupSpawnSite:
-		switch {
-		case v.ti.Spawn.Known():
-			return v.ti.Spawn.String()
-		case v.t.ID == 1:
-			return "(main)"
-		}
-		return "(unknown)"
-	case GroupStack:
-		st, _, _ := s.Stack(v.ti.ID, 0, 0)
-		return stackText(st)
+// add counts thread id in g.
+func (g *ThreadGroup) add(id int64) {
+	g.Count++
+	if len(g.IDs) < MaxGroupIDs {
+		g.IDs = append(g.IDs, id)
 	}
-	return ""
 }
 
 // stackID appends to b the identity of t's stack: the function and line

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -73,22 +74,51 @@ type leakWait struct {
 	need              int8
 }
 
+// leakScratch is the memory of a leak pass, kept for the next one: with
+// a hundred thousand threads, a pass that allocated its lists anew would
+// make the collector scan the program's heap more often than the pass
+// looks at it.
+type leakScratch struct {
+	waits []leakWait
+	roots []*vm.Thread
+}
+
+var leakScratches = sync.Pool{New: func() any { return new(leakScratch) }}
+
 // leaks is Leaks. Must hold s.mu.
 func (s *Scheduler) leaks() ([]Leak, error) {
+	sc := leakScratches.Get().(*leakScratch)
 	var (
-		waits    = make([]leakWait, 0, s.live)
-		byObj    = map[unsafe.Pointer]int32{}    // object reached → first wait on it
-		byThread = map[*vm.Thread]int32{}        // thread made live → first wait on it
-		roots    = make([]*vm.Thread, 0, s.live) // threads made live, to mark from
+		waits    = sc.waits[:0]
+		byObj    = map[unsafe.Pointer]int32{} // object reached → first wait on it
+		byThread = map[*vm.Thread]int32{}     // thread made live → first wait on it
+		roots    = sc.roots[:0]               // threads made live, to mark from
 	)
+	defer func() {
+		clear(waits[:cap(waits)]) // (no thread kept alive by the pool)
+		clear(roots[:cap(roots)])
+		sc.waits, sc.roots = waits[:0], roots[:0]
+		leakScratches.Put(sc)
+	}()
+	// The head of the chain of the last object waited on is kept out of
+	// byObj until another object comes: threads parked on one object
+	// are often listed one after the other.
+	var lastObj unsafe.Pointer
+	lastHead := int32(-1)
 	wait := func(t *vm.Thread, obj unsafe.Pointer, owner *vm.Thread) {
 		i := int32(len(waits))
 		w := leakWait{t: t, nextObj: -1, nextThrd: -1}
 		if obj != nil {
-			if j, ok := byObj[obj]; ok {
-				w.nextObj = j
+			if obj != lastObj {
+				if lastObj != nil {
+					byObj[lastObj] = lastHead
+				}
+				lastObj, lastHead = obj, -1
+				if j, ok := byObj[obj]; ok {
+					lastHead = j
+				}
 			}
-			byObj[obj] = i
+			w.nextObj, lastHead = lastHead, i
 			w.need++
 		}
 		if owner != nil {
@@ -128,6 +158,9 @@ func (s *Scheduler) leaks() ([]Leak, error) {
 		default: // a timer, input, a pinned native: it wakes by itself
 			roots = append(roots, t)
 		}
+	}
+	if lastObj != nil {
+		byObj[lastObj] = lastHead
 	}
 	r := vm.NewReach(256)
 	ready := func(w *leakWait) {
