@@ -150,6 +150,7 @@ func (c *session) customRequest(content []byte) bool {
 	} else if !strings.HasPrefix(head.Command, "nlang/") {
 		return false
 	}
+	c.curSeq = head.Seq
 	c.hold()
 	defer c.release()
 	defer func() {
@@ -281,8 +282,8 @@ func (c *session) ignore(a api.IgnoreArgs) (any, error) {
 
 // checkpointsBody answers api.CmdCheckpoints.
 func (c *session) checkpointsBody(_ api.None) (any, error) {
-	if !c.prog.CanGoBack() {
-		return nil, inspect.ErrNoRecording
+	if err := c.prog.NoRecordingReason(); err != nil {
+		return nil, err
 	}
 	b := api.CheckpointsBody{Checkpoints: []api.Checkpoint{}}
 	for _, cp := range c.prog.Checkpoints() {

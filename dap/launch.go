@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 
 	dap "github.com/google/go-dap"
 
+	"github.com/nlangdbg/nlangdbg/dap/api"
 	"github.com/nlangdbg/nlangdbg/inspect"
 )
 
@@ -81,6 +83,8 @@ type launchArgs struct {
 	DenyFS      bool     `json:"denyFs"`      // no file access at all
 	Token       string   `json:"token"`       // the server's token, if it has one
 	Race        bool     `json:"race"`        // detect data races (one carrier): a race stops with reason "data race"
+	Stdin       string   `json:"stdin"`       // a file the program reads as its input (relative to cwd)
+	Console     string   `json:"console"`     // internalConsole (default), integratedTerminal or externalTerminal (console.go)
 }
 
 // limits returns the run limits of the arguments, with the defaults for
@@ -135,7 +139,8 @@ func (c *session) onInitializeRequest(req *dap.InitializeRequest) {
 		return
 	}
 	c.initialized = true
-	c.respond(&dap.InitializeResponse{Response: newResponse(req), Body: capabilities()})
+	c.client = readClientCaps(c.raw, req.Arguments)
+	c.respond(&initializeResponse{Response: newResponse(req), Body: capabilities171{Capabilities: capabilities(), SupportsANSIStyling: true}})
 	c.send(&dap.InitializedEvent{Event: newEvent("initialized")})
 }
 
@@ -163,12 +168,30 @@ func (c *session) onLaunchRequest(req *dap.LaunchRequest) {
 	if !c.checkToken(req, args.Token) {
 		return
 	}
+	if err := c.checkConsole(args); err != nil {
+		c.sendError(req, errBadArguments, err.Error())
+		return
+	}
+	if args.Console == consoleIntegrated || args.Console == consoleExternal {
+		// answered once the terminal's console connects (console.go)
+		if err := c.startTerminal(req, args); err != nil {
+			c.sendError(req, errLaunch, err.Error())
+		}
+		return
+	}
+	c.finishLaunch(req, args)
+}
+
+// finishLaunch launches and answers req.
+func (c *session) finishLaunch(req *dap.LaunchRequest, args launchArgs) {
 	if err := c.launch(args); err != nil {
-		c.sendError(req, errLaunch, err.Error())
 		var ce *inspect.CompileError
 		if errors.As(err, &ce) {
 			c.sendOutput("stderr", ce.Report)
+			c.sendError(req, api.ErrCompile, err.Error())
+			return
 		}
+		c.sendError(req, errLaunch, err.Error())
 		return
 	}
 	c.handshakeDone()
@@ -196,7 +219,15 @@ func (c *session) launch(args launchArgs) error {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
+	c.closeIO()
+	pio, err := c.programIO(args)
+	if err != nil {
+		return err
+	}
 	cfg := inspect.Config{
+		Stdin:       pio.stdin,
+		Stdout:      pio.stdout,
+		Stderr:      pio.stderr,
 		Program:     path,
 		Args:        args.Args,
 		Cwd:         args.Cwd,
@@ -334,9 +365,12 @@ func (c *session) onTerminateRequest(req *dap.TerminateRequest) {
 	c.respond(&dap.TerminateResponse{Response: newResponse(req)})
 }
 
-// onRestartRequest ends the program and launches it again, with the
-// arguments of the request if it has them and the last ones otherwise,
-// sets the breakpoints again and starts it as configurationDone would.
+// onRestartRequest starts the program again. With the same arguments and
+// unchanged sources the session restarts in place (inspect's Restart: a
+// new run, the breakpoints and filters kept); otherwise the program ends
+// and is launched again, with the arguments of the request if it has
+// them and the last ones otherwise, and its breakpoints set again. Either
+// way it starts as configurationDone would.
 func (c *session) onRestartRequest(req *dap.RestartRequest) {
 	switch {
 	case c.attached:
@@ -354,17 +388,28 @@ func (c *session) onRestartRequest(req *dap.RestartRequest) {
 		c.sendError(req, errBadArguments, fmt.Sprintf("restart: bad arguments: %v", err))
 		return
 	}
+	same := ra.Arguments == nil || reflect.DeepEqual(*ra.Arguments, c.args)
 	if ra.Arguments != nil {
 		args = *ra.Arguments
 	}
 	old := c.prog
 	stopped := old.StoppedThread()
-	old.SetListener(nil) // its exit is not the session's
-	old.Terminate()
+	// The same program with the same arguments starts again in the same
+	// session (a new run: its breakpoints and filters stay); a program
+	// whose sources changed, or other arguments, is launched anew.
+	inPlace := false
+	if same && args.Stdin == "" { // (an input file is opened anew: a launch)
+		old.SetListener(nil) // the old run's end is not the session's
+		inPlace = old.Restart() == nil
+		old.SetListener(c.lis)
+	}
+	if !inPlace {
+		old.SetListener(nil) // its exit is not the session's
+		old.Terminate()
+	}
 	// the old program's threads are not stopped any more
 	c.send(&dap.ContinuedEvent{Event: newEvent("continued"),
 		Body: dap.ContinuedEventBody{ThreadId: int(max(stopped, 1)), AllThreadsContinued: true}})
-	c.prog = nil
 	c.frames.reset()
 	c.mu.Lock()
 	var gone []int64
@@ -377,6 +422,15 @@ func (c *session) onRestartRequest(req *dap.RestartRequest) {
 	for _, id := range gone {
 		c.send(&dap.ThreadEvent{Event: newEvent("thread"), Body: dap.ThreadEventBody{Reason: "exited", ThreadId: int(id)}})
 	}
+	if inPlace {
+		c.lis.ThreadStarted(1)
+		c.respond(&dap.RestartResponse{Response: newResponse(req)})
+		if c.configured {
+			c.prog.ConfigurationDone()
+		}
+		return
+	}
+	c.prog = nil
 	if err := c.launch(args); err != nil {
 		c.sendError(req, errRestart, err.Error())
 		c.sendTerminated()

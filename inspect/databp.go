@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -329,15 +330,18 @@ func (s *Session) patchWatchLocked(w *watch) {
 		}
 		return
 	}
-	_, isList := loc.seq.(*vm.List)
+	elem := vm.AccessArray
+	if _, isList := loc.seq.(*vm.List); isList {
+		elem = vm.AccessList
+	}
 	for _, fn := range s.prog.Funcs {
 		for pc := range fn.Code {
 			in := fn.Instr(int32(pc))
+			a := in.Op.Info().Access
 			switch {
-			case loc.kind == watchField && in.Op == vm.SETF && in.B == loc.field,
-				loc.kind == watchField && w.read && in.Op == vm.GETF && in.C == loc.field,
-				loc.kind == watchElem && !isList && (in.Op == vm.ASET || w.read && in.Op == vm.AGET),
-				loc.kind == watchElem && isList && (in.Op == vm.LSET || w.read && in.Op == vm.LGET):
+			case !a.Write && !w.read:
+			case loc.kind == watchField && a.Kind == vm.AccessField && in.Operand(a.Key) == loc.field,
+				loc.kind == watchElem && a.Kind == elem:
 				add(fn, pc)
 			}
 		}
@@ -368,9 +372,8 @@ func (s *Session) checkData(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 			kept = append(kept, p)
 			continue
 		default:
-			if info := s.decideLocked(p); info != nil && stop == nil {
-				stop = info
-			}
+			// (two watchpoints on one write: one stop, both their ids)
+			stop = mergeDataStops(stop, s.decideLocked(p))
 		}
 	}
 	clear(d.pending[len(kept):])
@@ -417,6 +420,21 @@ func (s *Session) precheckStoppedLocked(w *watch) {
 	}
 }
 
+// recheckDataLocked starts the data breakpoints' checks over on a
+// machine the session adopts (going back): the threads that will run the
+// instruction they are at without trapping (preempted at its trap, as
+// a recorded schedule that preempts at shared accesses does) are checked
+// now, as for a new watch. Must hold s.mu with the world stopped.
+func (s *Session) recheckDataLocked() {
+	if s.data == nil {
+		return
+	}
+	s.data.pending = nil
+	for _, w := range s.data.watches {
+		s.precheckStoppedLocked(w)
+	}
+}
+
 // touches reports whether in, about to run in t's top frame, writes (or,
 // for a readWrite watch, reads: read true) w's location. A watch on a
 // field or a local follows the location into another execution of the
@@ -446,28 +464,20 @@ func (w *watch) match(t *vm.Thread, fn *vm.Funcode, in vm.Instr) (ok, read bool,
 		}
 		return *t.Reg(f, r)
 	}
+	a := in.Op.Info().Access // (the opcode's own: not a collection's methods)
 	switch loc.kind {
 	case watchField:
-		var r vm.Value
-		switch {
-		case in.Op == vm.SETF && in.B == loc.field:
-			r = reg(in.A)
-		case w.read && in.Op == vm.GETF && in.C == loc.field:
-			r, read = reg(in.B), true
-		default:
+		if a.Kind != vm.AccessField || in.Operand(a.Key) != loc.field || !a.Write && !w.read {
 			return false, false, nil
 		}
-		o, isObj := r.R.(*vm.Object)
+		o, isObj := reg(in.Operand(a.Obj)).R.(*vm.Object)
 		if !isObj || !sameObject(o, loc.obj) || int(loc.field) >= len(o.Fields) {
 			return false, false, nil
 		}
-		return true, read, o
+		return true, !a.Write, o
 	case watchElem:
-		switch in.Op {
-		case vm.ASET, vm.LSET:
-			return sameRef(reg(in.A).R, loc.seq) && int64(reg(in.B).N) == int64(loc.index), false, nil
-		case vm.AGET, vm.LGET:
-			return w.read && sameRef(reg(in.B).R, loc.seq) && int64(reg(in.C).N) == int64(loc.index), true, nil
+		if (a.Kind == vm.AccessArray || a.Kind == vm.AccessList) && (a.Write || w.read) {
+			return sameRef(reg(in.Operand(a.Obj)).R, loc.seq) && int64(reg(in.Operand(a.Key)).N) == int64(loc.index), !a.Write, nil
 		}
 	case watchLocal:
 		// (the thread, or the same thread of another execution)
@@ -518,6 +528,9 @@ func (s *Session) decideLocked(p *pendingCheck) *StopInfo {
 	if !ok {
 		return nil
 	}
+	if !p.read {
+		s.data.wrote(p, now)
+	}
 	if !p.read && sameValue(p.old, now, w.loc.typ) {
 		return nil // written with the value it had
 	}
@@ -526,6 +539,36 @@ func (s *Session) decideLocked(p *pendingCheck) *StopInfo {
 		return nil
 	}
 	return s.dataStop(w, p.old, now, p.read, "Data breakpoint")
+}
+
+// mergeDataStops returns the stop of a trap where data breakpoints
+// decided: the first one's, with the ids of every breakpoint that stops.
+func mergeDataStops(stop, info *StopInfo) *StopInfo {
+	switch {
+	case info == nil:
+		return stop
+	case stop == nil:
+		return info
+	}
+	for _, id := range info.HitBreakpointIDs {
+		if !slices.Contains(stop.HitBreakpointIDs, id) {
+			stop.HitBreakpointIDs = append(stop.HitBreakpointIDs, id)
+		}
+	}
+	return stop
+}
+
+// wrote notes that the instruction of p wrote now to its location: the
+// other writes pending there (of threads that were checked before their
+// instruction, then preempted before it ran) write over now, not over
+// the value they saw. Must hold s.mu.
+func (d *dataState) wrote(p *pendingCheck, now vm.Value) {
+	for _, q := range d.pending {
+		sameInstr := q.t == p.t && q.at == p.at && q.depth == p.depth // (another watch of this write)
+		if q != p && !sameInstr && !q.read && q.w.loc == p.w.loc {
+			q.old = now
+		}
+	}
 }
 
 // dataStop is the stop of data breakpoint w at a write of now over old
@@ -635,6 +678,7 @@ func (s *Session) dataHitCounted() bool {
 // returns the stop a data breakpoint would make there, if any.
 func (ds *dataSearch) at(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 	var stop *StopInfo
+	var wrote []dataCheck
 	depth := t.Depth()
 	kept := ds.pending[:0]
 	for _, p := range ds.pending {
@@ -646,12 +690,21 @@ func (ds *dataSearch) at(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 		case depth > p.depth || p.at != (trapKey{fn, pc}):
 			kept = append(kept, p)
 		default:
-			if info := ds.decide(p); info != nil {
-				stop = info
+			stop = mergeDataStops(stop, ds.decide(p))
+			if !p.read {
+				wrote = append(wrote, p)
 			}
 		}
 	}
 	ds.pending = kept
+	for _, p := range wrote {
+		// as dataState.wrote: the writes pending there write over this one
+		for i := range ds.pending {
+			if q := &ds.pending[i]; !q.read && q.w.loc == p.w.loc && q.obj == p.obj {
+				q.old = p.now()
+			}
+		}
+	}
 	in := fn.Instr(pc)
 	for _, w := range ds.watches {
 		ok, read, o := w.match(t, fn, in)
@@ -673,14 +726,7 @@ func (ds *dataSearch) at(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 // the value changed (or was read).
 func (ds *dataSearch) decide(c dataCheck) *StopInfo {
 	w := c.w
-	var now vm.Value
-	switch {
-	case c.obj != nil:
-		now = c.obj.Fields[w.loc.field]
-	default:
-		f := c.t.Frame(0)
-		now = *c.t.Reg(f, w.loc.reg)
-	}
+	now := c.now()
 	if !c.read && sameValue(c.old, now, w.loc.typ) {
 		return nil
 	}
@@ -691,4 +737,12 @@ func (ds *dataSearch) decide(c dataCheck) *StopInfo {
 	st := ds.s.dataStop(w, c.old, now, c.read, "Data breakpoint (going back)")
 	st.Back = true
 	return st
+}
+
+// now reads c's location in the re-execution, at c's post-check.
+func (c *dataCheck) now() vm.Value {
+	if c.obj != nil {
+		return c.obj.Fields[c.w.loc.field]
+	}
+	return *c.t.Reg(c.t.Frame(0), c.w.loc.reg)
 }

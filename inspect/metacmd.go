@@ -25,19 +25,22 @@ func (s *Session) Functions(name string) ([]FuncInfo, error) {
 	var out []FuncInfo
 	seen := map[string]bool{}
 	for _, fn := range s.prog.Funcs {
-		if strings.HasPrefix(fn.File, "<") || seen[fn.Name] || (name == "" && strings.Contains(fn.Name, "<")) {
+		// (one per name and file: overloads share it; functions of one
+		// name in two files are two)
+		key := fn.Name + "\x00" + fn.File
+		if strings.HasPrefix(fn.File, "<") || seen[key] || (name == "" && strings.Contains(fn.Name, "<")) {
 			continue
 		}
 		if name != "" && fn.Name != name {
 			continue
 		}
-		seen[fn.Name] = true
+		seen[key] = true
 		out = append(out, FuncInfo{Name: fn.Name, File: fn.File, Line: int(fn.Line)})
 	}
 	if name != "" && len(out) == 0 {
 		return nil, fmt.Errorf("no function %s", name)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 
@@ -84,11 +87,8 @@ func (s *Session) FunctionCode(name string, threadID int64, depth int) (FuncCode
 		if depth < 0 || depth >= t.Depth() {
 			return FuncCode{}, ErrNoFrame
 		}
-		f := t.Frame(depth)
-		fn, pc = f.Fn, f.PC
-		if (depth > 0 || t.InNative()) && pc > 0 {
-			pc--
-		}
+		df := t.DebugFrame(depth)
+		fn, pc = df.Func(), df.PC()
 	}
 	c := FuncCode{Func: fn.Name, File: fn.File, Line: int(fn.Line)}
 	for i := range fn.Code {

@@ -42,6 +42,9 @@ type run struct {
 	stepping   bool                // SchedStep is dispatching
 	safepoints map[*vm.Thread]bool // BreakSafepoint requests
 	nextInto   int32               // the target of the next step in (StepInto)
+	// carrierDone is closed when the run's carrier goroutine returns
+	// (nil until it starts).
+	carrierDone chan struct{}
 	// counts are the breakpoints' hit counts in this run (decide).
 	counts map[*bp]*bpCount
 }
@@ -76,11 +79,9 @@ func (s *Session) swap(r *run, info StopInfo, t *vm.Thread) {
 		info.ThreadID = t.ID
 	}
 	r.stop, r.stopped = info, t
-	if s.data != nil {
-		s.data.pending = nil // checks of the old run's threads
-	}
 	s.r = r
 	s.live.Store(r)
+	s.recheckDataLocked() // (the checks were of the old run's threads)
 	if old.resumeCh != nil {
 		close(old.resumeCh)
 		old.resumeCh = nil

@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -33,6 +34,9 @@ func (s *Session) TerminateThreads(ids []int64) error {
 	if err := s.checkStopped(); err != nil {
 		return err
 	}
+	if err := s.checkNotDeadlocked("terminate threads"); err != nil {
+		return err
+	}
 	var ts []*vm.Thread
 	for _, id := range ids {
 		t, err := s.thread(id)
@@ -56,6 +60,24 @@ func (s *Session) TerminateThreads(ids []int64) error {
 	s.mu.Lock()
 	s.r.refs.reset()
 	s.mu.Unlock()
+	return nil
+}
+
+// ErrDeadlocked is returned by what would change the threads of a
+// program stopped at its deadlock: the run is over (resuming ends it
+// with the deadlock's exit code), its threads are kept for inspection.
+var ErrDeadlocked = errors.New("the program has deadlocked: its run is over and its threads are kept only to be inspected (going back, or restart, runs it again)")
+
+// checkNotDeadlocked refuses to do what (terminate threads, move one) at
+// a deadlock stop, where it would change nothing: the scheduler's run
+// is over.
+func (s *Session) checkNotDeadlocked(what string) error {
+	s.mu.Lock()
+	dead := s.r.deadlock
+	s.mu.Unlock()
+	if dead {
+		return fmt.Errorf("cannot %s: %w", what, ErrDeadlocked)
+	}
 	return nil
 }
 
@@ -89,6 +111,9 @@ func frameBlocker(t *vm.Thread, depth int) string {
 // was called with are gone).
 func (s *Session) RestartFrame(threadID int64, depth int) error {
 	if err := s.checkStopped(); err != nil {
+		return err
+	}
+	if err := s.checkNotDeadlocked("restart a frame"); err != nil {
 		return err
 	}
 	t, err := s.thread(threadID)
@@ -146,23 +171,23 @@ func assignedParam(fn *vm.Funcode) string {
 	return ""
 }
 
-// writtenRegs returns the registers an instruction writes; for a call,
-// the result register and every register from the first argument up (the
-// callee's frame overlays them). See the stack pictures in vm/opcode.go.
+// writtenRegs returns the registers an instruction writes (the opcode
+// table says which): R[A], or for a call the result register and every
+// register from the first argument up (the callee's frame overlays
+// them).
 func writtenRegs(fn *vm.Funcode, in vm.Instr) []int32 {
-	switch in.Op {
-	case vm.NOP, vm.JMP, vm.LOOP, vm.JT, vm.JF, vm.JNLTI, vm.JNLEI, vm.JNLTIK, vm.JNLEIK, vm.JNGTIK, vm.JNGEIK,
-		vm.LOOPLTIK, vm.LOOPLEIK, vm.LOOPGTIK, vm.LOOPGEIK, vm.LOOPLTI, vm.LOOPLEI, vm.LOOPT, vm.JNLTD, vm.JNLED,
-		vm.SETF, vm.ASET, vm.LSET, vm.RET, vm.RETV, vm.THROW, vm.RETHROW, vm.ASSERT, vm.TRAP:
-		return nil
-	case vm.CALL, vm.CALLV, vm.CALLI, vm.CALLN, vm.CALLF, vm.CONT:
+	info := in.Op.Info()
+	switch {
+	case info.Call != vm.NoCall:
 		out := []int32{in.C}
 		for r := in.A; r < int32(fn.NumRegs); r++ {
 			out = append(out, r)
 		}
 		return out
+	case info.Is(vm.SetsA):
+		return []int32{in.A}
 	}
-	return []int32{in.A}
+	return nil
 }
 
 // GotoTarget is a place a thread can be moved to: a statement start.
@@ -207,6 +232,9 @@ func (s *Session) Goto(threadID int64, targetID int) error {
 	if err := s.checkStopped(); err != nil {
 		return err
 	}
+	if err := s.checkNotDeadlocked("move a thread"); err != nil {
+		return err
+	}
 	t, err := s.thread(threadID)
 	if err != nil {
 		return err
@@ -239,15 +267,14 @@ func (s *Session) Goto(threadID int64, targetID int) error {
 // unsetLocals lists the locals live at pc to that are not live at pc
 // from (in the same register): their values would be stale.
 func unsetLocals(fn *vm.Funcode, from, to int32) []string {
-	live := func(l vm.LocalVar, pc int32) bool { return pc >= l.StartPC && pc < l.EndPC }
 	var out []string
 	for _, l := range fn.Locals {
-		if !live(l, to) || l.IsParam {
+		if !l.LiveAt(to) || l.IsParam {
 			continue
 		}
 		ok := false
 		for _, m := range fn.Locals {
-			if m.Reg == l.Reg && m.Name == l.Name && live(m, from) {
+			if m.Reg == l.Reg && m.Name == l.Name && m.LiveAt(from) {
 				ok = true
 			}
 		}

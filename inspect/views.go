@@ -181,13 +181,9 @@ func (s *Session) topPos(t *vm.Thread) (*vm.Funcode, int) {
 	if t.Depth() == 0 {
 		return nil, 0
 	}
-	f := t.Frame(0)
-	pc := s.shownPC(t, f)
-	if t.InNative() && pc > 0 {
-		pc--
-	}
-	line, _ := f.Fn.Pos(pc)
-	return f.Fn, int(line)
+	fn := t.Frame(0).Fn
+	line, _ := fn.Pos(s.shownPC(t, 0))
+	return fn, int(line)
 }
 
 // keyOf returns t's key by (one of GroupKeys); buf is scratch for the
@@ -268,6 +264,7 @@ func (s *Session) selectThreads(f ThreadFilter) ([]*vm.Thread, int, error) {
 		return ths, len(ths), nil
 	}
 	out := ths[:0:0]
+	stateSeen := false
 	for i, t := range ths {
 		if i%cancelEvery == cancelEvery-1 && s.cancelled() {
 			return nil, 0, ErrCancelled
@@ -276,6 +273,7 @@ func (s *Session) selectThreads(f ThreadFilter) ([]*vm.Thread, int, error) {
 			if st, reason := s.stateOf(t); st != f.State && reason != f.State {
 				continue
 			}
+			stateSeen = true
 		}
 		if f.Func != "" {
 			if fn, _ := s.topPos(t); fn == nil || !strings.Contains(fn.Name, f.Func) {
@@ -303,8 +301,17 @@ func (s *Session) selectThreads(f ThreadFilter) ([]*vm.Thread, int, error) {
 			out = append(out, t)
 		}
 	}
+	if f.State != "" && !stateSeen && !slices.Contains(ThreadStates, f.State) {
+		// (a state no thread is in is fine; a word that is neither a
+		// state nor any thread's wait reason is a mistake)
+		return nil, 0, fmt.Errorf("no thread is %s or waits for %q (states: %s; or a wait reason as threads shows it, such as \"chan recv\")",
+			f.State, f.State, strings.Join(ThreadStates, ", "))
+	}
 	return out, len(ths), nil
 }
+
+// ThreadStates are the states a thread is shown in (ThreadInfo.State).
+var ThreadStates = []string{"runnable", "running", "waiting", "stopped", "frozen", "pinned", "dead"}
 
 // SelectThreads returns the live threads f selects, by id, and the
 // number of live threads. The program must be stopped.
@@ -392,11 +399,7 @@ func (g *ThreadGroup) add(id int64) {
 func stackID(b []byte, t *vm.Thread, s *Session) []byte {
 	for d := 0; d < t.Depth(); d++ {
 		f := t.Frame(d)
-		pc := s.shownPC(t, f)
-		if (d > 0 || t.InNative()) && pc > 0 {
-			pc--
-		}
-		line, _ := f.Fn.Pos(pc)
+		line, _ := f.Fn.Pos(s.shownPC(t, d))
 		p := uintptr(unsafe.Pointer(f.Fn))
 		for i := 0; i < 8; i++ {
 			b = append(b, byte(p>>(8*i)))
@@ -427,7 +430,7 @@ func (s *Session) ValueMadeAt(v vm.Value) (Place, bool) {
 		if fn := x.Target(); fn != nil {
 			return Place{File: fn.File, Line: int(fn.Line)}, true
 		}
-	case *vm.Thread, *sched.Future, *sched.Channel, *sched.Mutex, *sched.ReentrantMutex, *sched.Semaphore:
+	case *vm.Thread, sched.Primitive:
 		if at, ok := s.r.sch.MadeAt(x); ok {
 			return placeOf(at), true
 		}

@@ -139,22 +139,19 @@ func (s *Scheduler) leaks() ([]Leak, error) {
 			continue
 		}
 		switch o := t.WaitOn.(type) {
-		case *Channel:
-			wait(t, unsafe.Pointer(o), nil)
-		case *Semaphore:
-			wait(t, unsafe.Pointer(o), nil)
-		case *Mutex:
-			wait(t, unsafe.Pointer(o), o.l.owner)
-		case *ReentrantMutex:
-			wait(t, unsafe.Pointer(o), o.l.owner)
-		case *vm.Thread:
-			wait(t, nil, o)
-		case *Future:
-			if o.done || o.thread == nil {
-				roots = append(roots, t)
-			} else {
-				wait(t, nil, o.thread)
+		case Primitive:
+			reach, holder := o.wakers()
+			var obj unsafe.Pointer
+			if reach {
+				obj = refPtr(o)
 			}
+			if obj == nil && holder == nil {
+				roots = append(roots, t) // (nobody waits so: it wakes by itself)
+				continue
+			}
+			wait(t, obj, holder)
+		case *vm.Thread:
+			wait(t, nil, o) // a join: it ends if the thread can run
 		default: // a timer, input, a pinned native: it wakes by itself
 			roots = append(roots, t)
 		}
@@ -210,34 +207,6 @@ func refPtr(x any) unsafe.Pointer {
 	type iface struct{ typ, data unsafe.Pointer }
 	return (*iface)(unsafe.Pointer(&x)).data
 }
-
-// TraceRefs implements vm.Tracer: the buffered values. (The values of
-// parked senders are in their registers: marked if the sender may run.)
-func (c *Channel) TraceRefs(r *vm.Reach) {
-	for i := 0; i < c.buf.len(); i++ {
-		r.Value(c.buf.at(i))
-	}
-}
-
-// TraceRefs implements vm.Tracer: the result or the exception.
-func (f *Future) TraceRefs(r *vm.Reach) {
-	r.Value(f.val)
-	if f.exc != nil {
-		r.Ref(f.exc)
-	}
-}
-
-// ReachLeaf implements vm.Leaf: a lock refers to threads, not values.
-func (m *Mutex) ReachLeaf() {}
-
-// ReachLeaf implements vm.Leaf.
-func (m *ReentrantMutex) ReachLeaf() {}
-
-// ReachLeaf implements vm.Leaf.
-func (sm *Semaphore) ReachLeaf() {}
-
-// ReachLeaf implements vm.Leaf.
-func (a *AtomicInt) ReachLeaf() {}
 
 // ReachLeaf implements vm.Leaf: a timer refers to its thread only.
 func (tm *Timer) ReachLeaf() {}

@@ -98,16 +98,8 @@ func (s *Scheduler) MadeAt(x any) (at Site, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch o := x.(type) {
-	case *Channel:
-		at = o.at
-	case *Mutex:
-		at = o.l.at
-	case *ReentrantMutex:
-		at = o.l.at
-	case *Semaphore:
-		at = o.at
-	case *Future:
-		_, at = spawnOf(o.thread)
+	case Primitive:
+		at = o.madeAt()
 	case *vm.Thread:
 		_, at = spawnOf(o)
 	}
