@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -198,7 +199,7 @@ func (s *Scheduler) leaks() ([]Leak, error) {
 			out = append(out, Leak{Thread: w.t, On: w.t.WaitOn})
 		}
 	}
-	slices.SortFunc(out, func(a, b Leak) int { return int(a.Thread.ID - b.Thread.ID) })
+	slices.SortFunc(out, func(a, b Leak) int { return cmp.Compare(a.Thread.ID, b.Thread.ID) })
 	return out, nil
 }
 
