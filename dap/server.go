@@ -518,6 +518,9 @@ type session struct {
 	excOptions []inspect.ExceptionOption
 	focused    []int64 // threads asked for stackTrace, most recent first
 
+	// locs are the location references (never reset; locations.go).
+	locs handles[inspect.Place]
+
 	// mu guards what the listener shares with the read loop.
 	mu        sync.Mutex
 	live      map[int64]bool   // started, not exited

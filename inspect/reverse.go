@@ -150,7 +150,7 @@ func (s *Session) newRunAt(stdin io.Reader, stdout, stderr io.Writer, j *record.
 // if not nil, is the checkpoint it goes on from.
 func (s *Session) runConfig(stdin io.Reader, stdout, stderr io.Writer, j *record.Journal, h vm.DebugHook, from *snap) sched.RunConfig {
 	cfg := sched.RunConfig{Limits: s.cfg.limits(), Seed: s.cfg.Seed, Policy: s.fs,
-		Stdin: stdin, Stdout: stdout, Stderr: stderr, DebugLog: s.cfg.DebugLog, Paused: true}
+		Stdin: stdin, Stdout: stdout, Stderr: stderr, DebugLog: s.cfg.DebugLog, Paused: true, Sites: true}
 	cfg.Hook, cfg.Race = s.accessHook(h) // shared.go
 	if j != nil {
 		cfg.Tap = j

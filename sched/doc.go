@@ -75,7 +75,9 @@
 // spawned), watches OnEvent (spawn, park, wake, preempt, trap, exit,
 // deadlock, end), chooses the next thread (SetNext), holds threads back
 // (Freeze, Thaw), stops the world (Pause, Resume) and reads the state
-// (Threads, RunQueue, Timers, the objects' Views). A request
+// (Threads, RunQueue, Timers, the objects' Views; who spawned each
+// thread and where, where each primitive was made, when SetSites asked
+// for it: sites.go; the leaked threads, Leaks: leaks.go). A request
 // that resumes a stopped program for a short while (a step) can run the
 // quanta that follow on its own goroutine with Drive: with one carrier,
 // Drive holds the carriers off as Dispatch does, calls the resume, and

@@ -217,6 +217,9 @@ func spawn(t *vm.Thread, args []vm.Value) (vm.Value, error) {
 		fut = &Future{s: s, typ: rt, thread: nt}
 	}
 	s.register(nt, "", fut)
+	if s.sites {
+		s.noteSpawn(t, nt)
+	}
 	if fut != nil {
 		return vm.RefV(fut), nil
 	}

@@ -112,7 +112,8 @@ type Scheduler struct {
 	// of every full quantum (SetCheckpointer, snapshot.go).
 	pcg     *rand.PCG
 	ckpt    Checkpointer
-	objects int // in the last snapshot
+	objects int  // in the last snapshot
+	sites   bool // record spawn and creation sites (SetSites; sites.go)
 	// switches counts the quanta begun inside the interpreter loop, by
 	// a parking thread handing its carrier over (SwitchOnPark).
 	switches int64
@@ -144,6 +145,8 @@ type threadExtra struct {
 	// rest, if > 0, is the budget of the thread's next dispatch: what a
 	// stop at a trap left of its quantum.
 	rest int
+	// spawn says who spawned the thread and where (SetSites; sites.go).
+	spawn spawnRec
 }
 
 // extra returns ti's threadExtra, made on first use.

@@ -149,6 +149,7 @@ func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64, 
 	d.yieldOn, d.yieldAny = s.yieldOn, s.yieldAny
 	d.ended, d.code = s.ended, s.code
 	d.ioWaiting = s.ioWaiting
+	d.sites = s.sites
 	d.idleTold = s.idleTold
 	for i, sc := range s.carriers {
 		d.carriers[i].runq = copyThreads(c, sc.runq)
@@ -207,7 +208,7 @@ func (ti *threadInfo) CopyFor(c *vm.Copier) any {
 	cp.on = nil
 	cp.last, cp.qc = cx.carriers[ti.last], cx.carriers[ti.qc]
 	if x := ti.x; x != nil {
-		cp.x = &threadExtra{joiners: copyThreads(c, x.joiners), pinned: x.pinned, rest: x.rest}
+		cp.x = &threadExtra{joiners: copyThreads(c, x.joiners), pinned: x.pinned, rest: x.rest, spawn: x.spawn}
 		if x.future != nil {
 			cp.x.future = x.future.CopyFor(c).(*Future)
 		}

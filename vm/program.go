@@ -48,6 +48,8 @@ type Field struct {
 	Type  *Type
 	Index int // slot in Object.Fields
 	Owner *Class
+	// Line is where it is declared, in Owner's file (0: not known).
+	Line int32
 }
 
 // FieldByName returns the named field, or nil.
@@ -131,7 +133,10 @@ type LocalVar struct {
 	Reg     int32
 	StartPC int32
 	EndPC   int32
-	IsParam bool
+	// Line and Col are where it is declared, in the function's file
+	// (0: not known, e.g. this).
+	Line, Col int32
+	IsParam   bool
 }
 
 // Handler is one entry of a function's exception table: an exception

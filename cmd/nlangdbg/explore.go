@@ -56,6 +56,10 @@ reproduces. DIR/result.json holds the result; --json prints it.
 --race runs every schedule with the race detector (see run --race): a
 data race is a failure.
 
+--fail-on-leak makes a run that ends with leaked threads a failure: threads
+left parked on what no thread that can run reaches (see run --leaks), each
+reported with what it waits on and where it was spawned.
+
 --jobs J runs J workers in parallel; --shard I/K runs shard I (from 0) of
 K disjoint shards, and "nlangdbg explore merge DIR..." combines the
 results of the shards' --out directories.
@@ -95,6 +99,7 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var((*listFlag)(&allowWrite), "allow-write", "directory the program may write (repeatable)")
 	denyFS := fs.Bool("deny-fs", false, "no file access")
 	fs.BoolVar(&cfg.Race, "race", false, "detect data races in every schedule")
+	fs.BoolVar(&cfg.FailOnLeak, "fail-on-leak", false, "a run that ends with leaked threads is a failure")
 	fs.BoolVar(&cfg.StateCache, "state-cache", false, "dfs: skip the schedules that branch after a state already explored (pays from --depth 3)")
 	fs.StringVar(&cfg.Granularity, "granularity", "shared", "scheduling points: shared (safepoints, synchronisation operations and every shared access) or sync (not the accesses)")
 	if err := fs.Parse(args); err != nil {

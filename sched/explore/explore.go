@@ -82,6 +82,10 @@ type Config struct {
 	StateCache bool
 	// ShrinkRuns caps the runs spent shrinking each failure; 0: 2000.
 	ShrinkRuns int
+	// FailOnLeak makes a run that ends with leaked threads (parked on
+	// what no thread that can run reaches: sched.Scheduler.Leaks) a
+	// failure.
+	FailOnLeak bool
 
 	fair int64
 	hash string // the program's record.ProgramHash

@@ -695,7 +695,7 @@ func (c *compiler) addField(ci *classInfo, fd *syntax.FieldDecl) {
 		c.errorf(ci.file, fd.Pos, "struct %s cannot contain itself", ci.name)
 		t = vm.ObjectT
 	}
-	f := &vm.Field{Name: fd.Name, Type: t, Index: len(ci.cls.Fields), Owner: ci.cls}
+	f := &vm.Field{Name: fd.Name, Type: t, Index: len(ci.cls.Fields), Owner: ci.cls, Line: fd.Pos.Line}
 	ci.cls.Fields = append(ci.cls.Fields, f)
 }
 
@@ -721,7 +721,7 @@ func (c *compiler) layoutEnum(ci *classInfo) {
 			ci.cls.EnumNames[next] = m.Name
 		}
 		ci.cls.EnumOrder = append(ci.cls.EnumOrder, m.Name)
-		ci.cls.Fields = append(ci.cls.Fields, &vm.Field{Name: m.Name, Type: vm.ClassType(ci.cls), Index: int(next), Owner: ci.cls})
+		ci.cls.Fields = append(ci.cls.Fields, &vm.Field{Name: m.Name, Type: vm.ClassType(ci.cls), Index: int(next), Owner: ci.cls, Line: m.Pos.Line})
 		next++
 	}
 	for _, md := range ci.edecl.Methods {

@@ -151,7 +151,7 @@ func (fc *fcomp) declare(name string, t *vm.Type, pos syntax.Pos, isConst bool) 
 		fc.errorf(pos, "%s is the name of a package this file imports: a variable cannot have it (it would hide the package's functions)", name)
 	}
 	l := &local{name: name, typ: t, reg: fc.alloc(1), isConst: isConst, varIdx: len(fc.fn.Locals), loopVar: fc.inLoopInit}
-	fc.fn.Locals = append(fc.fn.Locals, vm.LocalVar{Name: name, Type: t, Reg: l.reg, StartPC: fc.pc(), EndPC: -1})
+	fc.fn.Locals = append(fc.fn.Locals, vm.LocalVar{Name: name, Type: t, Reg: l.reg, StartPC: fc.pc(), EndPC: -1, Line: pos.Line, Col: pos.Col})
 	s.vars[name] = l
 	return l
 }

@@ -34,6 +34,11 @@ function makeStub() {
       Object.assign(this, { label, collapsibleState });
     }
   }
+  class ThemeIcon {
+    constructor(id) {
+      this.id = id;
+    }
+  }
   class DebugAdapterExecutable {
     constructor(command, args, options) {
       Object.assign(this, { command, args, options });
@@ -50,6 +55,7 @@ function makeStub() {
     DebugAdapterServer,
     DebugConfigurationProviderTriggerKind: { Initial: 1, Dynamic: 2 },
     EventEmitter,
+    ThemeIcon,
     TreeItem,
     TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
     window: {
@@ -61,6 +67,10 @@ function makeStub() {
       showErrorMessage: (msg) => {
         rec.errors.push(msg);
         return Promise.resolve(undefined);
+      },
+      showQuickPick: (items) => {
+        rec.picks = (rec.picks || []).concat([items]);
+        return Promise.resolve(items.find((i) => i.key === rec.pick));
       },
     },
     workspace: {
