@@ -456,6 +456,12 @@ func (s *Session) present() moment {
 			return m
 		}
 	}
+	if t := s.r.sch.Cut(); t != nil && t.Depth() > 0 {
+		// A pause cut t's quantum: the moment is t where it stopped (a
+		// re-execution, whose quantum is not cut, passes it).
+		f := t.Frame(0)
+		return moment{thread: t.ID, red: t.Reductions(), depth: t.Depth(), fn: f.Fn, pc: f.PC, trap: true}
+	}
 	return s.tt.last
 }
 

@@ -265,11 +265,20 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	s.updateInterrupt()
 	ti.on, c.cur = nil, nil
 	s.cur, s.curC = t, c
-	s.act(t, stop)
-	if stop == vm.StopTrap && !once {
-		// A stop at a trap does not change the schedule: the thread goes
-		// on with the rest of its quantum (and replays stay in step).
-		ti.extra().rest = quota - int(t.Reductions()-r0)
+	used := int(t.Reductions() - r0)
+	// A quantum that stopped at its budget before spending it was cut by
+	// the interrupt: the debugger's Pause (or another carrier's stop).
+	paused := stop == vm.StopBudget && used < quota && !once && !s.ended
+	if paused {
+		s.actPaused(t)
+	} else {
+		s.act(t, stop)
+	}
+	if (stop == vm.StopTrap || paused) && !once {
+		// A stop at a trap or a pause does not change the schedule: the
+		// thread goes on with the rest of its quantum (and replays stay
+		// in step).
+		ti.extra().rest = quota - used
 		s.cut = t
 	}
 	if once && stop == vm.StopBudget {
@@ -283,9 +292,13 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	}
 	s.cur, s.curC = nil, nil
 	if s.rec != nil {
-		s.afterDispatch(t, stop, int(t.Reductions()-r0))
+		recStop := stop
+		if paused {
+			recStop = vm.StopTrap // logged with the rest, as a trap's cut
+		}
+		s.afterDispatch(t, recStop, used)
 	}
-	if s.ckpt != nil && stop != vm.StopTrap {
+	if s.ckpt != nil && stop != vm.StopTrap && !paused {
 		s.checkpoint() // snapshot.go
 	}
 	if vc := s.vclock; vc != nil {
