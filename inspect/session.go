@@ -82,6 +82,8 @@ type Session struct {
 	OnSched func(sched.Event)
 
 	tt *timeTravel // the journal and going back (reverse.go); nil: no recording
+
+	past pastState // the questions about the past (past.go)
 }
 
 type queuedStop struct {

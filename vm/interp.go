@@ -520,7 +520,7 @@ reload:
 			if exc = t.chargeHeap(objectSize+int64(n)*valueSize, "list literal"); exc != nil {
 				goto throwHere
 			}
-			l := &List{Type: lt, Data: make([]Value, n)}
+			l := &List{Type: lt, Data: make([]Value, n), id: t.M.seqIDs.Add(1)}
 			copy(l.Data, regs[ins.C:ins.C+n])
 			regs[ins.A] = RefV(l)
 		case NEWDICT:

@@ -207,7 +207,7 @@ func (c *Copier) ref(r any) any {
 		if cp, ok := c.memo[unsafe.Pointer(x)]; ok {
 			return cp
 		}
-		cp := &Array{Type: x.Type, Data: x.Data}
+		cp := &Array{Type: x.Type, Data: x.Data, id: x.id}
 		c.memo[unsafe.Pointer(x)] = cp
 		cp.Data = c.values(x.Data)
 		c.Bytes += int64(unsafe.Sizeof(*x))
@@ -274,7 +274,7 @@ func (c *Copier) list(l *List) *List {
 	if cp, ok := c.memo[unsafe.Pointer(l)]; ok {
 		return cp.(*List)
 	}
-	cp := &List{Type: l.Type}
+	cp := &List{Type: l.Type, id: l.id}
 	c.memo[unsafe.Pointer(l)] = cp
 	cp.Data = c.values(l.Data)
 	c.Bytes += int64(unsafe.Sizeof(*l))
@@ -469,6 +469,7 @@ func (s serState) copyFor(c *Copier) serState {
 // Call it when no thread runs.
 func (m *Machine) CopyStateTo(dst *Machine, c *Copier) {
 	dst.objIDs.Store(m.objIDs.Load())
+	dst.seqIDs.Store(m.seqIDs.Load())
 	if m.termClass != nil { // (read without the Once: no thread runs)
 		dst.termOnce.Do(func() { dst.termClass = m.termClass })
 	}

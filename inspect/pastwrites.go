@@ -1,0 +1,454 @@
+package inspect
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/vm"
+)
+
+// Who wrote this: the latest writes to a location, found by re-executing
+// the recording backwards one stretch at a time (the latest first, two
+// or more side by side) until enough are found. A write is seen at its
+// instruction, before it runs: the old value is what the location held
+// just before (a lost update shows 3 -> 1, whatever the writer had read
+// earlier), the new one what the instruction stores. A field is followed
+// by its object's allocation number, an array or List element by its
+// array's or List's, a local by its thread and frame: the objects of a
+// re-execution are not the session's, but they are numbered alike.
+
+// DataLocation names a location for LastWrites: a data id (from
+// DataBreakpointInfo), or an expression — a local, EXPR.FIELD or
+// EXPR[INDEX] — in frame Depth of thread ThreadID (0: the stopped one).
+type DataLocation struct {
+	DataID   string
+	ThreadID int64
+	Depth    int
+	Expr     string
+}
+
+// Write is one write to a location: at Moment, thread ThreadID, in Func
+// at File:Line, the location went from Old to New. Argument marks the
+// value a parameter was called with (no instruction of its frame wrote
+// it since).
+type Write struct {
+	Moment     Moment
+	ThreadID   int64
+	ThreadName string
+	Func       string
+	File       string
+	Line       int
+	Old, New   string
+	Argument   bool
+}
+
+// Writes is the answer of LastWrites: the writes to Name, newest first.
+// Complete says there are no others (fewer than asked were found since
+// the location came to be).
+type Writes struct {
+	Name     string
+	Writes   []Write
+	Complete bool
+}
+
+// writeTarget is a location followed into re-executions.
+type writeTarget struct {
+	kind  watchKind
+	name  string
+	typ   *vm.Type
+	obj   int64 // watchField: the object's allocation number
+	field int32
+	seq   int64 // watchElem: the array's or List's allocation number
+	list  bool
+	index int
+	// watchLocal: the frame (thread, index from the bottom, function,
+	// base) and the register, live in [lo, hi) (hi < 0: to the end)
+	thread int64
+	frame  int
+	fn     *vm.Funcode
+	base   int32
+	reg    int32
+	lo, hi int32
+	param  bool
+}
+
+// LastWrites returns the latest count writes (at least 1) to the
+// location loc before the present, newest first.
+func (s *Session) LastWrites(loc DataLocation, count int) (Writes, error) {
+	if err := s.checkPast(); err != nil {
+		return Writes{}, err
+	}
+	count = max(count, 1)
+	tg, err := s.writeTarget(loc)
+	if err != nil {
+		return Writes{}, err
+	}
+	now := s.present()
+	if now.isStart() {
+		return Writes{Name: tg.name, Writes: []Write{}, Complete: true}, nil
+	}
+	sts := s.stretches(now, nil)
+	order := make([]int, len(sts))
+	for i := range order {
+		order[i] = len(sts) - 1 - i // the latest first
+	}
+	var found []rawWrite // oldest first
+	var entry *rawWrite
+	complete := true
+	err = s.scan(sts, tg.keys(s.prog), order, func(i int) scanWatch { return &writesWatch{tg: tg, s: s} },
+		func(i int, w scanWatch) bool {
+			ww := w.(*writesWatch)
+			found = append(append([]rawWrite(nil), ww.writes...), found...)
+			if ww.entry != nil {
+				entry = ww.entry
+			}
+			if len(found) >= count || ww.began {
+				complete = len(found) < count
+				return false
+			}
+			if from := sts[i].from; from != nil && !tg.existedAt(from) {
+				return false // the location came to be in this stretch
+			}
+			return true
+		}, nil)
+	if err != nil {
+		return Writes{}, err
+	}
+	out := Writes{Name: tg.name, Writes: []Write{}, Complete: complete}
+	for i := len(found) - 1; i >= 0 && len(out.Writes) < count; i-- {
+		out.Writes = append(out.Writes, s.apiWrite(found[i]))
+	}
+	if len(out.Writes) < count && tg.param && entry != nil {
+		w := s.apiWrite(*entry)
+		w.Argument = true
+		out.Writes = append(out.Writes, w)
+	}
+	return out, nil
+}
+
+// rawWrite is a write seen by a pass.
+type rawWrite struct {
+	m        moment
+	name     string
+	old, new string
+}
+
+// apiWrite is w as LastWrites returns it.
+func (s *Session) apiWrite(w rawWrite) Write {
+	p := place(w.m.fn, w.m.pc)
+	return Write{Moment: s.encodeMoment(w.m), ThreadID: w.m.thread, ThreadName: w.name, Func: p.Func, File: p.File,
+		Line: p.Line, Old: w.old, New: w.new}
+}
+
+// writeTarget resolves loc.
+func (s *Session) writeTarget(loc DataLocation) (*writeTarget, error) {
+	var w *watchLoc
+	if loc.DataID != "" {
+		s.mu.Lock()
+		if s.data != nil {
+			w = s.data.locs[loc.DataID]
+		}
+		s.mu.Unlock()
+		if w == nil {
+			return nil, fmt.Errorf("unknown data id %q (ask dataBreakpointInfo)", loc.DataID)
+		}
+		cp := *w
+		w = &cp
+	} else {
+		if strings.TrimSpace(loc.Expr) == "" {
+			return nil, errors.New("no location: give a data id or an expression (a local, EXPR.FIELD or EXPR[INDEX])")
+		}
+		t, err := s.evalThread(loc.ThreadID)
+		if err != nil {
+			return nil, err
+		}
+		if w, err = s.locateExpr(t, loc.Depth, strings.TrimSpace(loc.Expr)); err != nil {
+			return nil, err
+		}
+	}
+	tg := &writeTarget{kind: w.kind, name: w.name, typ: w.typ}
+	switch w.kind {
+	case watchField:
+		if tg.obj = w.obj.PeekID(); tg.obj == 0 {
+			return nil, fmt.Errorf("%s: the object is a struct value copied by assignment, which the recording does not number; ask about the object that holds it", w.name)
+		}
+		tg.field = w.field
+	case watchElem:
+		switch x := w.seq.(type) {
+		case *vm.Array:
+			tg.seq = x.PeekID()
+		case *vm.List:
+			tg.seq, tg.list = x.PeekID(), true
+		}
+		if tg.seq == 0 {
+			return nil, fmt.Errorf("%s: the array or List is not numbered (made by the debugger?)", w.name)
+		}
+		tg.index = w.index
+	case watchLocal:
+		tg.thread, tg.frame, tg.fn, tg.base, tg.reg = w.t.ID, w.frame, w.fn, w.base, w.reg
+		tg.lo, tg.hi = 0, -1
+		d := w.t.Depth() - 1 - w.frame
+		if d < 0 || d >= w.t.Depth() {
+			return nil, fmt.Errorf("%s: the frame has returned", w.name)
+		}
+		pc := framePC(w.t, d)
+		for _, lv := range w.fn.Locals {
+			if lv.Reg == w.reg && lv.Name == w.name && (lv.IsParam || lv.StartPC <= pc && (pc < lv.EndPC || lv.EndPC < 0)) {
+				tg.lo, tg.hi, tg.param = lv.StartPC, lv.EndPC, lv.IsParam
+			}
+		}
+	}
+	return tg, nil
+}
+
+// locateExpr finds the location expr names in frame depth of t: a local,
+// EXPR.FIELD (of an object) or EXPR[INDEX] (of an array or List).
+func (s *Session) locateExpr(t *vm.Thread, depth int, expr string) (*watchLoc, error) {
+	if depth < 0 || depth >= t.Depth() {
+		return nil, ErrNoFrame
+	}
+	// notLocation says why expr is not a location: it does not compile,
+	// or it is some other expression.
+	notLocation := func() error {
+		if _, _, err := s.evalInFrame(t, depth, expr, false); err != nil {
+			return err
+		}
+		return fmt.Errorf("%s is not a location: want a local, EXPR.FIELD or EXPR[INDEX]", expr)
+	}
+	var parent, name string
+	switch {
+	case strings.HasSuffix(expr, "]"):
+		open := matchingBracket(expr)
+		if open <= 0 {
+			return nil, fmt.Errorf("%s: want a local, EXPR.FIELD or EXPR[INDEX]", expr)
+		}
+		parent, name = expr[:open], expr[open+1:len(expr)-1]
+	case strings.Contains(expr, "."):
+		i := strings.LastIndex(expr, ".")
+		parent, name = expr[:i], strings.TrimSpace(expr[i+1:])
+		if !isIdent(name) {
+			return nil, notLocation()
+		}
+	default:
+		if !isIdent(expr) {
+			return nil, notLocation()
+		}
+		f := t.Frame(depth)
+		this, params, locals := frameVars(t, depth)
+		_ = this
+		for _, lv := range append(params, locals...) {
+			if lv.Name == expr {
+				if f.Fn.Cont {
+					return nil, errors.New("a runtime frame's registers cannot be followed")
+				}
+				frame := t.Depth() - 1 - depth
+				return &watchLoc{kind: watchLocal, name: expr, typ: lv.Type, t: t, frame: frame, fn: f.Fn, base: f.Base, reg: lv.Reg}, nil
+			}
+		}
+		return nil, notLocation()
+	}
+	pv, _, err := s.evalInFrame(t, depth, strings.TrimSpace(parent), false)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", strings.TrimSpace(parent), err)
+	}
+	switch x := pv.R.(type) {
+	case *vm.Object:
+		if strings.HasSuffix(expr, "]") {
+			break
+		}
+		for i, fd := range x.Class.Fields {
+			if fd.Name == name && i < len(x.Fields) {
+				return &watchLoc{kind: watchField, name: expr, typ: fd.Type, obj: x, field: int32(i)}, nil
+			}
+		}
+		return nil, fmt.Errorf("%s has no field %s", x.Class.Name, name)
+	case *vm.Array, *vm.List:
+		if !strings.HasSuffix(expr, "]") {
+			break
+		}
+		iv, ityp, err := s.evalInFrame(t, depth, name, false)
+		if err != nil {
+			return nil, fmt.Errorf("index %s: %v", name, err)
+		}
+		if ityp == nil || !ityp.IsScalar() {
+			return nil, fmt.Errorf("index %s is not an integer", name)
+		}
+		i := int(int64(iv.N))
+		var n int
+		var elem *vm.Type
+		if a, ok := x.(*vm.Array); ok {
+			n, elem = len(a.Data), a.Type.Elem
+		} else {
+			l := x.(*vm.List)
+			n, elem = len(l.Data), l.Type.Elem
+		}
+		if i < 0 || i >= n {
+			return nil, fmt.Errorf("index %d is out of range (length %d)", i, n)
+		}
+		return &watchLoc{kind: watchElem, name: expr, typ: elem, seq: x, index: i}, nil
+	case nil:
+		return nil, fmt.Errorf("%s is null", strings.TrimSpace(parent))
+	}
+	return nil, fmt.Errorf("%s: want a local, EXPR.FIELD (of an object) or EXPR[INDEX] (of an array or List)", expr)
+}
+
+// matchingBracket returns the index of the '[' that the final ']' of
+// expr closes (-1: none).
+func matchingBracket(expr string) int {
+	depth := 0
+	for i := len(expr) - 1; i >= 0; i-- {
+		switch expr[i] {
+		case ']':
+			depth++
+		case '[':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// keys returns the traps that watch the target's writes.
+func (tg *writeTarget) keys(prog *vm.Program) []trapKey {
+	var out []trapKey
+	switch tg.kind {
+	case watchField, watchElem:
+		for _, fn := range prog.Funcs {
+			for pc := range fn.Code {
+				in := fn.Instr(int32(pc))
+				switch {
+				case tg.kind == watchField && in.Op == vm.SETF && in.B == tg.field,
+					tg.kind == watchElem && !tg.list && in.Op == vm.ASET,
+					tg.kind == watchElem && tg.list && in.Op == vm.LSET:
+					out = append(out, trapKey{fn, int32(pc)})
+				}
+			}
+		}
+	case watchLocal:
+		fn := tg.fn
+		out = append(out, trapKey{fn, 0})
+		for pc := range fn.Code {
+			in := fn.Instr(int32(pc))
+			switch {
+			case in.Op == vm.RET || in.Op == vm.RETV:
+				out = append(out, trapKey{fn, int32(pc)})
+			case tg.writes(int32(pc), in) && pc+1 < len(fn.Code):
+				out = append(out, trapKey{fn, int32(pc)}, trapKey{fn, int32(pc) + 1})
+			}
+		}
+	}
+	return out
+}
+
+// writes reports whether the instruction in at pc of the target's
+// function writes the local (in its live range: the write that
+// initializes it comes just before).
+func (tg *writeTarget) writes(pc int32, in vm.Instr) bool {
+	if pc < tg.lo-1 || tg.hi >= 0 && pc >= tg.hi {
+		return false
+	}
+	switch in.Op {
+	case vm.CALL, vm.CALLV, vm.CALLI, vm.CALLN, vm.CALLF:
+		return in.C == tg.reg // (the argument registers are the callee's)
+	}
+	for _, r := range writtenRegs(tg.fn, in) {
+		if r == tg.reg {
+			return true
+		}
+	}
+	return false
+}
+
+// existedAt reports whether the location existed at checkpoint sp (if
+// not, no write before it can be one of its).
+func (tg *writeTarget) existedAt(sp *snap) bool {
+	switch tg.kind {
+	case watchField:
+		objs, _ := sp.sn.Allocated()
+		return objs >= tg.obj
+	case watchElem:
+		_, seqs := sp.sn.Allocated()
+		return seqs >= tg.seq
+	case watchLocal:
+		return sp.sn.Spawned(tg.thread) && sp.sn.Thread(tg.thread) != nil
+	}
+	return true
+}
+
+// writesWatch gathers the writes to a target in one stretch.
+type writesWatch struct {
+	s      *Session
+	tg     *writeTarget
+	writes []rawWrite // oldest first
+	// a local: the write whose new value is read at the next instruction
+	pending *pendingWrite
+	began   bool      // a local: an earlier activation of its frame ended here
+	entry   *rawWrite // a local: the first instruction of its activation
+}
+
+type pendingWrite struct {
+	w     rawWrite
+	depth int
+	pc    int32 // of the next instruction
+}
+
+func (w *writesWatch) event(sched.Event, *scanPass) {}
+
+func (w *writesWatch) trap(t *vm.Thread, m moment) {
+	tg := w.tg
+	f := t.Frame(0)
+	in := m.fn.Instr(m.pc)
+	reg := func(r int32) vm.Value { return *t.Reg(f, r) }
+	switch tg.kind {
+	case watchField:
+		o, ok := reg(in.A).R.(*vm.Object)
+		if !ok || o.PeekID() != tg.obj || int(tg.field) >= len(o.Fields) {
+			return
+		}
+		w.writes = append(w.writes, rawWrite{m: m, name: t.Name,
+			old: w.s.brief(o.Fields[tg.field], tg.typ, 0), new: w.s.brief(reg(in.C), tg.typ, 0)})
+	case watchElem:
+		var data []vm.Value
+		var id int64
+		switch x := reg(in.A).R.(type) {
+		case *vm.Array:
+			data, id = x.Data, x.PeekID()
+		case *vm.List:
+			data, id = x.Data, x.PeekID()
+		}
+		if id != tg.seq || int64(reg(in.B).N) != int64(tg.index) || tg.index >= len(data) {
+			return
+		}
+		w.writes = append(w.writes, rawWrite{m: m, name: t.Name,
+			old: w.s.brief(data[tg.index], tg.typ, 0), new: w.s.brief(reg(in.C), tg.typ, 0)})
+	case watchLocal:
+		if t.ID != tg.thread || t.Depth()-1 != tg.frame || f.Base != tg.base {
+			return
+		}
+		if p := w.pending; p != nil && p.pc == m.pc && p.depth == m.depth {
+			p.w.new = w.s.brief(reg(tg.reg), tg.typ, 0)
+			w.writes = append(w.writes, p.w)
+			w.pending = nil
+		}
+		switch {
+		case in.Op == vm.RET || in.Op == vm.RETV:
+			// an earlier activation of the frame ends: its writes are not
+			// the present one's
+			w.writes, w.pending, w.entry, w.began = nil, nil, nil, true
+		case m.pc == 0 && w.entry == nil:
+			w.entry = &rawWrite{m: m, name: t.Name, new: w.s.brief(reg(tg.reg), tg.typ, 0)}
+		}
+		if tg.writes(m.pc, in) {
+			w.pending = &pendingWrite{w: rawWrite{m: m, name: t.Name, old: w.s.brief(reg(tg.reg), tg.typ, 0)},
+				depth: m.depth, pc: m.pc + 1}
+		}
+	}
+}
+
+// formatIndex renders an element's name.
+func formatIndex(parent string, i int) string { return parent + "[" + strconv.Itoa(i) + "]" }
