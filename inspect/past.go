@@ -48,6 +48,9 @@ type pastState struct {
 	once sync.Once
 	id   uint64 // the recording's identity in its moments
 	mu   sync.Mutex
+	// stops are the session's stops, as they happened (the debugger's
+	// part of the timelines). Guarded by mu.
+	stops []pastStop
 }
 
 // recordingID returns the identity of the session's recording in its

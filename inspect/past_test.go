@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -126,5 +127,109 @@ func TestMomentErrors(t *testing.T) {
 		if _, err := s1.LastWrites(DataLocation{Expr: expr}, 1); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("lastWrites %q: %v, want an error with %q", expr, err, want)
 		}
+	}
+}
+
+// TestQueryLikeLogpoint: a query of the update line gives, in order,
+// what a logpoint there prints in a fresh run, with the condition too;
+// a line with no code and an expression that does not compile are
+// refused with a reason.
+func TestQueryLikeLogpoint(t *testing.T) {
+	src := pastSrc(t)
+	update := markerLine(t, src, "bp update")
+	s, _, _ := startAt(t, src, "", "bp done")
+	file := mainFile(s)
+	for _, cond := range []string{"", "v == 1"} {
+		q, err := s.Query(QuerySpec{File: file, Line: update, Expr: `"count " + c.count + " v " + v`, Condition: cond}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, h := range q.Hits {
+			got = append(got, h.Value)
+		}
+		// the same logpoint in a fresh run
+		fresh, fl, _ := launchSrc(t, src, Config{})
+		for _, b := range fresh.SetBreakpoints(mainFile(fresh), []BreakpointSpec{{Line: update, Condition: cond, LogMessage: `count {c.count} v {v}`}}) {
+			if !b.Verified {
+				t.Fatalf("logpoint: %+v", b)
+			}
+		}
+		fresh.ConfigurationDone()
+		fl.waitExit(t)
+		want := strings.TrimSpace(fl.console())
+		if strings.Join(got, "\n") != want || q.Total != len(got) {
+			t.Fatalf("query if %q: %q (total %d), a logpoint prints %q", cond, got, q.Total, want)
+		}
+		if cond == "" && len(got) != 3 {
+			t.Fatalf("query: %d hits, want 3", len(got))
+		}
+	}
+	if _, err := s.Query(QuerySpec{File: file, Line: markerLine(t, src, "bp update") + 3, Expr: "v"}, nil); err == nil || !strings.Contains(err.Error(), "has no code") {
+		t.Errorf("a line with no code: %v", err)
+	}
+	if _, err := s.Query(QuerySpec{File: file, Line: update, Expr: "v +"}, nil); err == nil || !strings.Contains(err.Error(), "column") {
+		t.Errorf("an expression that does not compile: %v", err)
+	}
+	if _, err := s.Query(QuerySpec{File: file, Line: update, Expr: "v", Condition: "v"}, nil); err == nil || !strings.Contains(err.Error(), "not bool") {
+		t.Errorf("a condition that is not bool: %v", err)
+	}
+}
+
+// mainFile returns the file of the program's main.
+func mainFile(s *Session) string {
+	for _, fn := range s.Program().Funcs {
+		if fn.Name == "main" {
+			return fn.File
+		}
+	}
+	return ""
+}
+
+// TestTimelineWorker: a worker's timeline shows its spawn (by main,
+// where), its park on its channel, the wake by main, its runs and its
+// end; the debugger's stop shows in main's.
+func TestTimelineWorker(t *testing.T) {
+	src := pastSrc(t)
+	s, _, _ := startAt(t, src, "", "bp done")
+	tl, err := s.Timeline(2, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, e := range tl.Entries {
+		k := e.Kind
+		switch e.Kind {
+		case TimelineSpawned:
+			k += fmt.Sprintf(" by %d at %d", e.ByThread, e.Line)
+		case TimelineParked:
+			k += fmt.Sprintf(" %s at %d", e.Reason, e.Line)
+			if !strings.HasPrefix(e.On, "Channel<int>") {
+				t.Errorf("parked on %q", e.On)
+			}
+		case TimelineWoken:
+			k += fmt.Sprintf(" by %d", e.ByThread)
+		}
+		kinds = append(kinds, k)
+	}
+	want := fmt.Sprintf("spawned by 1 at %d; ran; parked chan recv at %d; woken by 1; ran; ended",
+		markerLine(t, src, "bp spawnA"), markerLine(t, src, "bp recv"))
+	if got := strings.Join(kinds, "; "); got != want {
+		t.Fatalf("timeline of thread 2:\n%s\nwant\n%s", got, want)
+	}
+	if tl.Name != "thread-2" {
+		t.Errorf("name %q", tl.Name)
+	}
+	ran := tl.Entries[4]
+	if ran.Quanta != 4 || !ran.Preempted && ran.Quanta < 2 {
+		t.Errorf("the second run: %+v (3 yields: 4 quanta)", ran)
+	}
+	main, err := s.Timeline(1, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := main.Entries[len(main.Entries)-1]
+	if main.Entries[0].Kind != TimelineStarted || last.Kind != TimelineStopped || last.Line != markerLine(t, src, "bp done") {
+		t.Fatalf("main's timeline: %+v ... %+v", main.Entries[0], last)
 	}
 }

@@ -75,12 +75,18 @@ func (s *Session) stretches(now moment, first func(*snap) bool) []stretch {
 }
 
 // scanWatch is what one pass of a scan watches: the traps of the scan
-// (trap), the throws (throw, if the scan wants them) and the scheduler's
-// events (event). Its methods run on the pass's carrier; what they
-// gather is read once the pass is over.
+// (trap: true ends the pass there), the throws (throw, if the scan wants
+// them) and the scheduler's events (event). Its methods run on the
+// pass's carrier; what they gather is read once the pass is over.
 type scanWatch interface {
-	trap(t *vm.Thread, m moment)
+	trap(t *vm.Thread, m moment) (stop bool)
 	event(ev sched.Event, p *scanPass)
+}
+
+// endWatch is a scanWatch that sees the end of its stretch too, when it
+// is a trap: the thread about to run the instruction of the moment.
+type endWatch interface {
+	atEnd(t *vm.Thread, m moment)
 }
 
 // throwWatch is a scanWatch that sees the throws too.
@@ -105,12 +111,12 @@ func (h *scanHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	}
 	m := moment{thread: t.ID, red: t.TrapReductions(), depth: t.Depth(), fn: fn, pc: pc, trap: true}
 	if h.end.trap && m == h.end {
+		if ew, ok := h.w.(endWatch); ok {
+			ew.atEnd(t, m)
+		}
 		return true
 	}
-	if h.keys[k] {
-		h.w.trap(t, m)
-	}
-	return false
+	return h.keys[k] && h.w.trap(t, m)
 }
 
 func (h *scanHook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
@@ -174,8 +180,8 @@ func (s *Session) startScanPass(st stretch, keys map[trapKey]bool, w scanWatch) 
 	sch := p.r.sch
 	sch.OnEvent = func(ev sched.Event) {
 		w.event(ev, p)
-		if ev.Kind == sched.EventTrap && (end.trap || end.throw) {
-			p.finish(nil) // (the hook stops only at the end)
+		if ev.Kind == sched.EventTrap {
+			p.finish(nil) // (the hook stops only at the end, or where the watch has its answer)
 			return
 		}
 		if m, ok := quantumEnd(ev, j); ok {

@@ -399,7 +399,7 @@ type pendingWrite struct {
 
 func (w *writesWatch) event(sched.Event, *scanPass) {}
 
-func (w *writesWatch) trap(t *vm.Thread, m moment) {
+func (w *writesWatch) trap(t *vm.Thread, m moment) bool {
 	tg := w.tg
 	f := t.Frame(0)
 	in := m.fn.Instr(m.pc)
@@ -408,7 +408,7 @@ func (w *writesWatch) trap(t *vm.Thread, m moment) {
 	case watchField:
 		o, ok := reg(in.A).R.(*vm.Object)
 		if !ok || o.PeekID() != tg.obj || int(tg.field) >= len(o.Fields) {
-			return
+			return false
 		}
 		w.writes = append(w.writes, rawWrite{m: m, name: t.Name,
 			old: w.s.brief(o.Fields[tg.field], tg.typ, 0), new: w.s.brief(reg(in.C), tg.typ, 0)})
@@ -422,13 +422,13 @@ func (w *writesWatch) trap(t *vm.Thread, m moment) {
 			data, id = x.Data, x.PeekID()
 		}
 		if id != tg.seq || int64(reg(in.B).N) != int64(tg.index) || tg.index >= len(data) {
-			return
+			return false
 		}
 		w.writes = append(w.writes, rawWrite{m: m, name: t.Name,
 			old: w.s.brief(data[tg.index], tg.typ, 0), new: w.s.brief(reg(in.C), tg.typ, 0)})
 	case watchLocal:
 		if t.ID != tg.thread || t.Depth()-1 != tg.frame || f.Base != tg.base {
-			return
+			return false
 		}
 		if p := w.pending; p != nil && p.pc == m.pc && p.depth == m.depth {
 			p.w.new = w.s.brief(reg(tg.reg), tg.typ, 0)
@@ -448,6 +448,7 @@ func (w *writesWatch) trap(t *vm.Thread, m moment) {
 				depth: m.depth, pc: m.pc + 1}
 		}
 	}
+	return false
 }
 
 // formatIndex renders an element's name.
