@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // pastSrc is the program of the tests of the questions about the past:
@@ -231,5 +232,129 @@ func TestTimelineWorker(t *testing.T) {
 	last := main.Entries[len(main.Entries)-1]
 	if main.Entries[0].Kind != TimelineStarted || last.Kind != TimelineStopped || last.Line != markerLine(t, src, "bp done") {
 		t.Fatalf("main's timeline: %+v ... %+v", main.Entries[0], last)
+	}
+}
+
+// TestOriginAcrossChannels: the origin of main's last value received
+// crosses the results channel to the worker that sent it, reads the
+// counter's field where that worker wrote it, and follows the sum's
+// operand v across the worker's inbox to main's send of a literal.
+func TestOriginAcrossChannels(t *testing.T) {
+	src := pastSrc(t)
+	s, _, _ := startAt(t, src, "", "bp done")
+	steps, err := s.Origin(1, 0, "last", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, st := range steps {
+		lines = append(lines, fmt.Sprintf("%s%s %d:%d=%s", strings.Repeat("  ", st.Level), st.Kind, st.ThreadID, st.Line, st.Value))
+	}
+	line := func(m string) int { return markerLine(t, src, m) }
+	want := []string{
+		fmt.Sprintf("assigned 1:%d=1", line("bp collect")),
+		fmt.Sprintf("received 1:%d=1", line("bp collect")),
+		fmt.Sprintf("sent 2:%d=1", line("bp send")),
+		fmt.Sprintf("read 2:%d=1", line("bp send")),
+		fmt.Sprintf("written 2:%d=1", line("bp update")),
+		fmt.Sprintf("computed 2:%d=1", line("bp update")),
+		fmt.Sprintf("  assigned 2:%d=1", line("bp recv")),
+		fmt.Sprintf("  received 2:%d=1", line("bp recv")),
+		fmt.Sprintf("  sent 1:%d=1", line("bp sendA")),
+		fmt.Sprintf("  assigned 1:%d=1", line("bp sendA")-1),
+		fmt.Sprintf("  literal 1:%d=1", line("bp sendA")-1),
+		fmt.Sprintf("  assigned 2:%d=0", line("bp read")),
+		fmt.Sprintf("  read 2:%d=0", line("bp read")),
+		"  initial 0:0=",
+	}
+	if got := strings.Join(lines, "\n"); got != strings.Join(want, "\n") {
+		t.Fatalf("origin of last:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+	if !strings.Contains(steps[4].Text, "3 -> 1") || !strings.Contains(steps[1].Text, `sent by thread 2 "thread-2"`) {
+		t.Errorf("texts: %q, %q", steps[4].Text, steps[1].Text)
+	}
+	// Each step with a moment can be travelled to: the sender's.
+	if err := s.Travel(steps[2].Moment); err != nil {
+		t.Fatal(err)
+	}
+	fr, _, err := s.Stack(2, 0, 1)
+	if err != nil || fr[0].Line != line("bp send") {
+		t.Fatalf("travel to the send: %v %+v", err, fr)
+	}
+	// A depth of 1 stops after the first hop.
+	steps, err = s.Origin(1, 0, "last", 1)
+	if err == nil && len(steps) > 0 && steps[len(steps)-1].Kind != OriginLimit {
+		t.Errorf("depth 1: %+v", steps)
+	}
+}
+
+// startPast launches the past program with cfg, stops at its marker
+// "bp done" and returns the session.
+func startPast(t *testing.T, cfg Config) (*Session, string) {
+	t.Helper()
+	src := pastSrc(t)
+	s, l, _ := launchSrc(t, src, cfg)
+	if b := s.SetBreakpoints(mainFile(s), []BreakpointSpec{{Line: markerLine(t, src, "bp done")}}); !b[0].Verified {
+		t.Fatalf("breakpoint %+v", b)
+	}
+	s.ConfigurationDone()
+	l.waitStop(t)
+	return s, src
+}
+
+// pastAnswers renders every question about the past of the program at
+// its end, without the moments (which name one session's recording).
+func pastAnswers(t *testing.T, s *Session, src string) string {
+	t.Helper()
+	var b strings.Builder
+	w, err := s.LastWrites(DataLocation{Expr: "c.count"}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range w.Writes {
+		fmt.Fprintf(&b, "write %d %s:%d %s -> %s\n", x.ThreadID, x.Func, x.Line, x.Old, x.New)
+	}
+	fmt.Fprintf(&b, "complete %v\n", w.Complete)
+	q, err := s.Query(QuerySpec{File: mainFile(s), Line: markerLine(t, src, "bp update"), Expr: "seen"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range q.Hits {
+		fmt.Fprintf(&b, "hit %d %s\n", h.ThreadID, h.Value)
+	}
+	for _, id := range []int64{1, 2, 3, 4} {
+		tl, err := s.Timeline(id, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range tl.Entries {
+			fmt.Fprintf(&b, "timeline %d %s %d %d %s %d\n", id, e.Kind, e.Quanta, e.Reductions, e.Reason, e.Line)
+		}
+	}
+	steps, err := s.Origin(1, 0, "last", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range steps {
+		fmt.Fprintf(&b, "origin %d %s %d:%d %s\n", st.Level, st.Kind, st.ThreadID, st.Line, st.Value)
+	}
+	return b.String()
+}
+
+// TestPastFromCheckpoints: the answers are the same whether the
+// recording is re-executed from the start or in stretches from a
+// checkpoint at every quantum (side by side).
+func TestPastFromCheckpoints(t *testing.T) {
+	s1, src := startPast(t, Config{SnapshotInterval: -1})
+	s2, _ := startPast(t, Config{SnapshotInterval: time.Nanosecond})
+	if st := s2.SnapshotStats(); st.Kept < 5 {
+		t.Fatalf("checkpoints: %+v", st)
+	}
+	a1, a2 := pastAnswers(t, s1, src), pastAnswers(t, s2, src)
+	if a1 != a2 {
+		t.Fatalf("from the start:\n%s\nfrom checkpoints:\n%s", a1, a2)
+	}
+	if st := s2.SnapshotStats(); st.Restores == 0 {
+		t.Fatalf("no re-execution started from a checkpoint: %+v", st)
 	}
 }

@@ -73,6 +73,8 @@ type writeTarget struct {
 	reg    int32
 	lo, hi int32
 	param  bool
+	// capture keeps the writer's frame with each write (Origin)
+	capture bool
 }
 
 // LastWrites returns the latest count writes (at least 1) to the
@@ -86,22 +88,49 @@ func (s *Session) LastWrites(loc DataLocation, count int) (Writes, error) {
 	if err != nil {
 		return Writes{}, err
 	}
-	now := s.present()
-	if now.isStart() {
-		return Writes{Name: tg.name, Writes: []Write{}, Complete: true}, nil
+	found, entry, complete, err := s.writesBefore(tg, s.present(), count)
+	if err != nil {
+		return Writes{}, err
 	}
-	sts := s.stretches(now, nil)
+	out := Writes{Name: tg.name, Writes: []Write{}, Complete: complete}
+	for i := len(found) - 1; i >= 0; i-- {
+		out.Writes = append(out.Writes, s.apiWrite(found[i]))
+	}
+	if len(out.Writes) < count && tg.param && entry != nil {
+		w := s.apiWrite(*entry)
+		w.Argument = true
+		out.Writes = append(out.Writes, w)
+	}
+	return out, nil
+}
+
+// writesBefore returns the latest count writes to tg before the moment
+// end, oldest first, and for a local the first instruction of its
+// frame's activation (entry); complete says there are no other writes.
+func (s *Session) writesBefore(tg *writeTarget, end moment, count int) (found []rawWrite, entry *rawWrite, complete bool, err error) {
+	if end.isStart() {
+		return nil, nil, true, nil
+	}
+	sts := s.stretches(end, nil)
 	order := make([]int, len(sts))
 	for i := range order {
 		order[i] = len(sts) - 1 - i // the latest first
 	}
-	var found []rawWrite // oldest first
-	var entry *rawWrite
-	complete := true
+	complete = true
+	var orphan *pendingWrite // the next stretch's
 	err = s.scan(sts, tg.keys(s.prog), order, func(i int) scanWatch { return &writesWatch{tg: tg, s: s} },
 		func(i int, w scanWatch) bool {
 			ww := w.(*writesWatch)
-			found = append(append([]rawWrite(nil), ww.writes...), found...)
+			writes := ww.writes
+			if p := ww.pending; p != nil && orphan != nil && orphan.pc == p.pc && orphan.depth == p.depth {
+				// a write that began here and ended in the next stretch
+				p.w.new = orphan.w.new
+				writes = append(append([]rawWrite(nil), writes...), p.w)
+			}
+			if ww.seen || tg.kind != watchLocal {
+				orphan = ww.orphan // (a stretch where the frame did not run passes it on)
+			}
+			found = append(append([]rawWrite(nil), writes...), found...)
 			if ww.entry != nil {
 				entry = ww.entry
 			}
@@ -114,19 +143,10 @@ func (s *Session) LastWrites(loc DataLocation, count int) (Writes, error) {
 			}
 			return true
 		}, nil)
-	if err != nil {
-		return Writes{}, err
+	if len(found) > count {
+		found = found[len(found)-count:]
 	}
-	out := Writes{Name: tg.name, Writes: []Write{}, Complete: complete}
-	for i := len(found) - 1; i >= 0 && len(out.Writes) < count; i-- {
-		out.Writes = append(out.Writes, s.apiWrite(found[i]))
-	}
-	if len(out.Writes) < count && tg.param && entry != nil {
-		w := s.apiWrite(*entry)
-		w.Argument = true
-		out.Writes = append(out.Writes, w)
-	}
-	return out, nil
+	return found, entry, complete, err
 }
 
 // rawWrite is a write seen by a pass.
@@ -134,6 +154,42 @@ type rawWrite struct {
 	m        moment
 	name     string
 	old, new string
+	// with writeTarget.capture: the writer's frame at the write (its
+	// base and registers), and for an activation's entry its caller
+	fr     *frameAt
+	caller *frameAt
+}
+
+// frameAt is a frame at a moment, as a pass saw it: its function, base
+// and registers (the values are the pass's: read their numbers and
+// scalars, not their current contents).
+type frameAt struct {
+	m    moment // the frame's thread at the moment (its pc: the instruction about to run)
+	fn   *vm.Funcode
+	base int32
+	regs []vm.Value
+	// stale marks registers that regs do not hold as they were at m (a
+	// later moment's, for a writer found from the code)
+	stale map[int32]bool
+	// inexact: m names the frame (thread, depth), not a moment it
+	// passes; its writes are those before until
+	inexact bool
+	until   *moment
+}
+
+// captureFrame returns frame d of t (0: the top) as it is now, at the
+// moment m of t's top frame.
+func captureFrame(t *vm.Thread, d int, m moment) *frameAt {
+	f := t.Frame(d)
+	regs := make([]vm.Value, f.Fn.NumRegs)
+	for r := range regs {
+		regs[r] = *t.Reg(f, int32(r))
+	}
+	fa := &frameAt{m: m, fn: f.Fn, base: f.Base, regs: regs}
+	if d > 0 {
+		fa.m = moment{thread: t.ID, red: m.red, depth: t.Depth() - d, fn: f.Fn, pc: framePC(t, d), trap: true}
+	}
+	return fa
 }
 
 // apiWrite is w as LastWrites returns it.
@@ -169,6 +225,12 @@ func (s *Session) writeTarget(loc DataLocation) (*writeTarget, error) {
 			return nil, err
 		}
 	}
+	return targetOf(w)
+}
+
+// targetOf returns the target that follows location w into
+// re-executions.
+func targetOf(w *watchLoc) (*writeTarget, error) {
 	tg := &writeTarget{kind: w.kind, name: w.name, typ: w.typ}
 	switch w.kind {
 	case watchField:
@@ -387,6 +449,13 @@ type writesWatch struct {
 	writes []rawWrite // oldest first
 	// a local: the write whose new value is read at the next instruction
 	pending *pendingWrite
+	// a local: seen says the frame trapped in the stretch; orphan is its
+	// first trap if it is the next instruction of a write that began
+	// before the stretch (a call that parked across the checkpoint); the
+	// pending write left at the end is completed by the next stretch's
+	// orphan
+	seen   bool
+	orphan *pendingWrite
 	began   bool      // a local: an earlier activation of its frame ended here
 	entry   *rawWrite // a local: the first instruction of its activation
 }
@@ -411,7 +480,7 @@ func (w *writesWatch) trap(t *vm.Thread, m moment) bool {
 			return false
 		}
 		w.writes = append(w.writes, rawWrite{m: m, name: t.Name,
-			old: w.s.brief(o.Fields[tg.field], tg.typ, 0), new: w.s.brief(reg(in.C), tg.typ, 0)})
+			old: w.s.brief(o.Fields[tg.field], tg.typ, 0), new: w.s.brief(reg(in.C), tg.typ, 0), fr: w.capture(t, m)})
 	case watchElem:
 		var data []vm.Value
 		var id int64
@@ -425,7 +494,7 @@ func (w *writesWatch) trap(t *vm.Thread, m moment) bool {
 			return false
 		}
 		w.writes = append(w.writes, rawWrite{m: m, name: t.Name,
-			old: w.s.brief(data[tg.index], tg.typ, 0), new: w.s.brief(reg(in.C), tg.typ, 0)})
+			old: w.s.brief(data[tg.index], tg.typ, 0), new: w.s.brief(reg(in.C), tg.typ, 0), fr: w.capture(t, m)})
 	case watchLocal:
 		if t.ID != tg.thread || t.Depth()-1 != tg.frame || f.Base != tg.base {
 			return false
@@ -434,21 +503,47 @@ func (w *writesWatch) trap(t *vm.Thread, m moment) bool {
 			p.w.new = w.s.brief(reg(tg.reg), tg.typ, 0)
 			w.writes = append(w.writes, p.w)
 			w.pending = nil
+		} else if !w.seen && m.pc > 0 && tg.writes(m.pc-1, m.fn.Instr(m.pc-1)) {
+			w.orphan = &pendingWrite{w: rawWrite{new: w.s.brief(reg(tg.reg), tg.typ, 0)}, depth: m.depth, pc: m.pc}
 		}
+		w.seen = true
 		switch {
 		case in.Op == vm.RET || in.Op == vm.RETV:
 			// an earlier activation of the frame ends: its writes are not
 			// the present one's
 			w.writes, w.pending, w.entry, w.began = nil, nil, nil, true
 		case m.pc == 0 && w.entry == nil:
-			w.entry = &rawWrite{m: m, name: t.Name, new: w.s.brief(reg(tg.reg), tg.typ, 0)}
+			w.entry = &rawWrite{m: m, name: t.Name, new: w.s.brief(reg(tg.reg), tg.typ, 0), fr: w.capture(t, m)}
+			if tg.capture && t.Depth() > 1 && !t.Frame(1).Fn.Cont {
+				w.entry.caller = captureFrame(t, 1, m)
+			}
 		}
 		if tg.writes(m.pc, in) {
-			w.pending = &pendingWrite{w: rawWrite{m: m, name: t.Name, old: w.s.brief(reg(tg.reg), tg.typ, 0)},
+			w.pending = &pendingWrite{w: rawWrite{m: m, name: t.Name, old: w.s.brief(reg(tg.reg), tg.typ, 0), fr: w.capture(t, m)},
 				depth: m.depth, pc: m.pc + 1}
 		}
 	}
 	return false
+}
+
+// atEnd completes a local's write whose next instruction is the end of
+// the stretch (the write has happened by then).
+func (w *writesWatch) atEnd(t *vm.Thread, m moment) {
+	tg := w.tg
+	if p := w.pending; tg.kind == watchLocal && p != nil && p.pc == m.pc && p.depth == m.depth &&
+		t.ID == tg.thread && t.Frame(0).Base == tg.base {
+		p.w.new = w.s.brief(*t.Reg(t.Frame(0), tg.reg), tg.typ, 0)
+		w.writes = append(w.writes, p.w)
+		w.pending = nil
+	}
+}
+
+// capture returns t's top frame at m if the target keeps it.
+func (w *writesWatch) capture(t *vm.Thread, m moment) *frameAt {
+	if !w.tg.capture {
+		return nil
+	}
+	return captureFrame(t, 0, m)
 }
 
 // formatIndex renders an element's name.
