@@ -387,9 +387,9 @@ func (s *Session) captureAt(m moment) (*frameAt, error) {
 // captureWatch keeps the frame at the end of its stretch.
 type captureWatch struct{ fr *frameAt }
 
-func (w *captureWatch) trap(*vm.Thread, moment) bool  { return false }
+func (w *captureWatch) trap(*vm.Thread, moment) bool { return false }
 func (w *captureWatch) event(sched.Event, *scanPass) {}
-func (w *captureWatch) atEnd(t *vm.Thread, m moment)  { w.fr = captureFrame(t, 0, m) }
+func (w *captureWatch) atEnd(t *vm.Thread, m moment) { w.fr = captureFrame(t, 0, m) }
 
 // operands returns the registers an operator reads.
 func operands(in vm.Instr) []int32 {

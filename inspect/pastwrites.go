@@ -456,8 +456,8 @@ type writesWatch struct {
 	// orphan
 	seen   bool
 	orphan *pendingWrite
-	began   bool      // a local: an earlier activation of its frame ended here
-	entry   *rawWrite // a local: the first instruction of its activation
+	began  bool      // a local: an earlier activation of its frame ended here
+	entry  *rawWrite // a local: the first instruction of its activation
 }
 
 type pendingWrite struct {
