@@ -135,6 +135,7 @@ func (c *session) onInitializeRequest(req *dap.InitializeRequest) {
 		return
 	}
 	c.initialized = true
+	c.past.progress = req.Arguments.SupportsProgressReporting
 	c.respond(&dap.InitializeResponse{Response: newResponse(req), Body: capabilities()})
 	c.send(&dap.InitializedEvent{Event: newEvent("initialized")})
 }

@@ -490,7 +490,8 @@ type session struct {
 	nextBPID   int
 	excFilters []inspect.ExceptionFilter
 	excOptions []inspect.ExceptionOption
-	focused    []int64 // threads asked for stackTrace, most recent first
+	focused    []int64   // threads asked for stackTrace, most recent first
+	past       pastState // the questions about the past (past.go)
 
 	// mu guards what the listener shares with the read loop.
 	mu        sync.Mutex

@@ -143,6 +143,13 @@ func (s *Session) decodeMoment(x Moment) (moment, error) {
 	return m, nil
 }
 
+// CheckMoment reports whether m is a moment of the session's recording
+// (a *MomentError says why not).
+func (s *Session) CheckMoment(m Moment) error {
+	_, err := s.decodeMoment(m)
+	return err
+}
+
 // Travel puts the session at moment m (from an answer about the past):
 // it stops there with reason goto, about the thread of the moment, and
 // going forward and back work from there as usual. A trap moment is the

@@ -3,7 +3,6 @@ package inspect
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/nlangdbg/nlangdbg/sched"
@@ -56,6 +55,8 @@ type OriginStep struct {
 	File       string
 	Line       int
 	Value      string
+	// Code is the source of the line.
+	Code string
 }
 
 // DefaultOriginDepth is the depth an origin is followed to by default.
@@ -136,7 +137,7 @@ type originSearch struct {
 func (o *originSearch) add(level int, kind, text string, m moment, name, value string) {
 	p := place(m.fn, m.pc)
 	st := OriginStep{Level: level, Kind: kind, Text: text, ThreadID: m.thread, ThreadName: name, Func: p.Func,
-		File: p.File, Line: p.Line, Value: value}
+		File: p.File, Line: p.Line, Value: value, Code: o.s.lineSource(m)}
 	if !m.isStart() && (m.trap || m.throw || m.byOff || m.thread != 0) {
 		st.Moment = o.s.encodeMoment(m)
 	}
@@ -179,11 +180,11 @@ func (o *originSearch) explainLoc(tg *writeTarget, end moment, p pos) {
 		return
 	}
 	if len(found) == 0 {
-		o.add(p.level, OriginInitial, tg.name+" was never written before: it holds its zero value", moment{}, "", "")
+		o.add(p.level, OriginInitial, tg.name+" was never written before: its zero value", moment{}, "", "")
 		return
 	}
 	w := found[0]
-	o.add(p.level, OriginWritten, fmt.Sprintf("%s = … (%s -> %s): %s", tg.name, w.old, w.new, o.s.lineText(w.m)), w.m, w.name, w.new)
+	o.add(p.level, OriginWritten, fmt.Sprintf("%s (%s -> %s)", tg.name, w.old, w.new), w.m, w.name, w.new)
 	if w.fr == nil {
 		return
 	}
@@ -269,7 +270,7 @@ func (o *originSearch) explainWriter(w *frameAt, r int32, typ *vm.Type, p pos, n
 		value = o.s.brief(*raw, typ, 0)
 	}
 	if lv != nil {
-		o.add(p.level, OriginAssigned, lv.Name+" = …: "+o.s.lineText(m), m, name, value)
+		o.add(p.level, OriginAssigned, lv.Name, m, name, value)
 	}
 	if o.refresh(w, in) {
 		return
@@ -280,13 +281,13 @@ func (o *originSearch) explainWriter(w *frameAt, r int32, typ *vm.Type, p pos, n
 		o.explainReg(w, in.B, typ, p)
 	case op == vm.LOADK:
 		v := o.s.brief(fn.Consts[in.B], typ, 0)
-		o.add(p.level, OriginLiteral, "the constant "+v+": "+o.s.lineText(m), m, name, v)
+		o.add(p.level, OriginLiteral, "", m, name, v)
 	case op == vm.LOADI:
-		o.add(p.level, OriginLiteral, fmt.Sprintf("the constant %d: %s", in.B, o.s.lineText(m)), m, name, fmt.Sprint(in.B))
+		o.add(p.level, OriginLiteral, "", m, name, fmt.Sprint(in.B))
 	case op == vm.LOADNIL:
-		o.add(p.level, OriginLiteral, "null or zero: "+o.s.lineText(m), m, name, value)
+		o.add(p.level, OriginLiteral, "null or zero", m, name, value)
 	case op >= vm.ADDI && op <= vm.NOTNULL, op == vm.CONCAT, op == vm.TOSTR, op == vm.LEN, op == vm.SGET:
-		o.add(p.level, OriginComputed, fmt.Sprintf("%s: %s", op, o.s.lineText(m)), m, name, value)
+		o.add(p.level, OriginComputed, opText(op), m, name, value)
 		for _, x := range operands(in) {
 			if o.done() {
 				return
@@ -296,7 +297,7 @@ func (o *originSearch) explainWriter(w *frameAt, r int32, typ *vm.Type, p pos, n
 	case op == vm.GETF:
 		obj, ok := reg(in.B).R.(*vm.Object)
 		if !ok || obj.PeekID() == 0 {
-			o.add(p.level, OriginRead, "read a field of a value the recording does not number: "+o.s.lineText(m), m, name, value)
+			o.add(p.level, OriginRead, "a field of a value the recording does not number", m, name, value)
 			return
 		}
 		field := "?"
@@ -304,7 +305,7 @@ func (o *originSearch) explainWriter(w *frameAt, r int32, typ *vm.Type, p pos, n
 		if int(in.C) < len(obj.Class.Fields) {
 			field, ftyp = obj.Class.Fields[in.C].Name, obj.Class.Fields[in.C].Type
 		}
-		o.add(p.level, OriginRead, fmt.Sprintf("read %s.%s: %s", obj.Class.Name, field, o.s.lineText(m)), m, name, value)
+		o.add(p.level, OriginRead, obj.Class.Name+"."+field, m, name, value)
 		if o.limit(p.hop(), m, name) {
 			return
 		}
@@ -319,7 +320,7 @@ func (o *originSearch) explainWriter(w *frameAt, r int32, typ *vm.Type, p pos, n
 			id, et = x.PeekID(), x.Type.Elem
 		}
 		i := int(int64(reg(in.C).N))
-		o.add(p.level, OriginRead, fmt.Sprintf("read element %d: %s", i, o.s.lineText(m)), m, name, value)
+		o.add(p.level, OriginRead, fmt.Sprintf("element %d", i), m, name, value)
 		if id == 0 || o.limit(p.hop(), m, name) {
 			return
 		}
@@ -332,11 +333,11 @@ func (o *originSearch) explainWriter(w *frameAt, r int32, typ *vm.Type, p pos, n
 			o.explainReceive(w, in, typ, p, name, value)
 			return
 		}
-		o.add(p.level, OriginNative, fmt.Sprintf("returned by %s: %s", nat, o.s.lineText(m)), m, name, value)
+		o.add(p.level, OriginNative, "by "+nat, m, name, value)
 	case op == vm.NEW || op == vm.NEWARRAY || op == vm.NEWLIST || op == vm.NEWDICT || op == vm.BIND:
-		o.add(p.level, OriginMade, fmt.Sprintf("%s: %s", op, o.s.lineText(m)), m, name, value)
+		o.add(p.level, OriginMade, opText(op), m, name, value)
 	default:
-		o.add(p.level, OriginUnknown, fmt.Sprintf("%s is not followed: %s", op, o.s.lineText(m)), m, name, value)
+		o.add(p.level, OriginUnknown, fmt.Sprintf("%s is not followed", op), m, name, value)
 	}
 }
 
@@ -434,7 +435,7 @@ func (o *originSearch) explainArgument(fr *frameAt, r int32, typ *vm.Type, p pos
 		return
 	}
 	c := entry.caller
-	o.add(p.level, OriginArgument, fmt.Sprintf("argument of %s, passed by the call: %s", fr.fn.Name, o.s.lineText(c.m)), c.m, entry.name, value)
+	o.add(p.level, OriginArgument, fmt.Sprintf("of %s, passed by the call", fr.fn.Name), c.m, entry.name, value)
 	if o.limit(p.hop(), c.m, entry.name) {
 		return
 	}
@@ -536,7 +537,7 @@ func (o *originSearch) explainReturn(w *frameAt, in vm.Instr, typ *vm.Type, p po
 			callee = "a method of " + obj.Class.Name
 		}
 	}
-	o.add(p.level, OriginReturned, fmt.Sprintf("returned by %s: %s", callee, o.s.lineText(m)), m, name, value)
+	o.add(p.level, OriginReturned, "by "+callee, m, name, value)
 	if o.limit(p.hop(), m, name) {
 		return
 	}
@@ -567,37 +568,55 @@ func (o *originSearch) explainReceive(w *frameAt, in vm.Instr, typ *vm.Type, p p
 		return
 	}
 	if snd == nil {
-		o.add(p.level, OriginReceived, "received from a channel (the send was not found): "+o.s.lineText(m), m, name, value)
+		o.add(p.level, OriginReceived, "from a channel (the send was not found)", m, name, value)
 		return
 	}
-	o.add(p.level, OriginReceived, fmt.Sprintf("received from a channel, sent by thread %d %q at %s: %s", snd.m.thread, snd.name,
-		place(snd.m.fn, snd.m.pc), o.s.lineText(m)), m, name, value)
+	o.add(p.level, OriginReceived, fmt.Sprintf("from a channel, sent by thread %d %q", snd.m.thread, snd.name), m, name, value)
 	if o.limit(p.hop(), snd.m, snd.name) {
 		return
 	}
-	o.add(p.level, OriginSent, "sent: "+o.s.lineText(snd.m), snd.m, snd.name, value)
+	o.add(p.level, OriginSent, "on the channel", snd.m, snd.name, value)
 	sin := snd.fn.Instr(snd.m.pc)
 	o.explainReg(&snd.frameAt, sin.A+1, typ, p.hop())
 }
 
-// lineText returns the source of the line of moment m, trimmed, with its
-// place: "past.n:33: c.count = v + seen;".
-func (s *Session) lineText(m moment) string {
-	p := place(m.fn, m.pc)
-	if p.File == "" {
-		return p.Func
+// lineSource returns the source of the line of moment m, trimmed, without
+// its comment ("" if unknown).
+func (s *Session) lineSource(m moment) string {
+	if m.fn == nil {
+		return ""
 	}
-	text := ""
-	if src, ok := s.Source(p.File); ok {
-		lines := strings.Split(string(src), "\n")
-		if p.Line >= 1 && p.Line <= len(lines) {
-			text = strings.TrimSpace(lines[p.Line-1])
-			if i := strings.Index(text, "//"); i >= 0 {
-				text = strings.TrimSpace(text[:i])
-			}
+	p := place(m.fn, m.pc)
+	src, ok := s.Source(p.File)
+	if !ok {
+		return ""
+	}
+	lines := strings.Split(string(src), "\n")
+	if p.Line < 1 || p.Line > len(lines) {
+		return ""
+	}
+	text := strings.TrimSpace(lines[p.Line-1])
+	if i := strings.Index(text, "//"); i >= 0 {
+		text = strings.TrimSpace(text[:i])
+	}
+	return text
+}
+
+// opText names what an instruction computes, in the source's terms.
+func opText(op vm.Opcode) string {
+	name := op.String()
+	for _, x := range []struct{ prefix, text string }{
+		{"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"div", "/"}, {"mod", "%"}, {"neg", "unary -"},
+		{"not", "!"}, {"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"le", "<="}, {"isnull", "== null"},
+		{"notnull", "!= null"}, {"concat", "+ (strings)"}, {"tostr", "conversion to string"}, {"len", "length"},
+		{"sget", "a byte of a string"}, {"newarray", "a new array"}, {"newlist", "a new List"},
+		{"newdict", "a new Dict"}, {"new", "a new object"}, {"bind", "a function value"},
+	} {
+		if strings.HasPrefix(name, x.prefix) {
+			return x.text
 		}
 	}
-	return fmt.Sprintf("%s:%d: %s", filepath.Base(p.File), p.Line, text)
+	return name
 }
 
 // threadName returns the name of thread id in the session's run ("" if

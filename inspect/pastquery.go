@@ -61,7 +61,10 @@ func (s *Session) Query(q QuerySpec, progress func(done, total int)) (QueryResul
 	if strings.TrimSpace(q.Expr) == "" {
 		return QueryResult{}, fmt.Errorf("query: no expression to show")
 	}
-	file := canonPath(q.File)
+	file, err := s.resolveFile(q.File)
+	if err != nil {
+		return QueryResult{}, err
+	}
 	fn, pc, line, ok := s.locate(file, q.Line)
 	if q.Line < 1 || !ok || line != q.Line {
 		why := fmt.Sprintf("line %d of %s has no code", q.Line, filepath.Base(file))
@@ -111,7 +114,7 @@ func (s *Session) Query(q QuerySpec, progress func(done, total int)) (QueryResul
 		keys = append(keys, trapKey{fn, p})
 	}
 	sts := s.stretches(now, nil)
-	err := s.scan(sts, keys, nil, func(int) scanWatch { return &queryWatch{s: s, b: b, limit: limit} },
+	err = s.scan(sts, keys, nil, func(int) scanWatch { return &queryWatch{s: s, b: b, limit: limit} },
 		func(i int, w scanWatch) bool {
 			qw := w.(*queryWatch)
 			for _, h := range qw.hits {
@@ -126,6 +129,31 @@ func (s *Session) Query(q QuerySpec, progress func(done, total int)) (QueryResul
 		return QueryResult{}, err
 	}
 	return res, nil
+}
+
+// resolveFile returns the program's file that name names: its path, or
+// a name or path suffix only one of the program's files has ("past.n").
+func (s *Session) resolveFile(name string) (string, error) {
+	canon := canonPath(name)
+	var match []string
+	seen := map[string]bool{}
+	for _, fn := range s.prog.Funcs {
+		f := canonPath(fn.File)
+		if f == canon {
+			return canon, nil
+		}
+		if !seen[f] && (filepath.Base(f) == name || strings.HasSuffix(f, string(filepath.Separator)+filepath.Clean(name))) {
+			seen[f] = true
+			match = append(match, f)
+		}
+	}
+	switch len(match) {
+	case 0:
+		return canon, nil // (then: no code there)
+	case 1:
+		return match[0], nil
+	}
+	return "", fmt.Errorf("%s names several files of the program: %s", name, strings.Join(match, ", "))
 }
 
 // rawHit is a hit seen by a pass.

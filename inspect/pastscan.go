@@ -142,6 +142,9 @@ type scanPass struct {
 	h    *scanHook
 	once sync.Once
 	done chan error // nil: the end of the stretch was reached
+	// exited is closed when the pass's carrier has returned (nothing of
+	// it runs: its traps may be removed)
+	exited chan struct{}
 }
 
 // finish reports the pass's end once (nil: the end of its stretch).
@@ -162,7 +165,7 @@ func (s *Session) startScanPass(st stretch, keys map[trapKey]bool, w scanWatch) 
 		return nil, err
 	}
 	h := &scanHook{keys: keys, end: st.end, w: w}
-	p := &scanPass{s: s, j: j, st: st, h: h, done: make(chan error, 1)}
+	p := &scanPass{s: s, j: j, st: st, h: h, done: make(chan error, 1), exited: make(chan struct{})}
 	// (the output of a pass is checked against the recording, never shown)
 	if p.r, err = s.newRunAt(tt.stdin, io.Discard, io.Discard, j, h, st.from, stateStopped); err != nil {
 		if st.from != nil {
@@ -199,6 +202,7 @@ func (s *Session) startScanPass(st stretch, keys map[trapKey]bool, w scanWatch) 
 	go func() {
 		sch.Run()
 		p.finish(errDiverged)
+		close(p.exited)
 	}()
 	sch.Resume()
 	return p, nil
@@ -279,6 +283,7 @@ func (s *Session) scan(sts []stretch, keys []trapKey, order []int, newWatch func
 				mu.Unlock()
 				err = <-p.done
 				p.r.sch.Kill(0)
+				<-p.exited
 				mu.Lock()
 				delete(running, p)
 				mu.Unlock()

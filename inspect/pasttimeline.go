@@ -205,7 +205,7 @@ func (w *timelineWatch) event(ev sched.Event, p *scanPass) {
 			if ev.Thread != nil && ev.Thread.ID == w.id {
 				pl := place(site.m.fn, site.m.pc)
 				w.name = ev.Thread.Name
-				w.known = true
+				w.red, w.known = 0, true
 				w.add(TimelineEntry{Kind: TimelineSpawned, Moment: s.encodeMoment(site.m), ByThread: ev.By.ID, ByName: ev.By.Name,
 					Func: pl.Func, File: pl.File, Line: pl.Line, off: p.j.Offset()})
 			}

@@ -51,6 +51,8 @@ type repl struct {
 	srcMu   sync.Mutex
 	sources map[string][]string
 	funcs   []string
+
+	past replMoments // the moments the answers about the past showed (repl_past.go)
 }
 
 // replBP is a breakpoint as the REPL numbers it.

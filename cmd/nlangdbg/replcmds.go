@@ -77,6 +77,12 @@ func init() {
 		{name: "checkpoints", help: "List the checkpoints, the size of the recording and the copies of the execution that going\nback starts from.", fn: printConsoleCmd("checkpoints")},
 		{name: "when", help: "Where the session is in its recording: thread, reductions, position, past or frontier.", fn: printConsoleCmd("when")},
 		{name: "dump", usage: "FILE", help: "Write the present to FILE (the recording so far and this moment): nlangdbg debug --core FILE opens it here.", fn: printConsoleCmd("dump")},
+		// Questions about the past (repl_past.go): answered from the recording.
+		{name: "last", usage: "EXPR [N]", help: "Who wrote this: the latest N (default 1) writes to a local, EXPR.FIELD or EXPR[INDEX] of the\nselected frame, newest first: thread, line and old -> new (what the location held just\nbefore the write). Each answer names its moment (m1, m2, …): travel goes there.", fn: cmdLast},
+		{name: "origin", usage: "EXPR", help: "Where did this value come from: the steps that produced the value of a local, EXPR.FIELD\nor EXPR[INDEX] — assigned, computed, read from a field (written where), returned by a\ncall, received from a channel (sent by whom), passed as an argument — back to a literal\nor an input, as an indented tree, each step with its moment.", fn: cmdOrigin},
+		{name: "query", usage: "FILE:LINE EXPR [if COND]", help: "A logpoint added after the fact: EXPR at every execution of the line so far (where COND\nholds), in order, with thread and moment, found by re-executing the recording.", complete: "location", fn: cmdQuery},
+		{name: "timeline", usage: "[THREAD]", help: "What happened to THREAD (default: the selected one): spawned by whom and where, ran\n(quanta, reductions), parked on what, woken by whom, stopped by the debugger, ended.", complete: "thread", fn: cmdTimeline},
+		{name: "travel", usage: "MOMENT", help: "Go to a moment an answer of last, origin, query or timeline named (m3): the thread of\nthe moment is selected, about to run its line; going forward and back work from there.", fn: cmdTravel},
 		{name: "restart", aliases: []string{"r", "run"}, usage: "[CHECKPOINT]", help: "Restart the program (breakpoints and displays are kept), or go to checkpoint CHECKPOINT.", fn: cmdRestart},
 		{name: "detach", help: "Detach from an attached program and leave it running.", fn: cmdDetach},
 		{name: "quit", aliases: []string{"q", "exit"}, help: "Quit: a launched program ends; an attached one is detached and runs on (you are asked\nfirst; no stays).", fn: cmdQuit},
