@@ -45,8 +45,9 @@ func (e *MomentError) Error() string {
 
 // pastState is what a session keeps for the questions about the past.
 type pastState struct {
-	once sync.Once
-	id   uint64 // the recording's identity in its moments
+	idMu sync.Mutex
+	id   uint64      // the recording's identity in its moments
+	of   *timeTravel // the recording it is of (a restart makes another)
 	mu   sync.Mutex
 	// stops are the session's stops, as they happened (the debugger's
 	// part of the timelines). Guarded by mu.
@@ -56,11 +57,13 @@ type pastState struct {
 // recordingID returns the identity of the session's recording in its
 // moments.
 func (s *Session) recordingID() uint64 {
-	s.past.once.Do(func() {
+	s.past.idMu.Lock()
+	defer s.past.idMu.Unlock()
+	if s.past.of != s.tt || s.past.id == 0 {
 		var b [8]byte
 		rand.Read(b[:])
-		s.past.id = binary.LittleEndian.Uint64(b[:]) | 1
-	})
+		s.past.id, s.past.of = binary.LittleEndian.Uint64(b[:])|1, s.tt
+	}
 	return s.past.id
 }
 

@@ -93,7 +93,7 @@ func (s *Session) Origin(threadID int64, depth int, expr string, maxDepth int) (
 	case watchLocal:
 		d := t.Depth() - 1 - loc.frame
 		f := t.Frame(d)
-		cur := &frameAt{m: moment{thread: t.ID, red: t.Reductions(), depth: t.Depth() - d, fn: f.Fn, pc: framePC(t, d), trap: true},
+		cur := &frameAt{m: moment{thread: t.ID, red: t.Reductions(), depth: t.Depth() - d, fn: f.Fn, pc: t.DebugFrame(d).PC(), trap: true},
 			fn: f.Fn, base: f.Base}
 		if d == 0 && now.trap && now.thread == t.ID {
 			cur.m = now
@@ -467,12 +467,12 @@ func staticWriter(fn *vm.Funcode, pc, r int32) (int32, bool) {
 	for q := pc - 1; q >= 0; q-- {
 		in := fn.Instr(q)
 		if writesReg(fn, in, r) {
-			if straightOp(in.Op) || in.Op == vm.MOVE || in.Op == vm.CALLN && plainNative(fn.NCalls[in.B].Native.Name) {
+			if in.Op.Info().Is(vm.Straight) || in.Op == vm.MOVE || in.Op == vm.CALLN && plainNative(fn.NCalls[in.B].Native.Name) {
 				return q, true
 			}
 			return 0, false
 		}
-		if !straightOp(in.Op) || targets[q] {
+		if !in.Op.Info().Is(vm.Straight) || targets[q] {
 			return 0, false // (q is entered from elsewhere, or calls)
 		}
 	}
@@ -506,16 +506,8 @@ func plainNative(name string) bool {
 func jumpTargets(fn *vm.Funcode) map[int32]bool {
 	out := map[int32]bool{}
 	for pc := range fn.Code {
-		in := fn.Instr(int32(pc))
-		switch in.Op {
-		case vm.JMP, vm.LOOP:
-			out[in.A] = true
-		case vm.JT, vm.JF:
-			out[in.B] = true
-		default:
-			if isJump(in.Op) {
-				out[in.C] = true
-			}
+		if target, ok := fn.Instr(int32(pc)).JumpTarget(); ok {
+			out[target] = true
 		}
 	}
 	for _, h := range fn.Handlers {

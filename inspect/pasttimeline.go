@@ -248,7 +248,7 @@ func (w *timelineWatch) event(ev sched.Event, p *scanPass) {
 			_, e.On = describeWaitObject(t.WaitOn, ev.Reason)
 		}
 		if t.Depth() > 0 {
-			pl := place(t.Frame(0).Fn, framePC(t, 0))
+			pl := place(t.Frame(0).Fn, t.DebugFrame(0).PC())
 			e.Func, e.File, e.Line = pl.Func, pl.File, pl.Line
 		}
 		w.add(e)
@@ -269,6 +269,7 @@ func (w *timelineWatch) event(ev sched.Event, p *scanPass) {
 
 // pastStop is a stop of the session, as it happened.
 type pastStop struct {
+	of     *timeTravel // the recording
 	thread int64
 	m      moment
 	off    int
@@ -323,9 +324,16 @@ func (s *Session) notePastStop(info StopInfo) {
 			m = s.tt.last // between two quanta
 		}
 	}
-	ps := pastStop{thread: t.ID, m: m, off: s.tt.j.Offset(), reason: info.Reason, desc: info.Description, at: place(f.Fn, framePC(t, 0))}
+	ps := pastStop{of: s.tt, thread: t.ID, m: m, off: s.tt.j.Offset(), reason: info.Reason, desc: info.Description, at: place(f.Fn, t.DebugFrame(0).PC())}
 	s.past.mu.Lock()
 	defer s.past.mu.Unlock()
+	kept := s.past.stops[:0]
+	for _, o := range s.past.stops {
+		if o.of == s.tt {
+			kept = append(kept, o) // (a restart's recording forgets the old one's)
+		}
+	}
+	s.past.stops = kept
 	for _, o := range s.past.stops {
 		if o.m == ps.m && o.reason == ps.reason {
 			return // (the same stop again, after going back)
@@ -342,7 +350,7 @@ func (s *Session) pastStops(id int64) []TimelineEntry {
 	defer s.past.mu.Unlock()
 	var out []TimelineEntry
 	for _, ps := range s.past.stops {
-		if ps.thread != id || ps.off > now {
+		if ps.of != s.tt || ps.thread != id || ps.off > now {
 			continue
 		}
 		out = append(out, TimelineEntry{Kind: TimelineStopped, Moment: s.encodeMoment(ps.m), Reason: ps.desc,

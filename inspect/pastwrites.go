@@ -187,7 +187,7 @@ func captureFrame(t *vm.Thread, d int, m moment) *frameAt {
 	}
 	fa := &frameAt{m: m, fn: f.Fn, base: f.Base, regs: regs}
 	if d > 0 {
-		fa.m = moment{thread: t.ID, red: m.red, depth: t.Depth() - d, fn: f.Fn, pc: framePC(t, d), trap: true}
+		fa.m = moment{thread: t.ID, red: m.red, depth: t.Depth() - d, fn: f.Fn, pc: t.DebugFrame(d).PC(), trap: true}
 	}
 	return fa
 }
@@ -256,7 +256,7 @@ func targetOf(w *watchLoc) (*writeTarget, error) {
 		if d < 0 || d >= w.t.Depth() {
 			return nil, fmt.Errorf("%s: the frame has returned", w.name)
 		}
-		pc := framePC(w.t, d)
+		pc := w.t.DebugFrame(d).PC()
 		for _, lv := range w.fn.Locals {
 			if lv.Reg == w.reg && lv.Name == w.name && (lv.IsParam || lv.StartPC <= pc && (pc < lv.EndPC || lv.EndPC < 0)) {
 				tg.lo, tg.hi, tg.param = lv.StartPC, lv.EndPC, lv.IsParam

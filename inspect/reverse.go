@@ -92,6 +92,14 @@ type moment struct {
 
 func (m moment) isStart() bool { return m.thread == 0 && !m.byOff }
 
+// journal returns the journal of tt (nil: none).
+func (tt *timeTravel) journal() *record.Journal {
+	if tt == nil {
+		return nil
+	}
+	return tt.j
+}
+
 // newTimeTravel returns the journal of a new session, or nil if it
 // cannot record (several carriers). log, if not nil, is a recording's log
 // to replay (debug --replay).
@@ -367,7 +375,9 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 	if prepare != nil {
 		prepare(p)
 	}
+	p.r.carrierDone = make(chan struct{})
 	go func() {
+		defer close(p.r.carrierDone)
 		code := sch.Run()
 		if h.adopted.Load() {
 			s.afterRun(p.r, code)
@@ -896,29 +906,12 @@ func straightBefore(fn *vm.Funcode, pc int32) (int32, bool) {
 	}
 	for i := range int32(len(fn.Code)) {
 		in := fn.Instr(i)
-		if isJump(in.Op) && (in.A == pc || in.B == pc || in.C == pc) {
+		if target, jump := in.JumpTarget(); jump && target == pc {
 			return 0, false
 		}
-		if i >= prev && i < pc && !straightOp(in.Op) {
+		if i >= prev && i < pc && !in.Op.Info().Is(vm.Straight) {
 			return 0, false
 		}
 	}
 	return prev, true
-}
-
-// isJump reports whether op may jump.
-func isJump(op vm.Opcode) bool { return op >= vm.JMP && op <= vm.JNLED }
-
-// straightOp reports whether op goes on to the next instruction without
-// calling anything (it may throw, which leaves the path altogether).
-func straightOp(op vm.Opcode) bool {
-	switch {
-	case op < vm.JMP:
-		return true
-	case op == vm.TOSTR: // may call toString
-		return false
-	case op >= vm.CONV && op <= vm.NEWDICT, op == vm.BIND:
-		return true
-	}
-	return false
 }
