@@ -2,6 +2,8 @@ package dap
 
 import (
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -207,4 +209,77 @@ func TestPastConsole(t *testing.T) {
 		c.TerminateRequest()
 		daptest.ExpectResponse[*dap.TerminateResponse](t, c)
 	}, withBreakpoints("done"))
+}
+
+// TestPastOnExploreFailure: the questions about the past work the same
+// in a session opened from a failure explore saved (launch "replay"):
+// the way from "explore found a lost update" to "here are the writes".
+// The failing schedule is explore's, so the test checks what holds in
+// any schedule that loses an update.
+func TestPastOnExploreFailure(t *testing.T) {
+	f := loadFixture(t, "testdata/dap/past.n")
+	rec := exploreFixture(t, f)
+	runSession(t, "testdata/dap/past.n", func(c *daptest.Client, f *fixture) {
+		_, top := checkStop(t, c, 1, "main", f.Line("done"))
+		count := evaluate(t, c, "c.count", top.Id)
+		if count == "4" {
+			t.Fatalf("the explored failure did not lose an update (count %s)", count)
+		}
+		c.CustomRequest(api.CmdLastWrites, api.LastWritesArgs{Location: api.Location{Expression: "c.count", FrameID: top.Id}, Count: 5})
+		var w api.LastWritesBody
+		c.ExpectCustomResponse(t, api.CmdLastWrites, &w)
+		if len(w.Writes) != 3 || !w.Complete || w.Writes[0].NewValue != count {
+			t.Fatalf("writes %+v (count %s)", w, count)
+		}
+		lost := false
+		for i, x := range w.Writes {
+			if x.Line != f.Line("update") || x.ThreadID < 2 || x.ThreadID > 4 {
+				t.Errorf("write %+v", x)
+			}
+			if i+1 < len(w.Writes) && x.OldValue != w.Writes[i+1].NewValue {
+				t.Errorf("write %d old %s, the one before wrote %s", i, x.OldValue, w.Writes[i+1].NewValue)
+			}
+			// a worker adds at most 2: a write that adds less than what
+			// it read plus its value overwrote another's
+			o, _ := strconv.Atoi(x.OldValue)
+			n, _ := strconv.Atoi(x.NewValue)
+			lost = lost || n <= o
+		}
+		if !lost {
+			t.Errorf("no write lost an update: %+v", w.Writes)
+		}
+		c.CustomRequest(api.CmdQuery, api.QueryArgs{Source: dap.Source{Path: f.Path}, Line: f.Line("update"), Expression: "v"})
+		var q api.QueryBody
+		c.ExpectCustomResponse(t, api.CmdQuery, &q)
+		var vals []string
+		for _, h := range q.Hits {
+			vals = append(vals, h.Value)
+		}
+		sort.Strings(vals)
+		if strings.Join(vals, " ") != "1 1 2" {
+			t.Errorf("query: %+v", q)
+		}
+		c.CustomRequest(api.CmdTimeline, api.TimelineArgs{ThreadID: 2})
+		var tl api.TimelineBody
+		c.ExpectCustomResponse(t, api.CmdTimeline, &tl)
+		if n := len(tl.Entries); n < 3 || tl.Entries[0].Kind != "spawned" || tl.Entries[0].Line != f.Line("spawnA") || tl.Entries[n-1].Kind != "ended" {
+			t.Errorf("timeline: %+v", tl)
+		}
+		c.CustomRequest(api.CmdOrigin, api.OriginArgs{Location: api.Location{Expression: "last", FrameID: top.Id}})
+		var o api.OriginBody
+		c.ExpectCustomResponse(t, api.CmdOrigin, &o)
+		if len(o.Steps) < 3 || o.Steps[1].Kind != "received" || o.Steps[2].Kind != "sent" || o.Steps[2].Line != f.Line("send") {
+			t.Errorf("origin: %+v", o)
+		}
+		c.CustomRequest(api.CmdTravel, api.TravelArgs{Moment: w.Writes[0].Moment})
+		c.ExpectCustomResponse(t, api.CmdTravel, nil)
+		if stop := c.ExpectStoppedEvent(t); stop.Body.Reason != "goto" || int64(stop.Body.ThreadId) != w.Writes[0].ThreadID {
+			t.Errorf("travel: %+v", stop.Body)
+		}
+		if fr := topFrame(t, c, int(w.Writes[0].ThreadID)); fr.Line != f.Line("update") {
+			t.Errorf("travel: at line %d", fr.Line)
+		}
+		c.TerminateRequest()
+		daptest.ExpectResponse[*dap.TerminateResponse](t, c)
+	}, withLaunch(map[string]any{"replay": rec}), withBreakpoints("done"))
 }
