@@ -16,6 +16,8 @@ function makeStub() {
     settings: {},
     views: {},
     trackers: {},
+    inputs: [], // answers showInputBox gives, in order
+    prompts: [],
   };
   class EventEmitter {
     constructor() {
@@ -62,6 +64,10 @@ function makeStub() {
         rec.errors.push(msg);
         return Promise.resolve(undefined);
       },
+      showInputBox: (opts) => {
+        rec.prompts.push(opts);
+        return Promise.resolve(rec.inputs.shift());
+      },
     },
     workspace: {
       workspaceFolders: undefined,
@@ -76,6 +82,8 @@ function makeStub() {
         (vscode.workspace.workspaceFolders || []).find((f) => uri.fsPath.startsWith(f.uri.fsPath + '/')),
     },
     debug: {
+      activeDebugSession: undefined,
+      activeStackItem: undefined,
       registerDebugAdapterDescriptorFactory: (type, f) => {
         rec.factories[type] = f;
         return { dispose() {} };
