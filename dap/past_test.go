@@ -283,3 +283,43 @@ func TestPastOnExploreFailure(t *testing.T) {
 		daptest.ExpectResponse[*dap.TerminateResponse](t, c)
 	}, withLaunch(map[string]any{"replay": rec}), withBreakpoints("done"))
 }
+
+// TestLastWritesSharedChain: in a lost update explored at --granularity
+// shared (every access a scheduling point: a thread may be preempted at
+// its store, and another thread store before it runs), the writes are
+// given in the order they ran, each with the value the field held just
+// before it ran: every write's old value is the new value of the write
+// before it.
+func TestLastWritesSharedChain(t *testing.T) {
+	f := loadFixture(t, "testdata/dap/lost.n")
+	rec := exploreShared(t, f)
+	runSession(t, "testdata/dap/lost.n", func(c *daptest.Client, f *fixture) {
+		_, top := checkStop(t, c, 1, "main", f.Line("fail"))
+		c.CustomRequest(api.CmdLastWrites, api.LastWritesArgs{Location: api.Location{Expression: "c.n", FrameID: top.Id}, Count: 1000})
+		var w api.LastWritesBody
+		c.ExpectCustomResponse(t, api.CmdLastWrites, &w)
+		// the constructor's n = 0, then 200 increments
+		if len(w.Writes) != 201 || !w.Complete || w.Writes[0].NewValue != evaluate(t, c, "c.n", top.Id) {
+			t.Fatalf("%d writes, complete %v; newest %+v", len(w.Writes), w.Complete, w.Writes[0])
+		}
+		lost := 0
+		for i, x := range w.Writes[:200] {
+			if x.Line != f.Line("racy") {
+				t.Errorf("write %d at line %d", i, x.Line)
+			}
+			if x.OldValue != w.Writes[i+1].NewValue {
+				t.Errorf("write %d by thread %d: old %s, but the write that ran before it left %s", i, x.ThreadID, x.OldValue, w.Writes[i+1].NewValue)
+			}
+			o, _ := strconv.Atoi(x.OldValue)
+			n, _ := strconv.Atoi(x.NewValue)
+			if n != o+1 {
+				lost++
+			}
+		}
+		if lost == 0 {
+			t.Errorf("no write lost an update")
+		}
+		c.TerminateRequest()
+		daptest.ExpectResponse[*dap.TerminateResponse](t, c)
+	}, withLaunch(map[string]any{"replay": rec}), withBreakpoints("fail"))
+}

@@ -36,6 +36,7 @@ const (
 	OriginNative   = "native"   // a native returned it: an input, or the runtime's
 	OriginMade     = "made"     // a new object, array, List, Dict or function value
 	OriginLimit    = "limit"    // the depth asked for is reached
+	OriginLoop     = "loop"     // an earlier iteration of the same statement
 	OriginUnknown  = "unknown"  // the value cannot be followed further (Text says why)
 )
 
@@ -148,19 +149,58 @@ func (o *originSearch) add(level int, kind, text string, m moment, name, value s
 func (o *originSearch) done() bool { return o.err != nil || len(o.steps) >= maxOriginSteps }
 
 // pos is where a step is: its level in the tree of steps (operands one
-// deeper), and the hops from the value asked about (a channel, a field's
-// write, a call's return, an argument: each is one).
-type pos struct{ level, hops int }
+// deeper), the statements on the path from the value asked about (the
+// depth: each writer found at another line or moment is one), and the
+// instructions of the path (a loop brings the same one back).
+type pos struct {
+	level int
+	depth int
+	at    stmtKey   // the statement of the last step
+	path  []pathKey // the writers on the path
+}
 
-// hop is p one hop further.
-func (p pos) hop() pos { p.hops++; return p }
+// stmtKey names a statement's execution.
+type stmtKey struct {
+	thread, red int64
+	fn          *vm.Funcode
+	line        int32
+}
+
+// pathKey names an instruction of a frame.
+type pathKey struct {
+	thread int64
+	depth  int
+	fn     *vm.Funcode
+	pc     int32
+}
 
 // sub is p one level deeper (an operand).
 func (p pos) sub() pos { p.level++; return p }
 
+// enter is p at the writer of moment m: one statement deeper if m is
+// another statement's, with the writer on the path. loop says the path
+// already holds that instruction of that frame at another moment (an
+// earlier iteration of a loop).
+func (p pos) enter(m moment) (q pos, loop bool) {
+	line, _ := m.fn.Pos(m.pc)
+	at := stmtKey{m.thread, m.red, m.fn, line}
+	if at != p.at {
+		p.depth++
+		p.at = at
+	}
+	k := pathKey{m.thread, m.depth, m.fn, m.pc}
+	for _, x := range p.path {
+		if x == k {
+			loop = true
+		}
+	}
+	p.path = append(append([]pathKey(nil), p.path...), k)
+	return p, loop
+}
+
 // limit adds the step that says the depth is reached, if it is.
 func (o *originSearch) limit(p pos, m moment, name string) bool {
-	if p.hops <= o.max {
+	if p.depth <= o.max {
 		return false
 	}
 	o.add(p.level, OriginLimit, fmt.Sprintf("depth %d reached (ask origin with a larger depth)", o.max), m, name, "")
@@ -260,6 +300,14 @@ func (o *originSearch) explainWriter(w *frameAt, r int32, typ *vm.Type, p pos, n
 	fn := w.fn
 	in := fn.Instr(w.m.pc)
 	m := w.m
+	p, loop := p.enter(m)
+	if o.limit(p, m, name) {
+		return
+	}
+	if loop {
+		o.add(p.level, OriginLoop, "the value of an earlier execution of this statement (a loop): not followed further", m, name, "")
+		return
+	}
 	// A local's assignment is a step of its own; a temporary's is not.
 	lv := localAt(fn, m.pc+1, r)
 	if lv != nil && typ == nil {
@@ -306,10 +354,10 @@ func (o *originSearch) explainWriter(w *frameAt, r int32, typ *vm.Type, p pos, n
 			field, ftyp = obj.Class.Fields[in.C].Name, obj.Class.Fields[in.C].Type
 		}
 		o.add(p.level, OriginRead, obj.Class.Name+"."+field, m, name, value)
-		if o.limit(p.hop(), m, name) {
+		if o.limit(p, m, name) {
 			return
 		}
-		o.explainLoc(&writeTarget{kind: watchField, name: obj.Class.Name + "." + field, typ: ftyp, obj: obj.PeekID(), field: in.C}, m, p.hop())
+		o.explainLoc(&writeTarget{kind: watchField, name: obj.Class.Name + "." + field, typ: ftyp, obj: obj.PeekID(), field: in.C}, m, p)
 	case op == vm.AGET || op == vm.LGET:
 		var id int64
 		var et *vm.Type
@@ -321,10 +369,10 @@ func (o *originSearch) explainWriter(w *frameAt, r int32, typ *vm.Type, p pos, n
 		}
 		i := int(int64(reg(in.C).N))
 		o.add(p.level, OriginRead, fmt.Sprintf("element %d", i), m, name, value)
-		if id == 0 || o.limit(p.hop(), m, name) {
+		if id == 0 || o.limit(p, m, name) {
 			return
 		}
-		o.explainLoc(&writeTarget{kind: watchElem, name: fmt.Sprintf("[%d]", i), typ: et, seq: id, list: op == vm.LGET, index: i}, m, p.hop())
+		o.explainLoc(&writeTarget{kind: watchElem, name: fmt.Sprintf("[%d]", i), typ: et, seq: id, list: op == vm.LGET, index: i}, m, p)
 	case op == vm.CALL || op == vm.CALLV || op == vm.CALLI || op == vm.CALLF:
 		o.explainReturn(w, in, typ, p, name, value)
 	case op == vm.CALLN:
@@ -436,7 +484,7 @@ func (o *originSearch) explainArgument(fr *frameAt, r int32, typ *vm.Type, p pos
 	}
 	c := entry.caller
 	o.add(p.level, OriginArgument, fmt.Sprintf("of %s, passed by the call", fr.fn.Name), c.m, entry.name, value)
-	if o.limit(p.hop(), c.m, entry.name) {
+	if o.limit(p, c.m, entry.name) {
 		return
 	}
 	// The callee's registers begin at the caller's argument registers.
@@ -450,10 +498,10 @@ func (o *originSearch) explainArgument(fr *frameAt, r int32, typ *vm.Type, p pos
 	if q, ok := staticWriter(c.fn, c.m.pc, cr); ok {
 		m := c.m
 		m.pc = q
-		o.explainWriter(&frameAt{m: m, fn: c.fn, base: c.base, regs: c.regs}, cr, typ, p.hop(), entry.name, &c.regs[cr])
+		o.explainWriter(&frameAt{m: m, fn: c.fn, base: c.base, regs: c.regs}, cr, typ, p, entry.name, &c.regs[cr])
 		return
 	}
-	o.explainRegBefore(at, cr, typ, p.hop(), entry.m, &c.regs[cr])
+	o.explainRegBefore(at, cr, typ, p, entry.m, &c.regs[cr])
 }
 
 // staticWriter returns the instruction that last wrote register r
@@ -530,7 +578,7 @@ func (o *originSearch) explainReturn(w *frameAt, in vm.Instr, typ *vm.Type, p po
 		}
 	}
 	o.add(p.level, OriginReturned, "by "+callee, m, name, value)
-	if o.limit(p.hop(), m, name) {
+	if o.limit(p, m, name) {
 		return
 	}
 	ret, err := o.s.callReturn(w, in)
@@ -547,7 +595,7 @@ func (o *originSearch) explainReturn(w *frameAt, in vm.Instr, typ *vm.Type, p po
 		o.add(p.level, OriginUnknown, "the call returned no value", ret.m, name, "")
 		return
 	}
-	o.explainReg(ret, rin.A, typ, p.hop())
+	o.explainReg(ret, rin.A, typ, p)
 }
 
 // explainReceive explains the value a Channel.recv at w received: the
@@ -564,12 +612,12 @@ func (o *originSearch) explainReceive(w *frameAt, in vm.Instr, typ *vm.Type, p p
 		return
 	}
 	o.add(p.level, OriginReceived, fmt.Sprintf("from a channel, sent by thread %d %q", snd.m.thread, snd.name), m, name, value)
-	if o.limit(p.hop(), snd.m, snd.name) {
+	if o.limit(p, snd.m, snd.name) {
 		return
 	}
 	o.add(p.level, OriginSent, "on the channel", snd.m, snd.name, value)
 	sin := snd.fn.Instr(snd.m.pc)
-	o.explainReg(&snd.frameAt, sin.A+1, typ, p.hop())
+	o.explainReg(&snd.frameAt, sin.A+1, typ, p)
 }
 
 // lineSource returns the source of the line of moment m, trimmed, without

@@ -117,7 +117,17 @@ func (s *Session) writesBefore(tg *writeTarget, end moment, count int) (found []
 		order[i] = len(sts) - 1 - i // the latest first
 	}
 	complete = true
+	var later []rawWrite     // the next stretch's writes: a view into found, where its orphans are joined
 	var orphan *pendingWrite // the next stretch's
+	valid := func() int {
+		n := 0
+		for _, w := range found {
+			if !w.orphan {
+				n++
+			}
+		}
+		return n
+	}
 	err = s.scan(sts, tg.keys(s.prog), order, func(i int) scanWatch { return &writesWatch{tg: tg, s: s} },
 		func(i int, w scanWatch) bool {
 			ww := w.(*writesWatch)
@@ -130,12 +140,28 @@ func (s *Session) writesBefore(tg *writeTarget, end moment, count int) (found []
 			if ww.seen || tg.kind != watchLocal {
 				orphan = ww.orphan // (a stretch where the frame did not run passes it on)
 			}
+			// Stores seen here that ran in a later stretch complete its
+			// orphans (the first orphan of their thread and next pc).
+			for _, p := range ww.stores {
+				for k := range later {
+					if o := &later[k]; o.orphan && o.m.thread == p.w.m.thread && o.m.pc == p.pc && o.m.depth == p.depth {
+						joined := p.w
+						joined.new = o.new
+						if o.old != "" {
+							joined.old = o.old // (a store that ran before it there)
+						}
+						*o = joined
+						break
+					}
+				}
+			}
 			found = append(append([]rawWrite(nil), writes...), found...)
+			later = found[:len(writes)]
 			if ww.entry != nil {
 				entry = ww.entry
 			}
-			if len(found) >= count || ww.began {
-				complete = len(found) < count
+			if n := valid(); n >= count || ww.began {
+				complete = n < count
 				return false
 			}
 			if from := sts[i].from; from != nil && !tg.existedAt(from) {
@@ -143,10 +169,23 @@ func (s *Session) writesBefore(tg *writeTarget, end moment, count int) (found []
 			}
 			return true
 		}, nil)
+	found = dropOrphans(found)
 	if len(found) > count {
 		found = found[len(found)-count:]
 	}
 	return found, entry, complete, err
+}
+
+// dropOrphans removes the stores whose start was not found (they began
+// before the stretches re-executed).
+func dropOrphans(ws []rawWrite) []rawWrite {
+	out := ws[:0]
+	for _, w := range ws {
+		if !w.orphan {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // rawWrite is a write seen by a pass.
@@ -158,6 +197,10 @@ type rawWrite struct {
 	// base and registers), and for an activation's entry its caller
 	fr     *frameAt
 	caller *frameAt
+	// orphan: a store that ran in this stretch but was seen at its
+	// instruction in an earlier one (m names its next instruction; old is
+	// what the last store before it in this stretch left, "" if none)
+	orphan bool
 }
 
 // frameAt is a frame at a moment, as a pass saw it: its function, base
@@ -384,10 +427,14 @@ func (tg *writeTarget) keys(prog *vm.Program) []trapKey {
 			for pc := range fn.Code {
 				in := fn.Instr(int32(pc))
 				switch {
-				case tg.kind == watchField && in.Op == vm.SETF && in.B == tg.field,
-					tg.kind == watchElem && !tg.list && in.Op == vm.ASET,
-					tg.kind == watchElem && tg.list && in.Op == vm.LSET:
+				case tg.stores(in):
+					// the store, and the next instruction (where it has
+					// run: a scheduling point of a store may let others
+					// run in between)
 					out = append(out, trapKey{fn, int32(pc)})
+					if pc+1 < len(fn.Code) {
+						out = append(out, trapKey{fn, int32(pc) + 1})
+					}
 				}
 			}
 		}
@@ -405,6 +452,18 @@ func (tg *writeTarget) keys(prog *vm.Program) []trapKey {
 		}
 	}
 	return out
+}
+
+// stores reports whether in may store into the target (a field or an
+// element).
+func (tg *writeTarget) stores(in vm.Instr) bool {
+	switch {
+	case tg.kind == watchField && in.Op == vm.SETF && in.B == tg.field,
+		tg.kind == watchElem && !tg.list && in.Op == vm.ASET,
+		tg.kind == watchElem && tg.list && in.Op == vm.LSET:
+		return true
+	}
+	return false
 }
 
 // writes reports whether the instruction in at pc of the target's
@@ -449,6 +508,10 @@ type writesWatch struct {
 	writes []rawWrite // oldest first
 	// a local: the write whose new value is read at the next instruction
 	pending *pendingWrite
+	// a field or element: the stores seen and not run yet, and the value
+	// the last store that ran left ("" before the first)
+	stores []*pendingStore
+	last   string
 	// a local: seen says the frame trapped in the stretch; orphan is its
 	// first trap if it is the next instruction of a write that began
 	// before the stretch (a call that parked across the checkpoint); the
@@ -474,27 +537,18 @@ func (w *writesWatch) trap(t *vm.Thread, m moment) bool {
 	in := m.fn.Instr(m.pc)
 	reg := func(r int32) vm.Value { return *t.Reg(f, r) }
 	switch tg.kind {
-	case watchField:
-		o, ok := reg(in.A).R.(*vm.Object)
-		if !ok || o.PeekID() != tg.obj || int(tg.field) >= len(o.Fields) {
-			return false
+	case watchField, watchElem:
+		// the store before this instruction has run (post), then this
+		// instruction's store about to run (pre)
+		if m.pc > 0 && tg.stores(m.fn.Instr(m.pc-1)) {
+			w.stored(t, m)
 		}
-		w.writes = append(w.writes, rawWrite{m: m, name: t.Name,
-			old: w.s.brief(o.Fields[tg.field], tg.typ, 0), new: w.s.brief(reg(in.C), tg.typ, 0), fr: w.capture(t, m)})
-	case watchElem:
-		var data []vm.Value
-		var id int64
-		switch x := reg(in.A).R.(type) {
-		case *vm.Array:
-			data, id = x.Data, x.PeekID()
-		case *vm.List:
-			data, id = x.Data, x.PeekID()
+		if tg.stores(in) {
+			if v, ok := tg.value(f, t, in); ok {
+				w.stores = append(w.stores, &pendingStore{w: rawWrite{m: m, name: t.Name, old: w.s.brief(v, tg.typ, 0), fr: w.capture(t, m)},
+					t: t, depth: m.depth, pc: m.pc + 1})
+			}
 		}
-		if id != tg.seq || int64(reg(in.B).N) != int64(tg.index) || tg.index >= len(data) {
-			return false
-		}
-		w.writes = append(w.writes, rawWrite{m: m, name: t.Name,
-			old: w.s.brief(data[tg.index], tg.typ, 0), new: w.s.brief(reg(in.C), tg.typ, 0), fr: w.capture(t, m)})
 	case watchLocal:
 		if t.ID != tg.thread || t.Depth()-1 != tg.frame || f.Base != tg.base {
 			return false
@@ -524,6 +578,82 @@ func (w *writesWatch) trap(t *vm.Thread, m moment) bool {
 		}
 	}
 	return false
+}
+
+// pendingStore is a store into a field or element about to run: seen
+// at its instruction, where the location held old (unless a store that
+// ran before it changes that), run at the next instruction.
+type pendingStore struct {
+	w     rawWrite
+	t     *vm.Thread
+	depth int
+	pc    int32 // the next instruction
+}
+
+// value returns the target's value if the store in, about to run in t's
+// top frame f, stores into it.
+func (tg *writeTarget) value(f *vm.Frame, t *vm.Thread, in vm.Instr) (vm.Value, bool) {
+	reg := func(r int32) vm.Value { return *t.Reg(f, r) }
+	switch tg.kind {
+	case watchField:
+		o, ok := reg(in.A).R.(*vm.Object)
+		if !ok || o.PeekID() != tg.obj || int(tg.field) >= len(o.Fields) {
+			return vm.Value{}, false
+		}
+		return o.Fields[tg.field], true
+	case watchElem:
+		var data []vm.Value
+		var id int64
+		switch x := reg(in.A).R.(type) {
+		case *vm.Array:
+			data, id = x.Data, x.PeekID()
+		case *vm.List:
+			data, id = x.Data, x.PeekID()
+		}
+		if id != tg.seq || int64(reg(in.B).N) != int64(tg.index) || tg.index >= len(data) {
+			return vm.Value{}, false
+		}
+		return data[tg.index], true
+	}
+	return vm.Value{}, false
+}
+
+// stored notes that the store before m.pc in t's top frame has run, if
+// it stored into the target: the write, in the order the stores ran, and
+// the value every other store still to run will find. A store seen in
+// an earlier stretch (its thread was preempted at it across the
+// checkpoint) is an orphan, joined to it later (writesBefore).
+func (w *writesWatch) stored(t *vm.Thread, m moment) {
+	tg := w.tg
+	f := t.Frame(0)
+	prev := m.fn.Instr(m.pc - 1)
+	now, ok := tg.value(f, t, prev) // (the registers of the store are as they were)
+	if !ok {
+		return
+	}
+	nowText := w.s.brief(now, tg.typ, 0)
+	var done *pendingStore
+	kept := w.stores[:0]
+	for _, p := range w.stores {
+		if done == nil && p.t == t && p.pc == m.pc && p.depth == m.depth {
+			done = p
+			continue
+		}
+		kept = append(kept, p)
+	}
+	w.stores = kept
+	for _, p := range w.stores {
+		p.w.old = nowText // (it runs later: it finds this value)
+	}
+	if done == nil {
+		w.writes = append(w.writes, rawWrite{m: moment{thread: t.ID, depth: m.depth, fn: m.fn, pc: m.pc}, name: t.Name,
+			new: nowText, orphan: true, old: w.last})
+		w.last = nowText
+		return
+	}
+	done.w.new = nowText
+	w.writes = append(w.writes, done.w)
+	w.last = nowText
 }
 
 // atEnd completes a local's write whose next instruction is the end of
