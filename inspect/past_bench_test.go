@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Benchmarks of the questions about the past (issue targets, on a
@@ -84,49 +85,69 @@ func pastBenchSession(b *testing.B, src string) (*Session, *coreListener, string
 	return s, l, path
 }
 
+// freshEach runs op b.N times, each on a new session stopped at @end
+// (the setup, untimed, runs the program forward: the checkpoints are
+// those a session has when it first stops there; going back and forth
+// would add more near the present), and reports the process's CPU time
+// per op (cpu-ms/op): on a machine other jobs load, wall time says
+// little, and a scan's passes side by side show as CPU time above wall
+// time.
+func freshEach(b *testing.B, src string, setup func(s *Session, path string), op func(s *Session, l *coreListener, path string)) {
+	var cpu time.Duration
+	var kept int
+	for b.Loop() {
+		b.StopTimer()
+		s, l, path := pastBenchSession(b, src)
+		if setup != nil {
+			setup(s, path)
+		}
+		kept += s.SnapshotStats().Kept
+		b.StartTimer()
+		c0 := cpuTime()
+		op(s, l, path)
+		cpu += cpuTime() - c0
+		b.StopTimer()
+		s.Terminate()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(kept)/float64(b.N), "checkpoints")
+}
+
 // BenchmarkPastLastWrites: lastWrites of c.count (written just before
-// the stop: the last stretch) and of c.early (written at the start:
-// every stretch is re-executed, side by side), beside the old way to the
-// same answer — a data breakpoint on the field and reverseContinue (then
-// back to the present with continue).
+// the stop) and of c.early (written at the start: every stretch is
+// re-executed, side by side), beside the old way to the same answer — a
+// data breakpoint on the field and reverseContinue.
 func BenchmarkPastLastWrites(b *testing.B) {
 	src := pastSource(10000)
 	for _, field := range []string{"count", "early"} {
 		b.Run(field+"/lastWrites", func(b *testing.B) {
-			s, _, _ := pastBenchSession(b, src)
-			for b.Loop() {
+			freshEach(b, src, nil, func(s *Session, _ *coreListener, _ string) {
 				w, err := s.LastWrites(DataLocation{Expr: "c." + field}, 1)
 				if err != nil || len(w.Writes) != 1 {
 					b.Fatalf("%v %+v", err, w)
 				}
-			}
-			reportCheckpoints(b, s)
+			})
 		})
 		b.Run(field+"/watch-reverseContinue", func(b *testing.B) {
-			s, l, _ := pastBenchSession(b, src)
-			cv, err := s.Evaluate(1, 0, "c", EvalContext("watch"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			info, err := s.DataBreakpointInfo(cv.Ref, field)
-			if err != nil || info.DataID == "" {
-				b.Fatalf("%v %+v", err, info)
-			}
-			s.SetDataBreakpoints([]DataBreakpointSpec{{DataID: info.DataID}})
-			for b.Loop() {
+			freshEach(b, src, func(s *Session, _ string) {
+				cv, err := s.Evaluate(1, 0, "c", EvalContext("watch"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				info, err := s.DataBreakpointInfo(cv.Ref, field)
+				if err != nil || info.DataID == "" {
+					b.Fatalf("%v %+v", err, info)
+				}
+				s.SetDataBreakpoints([]DataBreakpointSpec{{DataID: info.DataID}})
+			}, func(s *Session, l *coreListener, _ string) {
 				if err := s.ReverseContinue(1); err != nil {
 					b.Fatal(err)
 				}
 				if st := <-l.stops; st.Reason != ReasonData {
 					b.Fatalf("stop %+v", st)
 				}
-				b.StopTimer()
-				if err := s.Continue(1, false); err != nil {
-					b.Fatal(err)
-				}
-				<-l.stops
-				b.StartTimer()
-			}
+			})
 		})
 	}
 }
@@ -138,25 +159,23 @@ func BenchmarkPastLastWrites(b *testing.B) {
 func BenchmarkPastQuery(b *testing.B) {
 	for _, rounds := range []int{10000, 30000} {
 		src := pastSource(rounds)
+		line := markerLine(&testing.T{}, src, "hot")
 		for _, cores := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%dM/%dcores/query", rounds/1000, cores), func(b *testing.B) {
-				s, _, path := pastBenchSession(b, src)
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cores))
-				line := markerLine(&testing.T{}, src, "hot")
-				for b.Loop() {
+				freshEach(b, src, nil, func(s *Session, _ *coreListener, path string) {
 					q, err := s.Query(QuerySpec{File: path, Line: line, Expr: "total", Limit: rounds}, nil)
 					if err != nil || q.Total != rounds {
 						b.Fatalf("%v: %d hits", err, q.Total)
 					}
-				}
-				reportCheckpoints(b, s)
+				})
 			})
 		}
 		b.Run(fmt.Sprintf("%dM/logpoint-fresh-run", rounds/1000), func(b *testing.B) {
 			path := filepath.Join(b.TempDir(), "prog.n")
 			os.WriteFile(path, []byte(src), 0o644)
 			tb := &testing.T{}
-			for b.Loop() {
+			cpuLoop(b, func() {
 				l := newCoreListener()
 				s, err := Launch(Config{Program: path}, l)
 				if err != nil {
@@ -167,7 +186,7 @@ func BenchmarkPastQuery(b *testing.B) {
 				s.ConfigurationDone()
 				<-l.stops
 				s.Terminate()
-			}
+			})
 		})
 	}
 }
@@ -179,23 +198,21 @@ func BenchmarkPastQuery(b *testing.B) {
 func BenchmarkPastOrigin(b *testing.B) {
 	src := pastSource(10000)
 	b.Run("origin", func(b *testing.B) {
-		s, _, _ := pastBenchSession(b, src)
-		for b.Loop() {
+		freshEach(b, src, nil, func(s *Session, _ *coreListener, _ string) {
 			steps, err := s.Origin(1, 0, "got", 0)
 			if err != nil {
 				b.Fatal(err)
 			}
-			if !strings.Contains(fmt.Sprint(steps), OriginReceived) {
+			if n := strings.Count(fmt.Sprint(steps), OriginReceived); n < 2 {
 				b.Fatalf("steps %+v", steps)
 			}
-		}
-		b.ReportMetric(float64(len(mustOrigin(b, s))), "steps")
+		})
 	})
 	b.Run("reverseContinue-to-each-send", func(b *testing.B) {
-		s, l, path := pastBenchSession(b, src)
 		tb := &testing.T{}
-		s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(tb, src, "relay")}, {Line: markerLine(tb, src, "send")}, {Line: markerLine(tb, src, "end")}})
-		for b.Loop() {
+		freshEach(b, src, func(s *Session, path string) {
+			s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(tb, src, "relay")}, {Line: markerLine(tb, src, "send")}, {Line: markerLine(tb, src, "end")}})
+		}, func(s *Session, l *coreListener, _ string) {
 			for range 2 {
 				if err := s.ReverseContinue(1); err != nil {
 					b.Fatal(err)
@@ -204,32 +221,20 @@ func BenchmarkPastOrigin(b *testing.B) {
 					b.Fatalf("stop %+v", st)
 				}
 			}
-			b.StopTimer()
-			for range 2 {
-				if err := s.Continue(1, false); err != nil {
-					b.Fatal(err)
-				}
-				<-l.stops
-			}
-			b.StartTimer()
-		}
+		})
 	})
 }
 
-// mustOrigin returns the origin of got.
-func mustOrigin(b *testing.B, s *Session) []OriginStep {
-	steps, err := s.Origin(1, 0, "got", 0)
-	if err != nil {
-		b.Fatal(err)
+// cpuLoop runs f b.N times and reports the process's CPU time per run
+// (cpu-ms/op): on a machine other jobs load, wall time says little, and
+// a scan's passes side by side show as CPU time above wall time.
+func cpuLoop(b *testing.B, f func()) {
+	c0, n := cpuTime(), 0
+	for b.Loop() {
+		f()
+		n++
 	}
-	return steps
-}
-
-// reportCheckpoints reports the session's checkpoints (the stretches a
-// scan re-executes).
-func reportCheckpoints(b *testing.B, s *Session) {
-	st := s.SnapshotStats()
-	b.ReportMetric(float64(st.Kept), "checkpoints")
+	b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(max(n, 1)), "cpu-ms/op")
 }
 
 // BenchmarkPastRun10M is the program run to @end without going back:
@@ -239,7 +244,7 @@ func BenchmarkPastRun10M(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "prog.n")
 	os.WriteFile(path, []byte(src), 0o644)
 	tb := &testing.T{}
-	for b.Loop() {
+	cpuLoop(b, func() {
 		l := newCoreListener()
 		s, err := Launch(Config{Program: path}, l)
 		if err != nil {
@@ -249,5 +254,5 @@ func BenchmarkPastRun10M(b *testing.B) {
 		s.ConfigurationDone()
 		<-l.stops
 		s.Terminate()
-	}
+	})
 }

@@ -767,18 +767,19 @@ func (s *Session) channelSender(w *frameAt, in vm.Instr) (*sendInfo, error) {
 	after.pc++
 	sts := s.stretches(after, nil)
 	for i := len(sts) - 1; i >= 0; i-- {
-		// from checkpoint i (before the receive) to the instruction after it
+		// from checkpoint i to the instruction after the receive: before
+		// the receive, or while its thread was parked in it (a parked
+		// receiver of the channel then)
 		st := stretch{from: sts[i].from, end: after}
-		if st.from != nil && !st.from.beforeMoment(w.m) {
-			continue
-		}
 		cw := &chanWatch{recv: w.m, chans: map[*sched.Channel]*chanQueue{}}
 		err := s.scan([]stretch{st}, keys, nil, func(int) scanWatch { return cw }, func(int, scanWatch) bool { return false }, nil)
 		if err != nil {
 			return nil, err
 		}
-		if cw.unknown && st.from != nil {
-			continue // sent before this checkpoint: start from an earlier one
+		if (cw.unknown || cw.sender == nil) && st.from != nil {
+			// sent before this checkpoint (delivered to the receiver
+			// parked there, or waiting in the channel): from an earlier one
+			continue
 		}
 		return cw.sender, nil
 	}
@@ -787,10 +788,17 @@ func (s *Session) channelSender(w *frameAt, in vm.Instr) (*sendInfo, error) {
 
 // chanQueue is a channel as a re-execution follows it: the sends not yet
 // received (buffered or parked, in order; nil: sent before the
-// re-execution started) and the receivers waiting.
+// re-execution started) and the receivers waiting (for one parked
+// before it started, only its thread is known).
 type chanQueue struct {
 	sends []*sendInfo
-	recvs []moment
+	recvs []recvEntry
+}
+
+// recvEntry is a receive waiting for a send.
+type recvEntry struct {
+	m      moment
+	parked *vm.Thread // parked before the re-execution started (m unknown)
 }
 
 // chanWatch follows the channel operations of a re-execution to find the
@@ -814,18 +822,24 @@ func (w *chanWatch) queue(c *sched.Channel) *chanQueue {
 		for range len(info.Buffer) + len(info.Senders) {
 			q.sends = append(q.sends, nil)
 		}
-		for range info.Receivers {
-			q.recvs = append(q.recvs, moment{})
+		for _, r := range info.Receivers {
+			q.recvs = append(q.recvs, recvEntry{parked: r})
 		}
 		w.chans[c] = q
 	}
 	return q
 }
 
-// match notes that the receive at r gets the value of send snd (nil:
-// sent before).
-func (w *chanWatch) match(r moment, snd *sendInfo) {
-	if r == w.recv {
+// match notes that the receive r gets the value of send snd (nil: sent
+// before). A receiver parked before the re-execution began is the
+// receive asked about if it is its thread, parked at it (its reductions
+// are the receive's: a parked thread spends none).
+func (w *chanWatch) match(r recvEntry, snd *sendInfo) {
+	ours := r.m == w.recv && r.parked == nil
+	if t := r.parked; t != nil && t.ID == w.recv.thread && t.Reductions() == w.recv.red && t.Depth() == w.recv.depth {
+		ours = t.Frame(0).Fn == w.recv.fn && t.DebugFrame(0).PC() == w.recv.pc
+	}
+	if ours {
 		w.sender, w.unknown = snd, snd == nil
 	}
 }
@@ -861,11 +875,11 @@ func (w *chanWatch) trap(t *vm.Thread, m moment) bool {
 		case len(q.sends) > 0:
 			snd := q.sends[0]
 			q.sends = q.sends[1:]
-			w.match(m, snd)
+			w.match(recvEntry{m: m}, snd)
 		case info.Closed, m.fn.NCalls[in.B].Native.Name == "Channel.tryRecv":
 			// it throws, or gets nothing
 		default:
-			q.recvs = append(q.recvs, m)
+			q.recvs = append(q.recvs, recvEntry{m: m})
 		}
 	case "Channel.close":
 		if !info.Closed {

@@ -155,6 +155,48 @@ func (p *scanPass) finish(err error) {
 // startScanPass builds the machine of a pass over st, watched by w, and
 // starts it. The scan's traps must be patched.
 func (s *Session) startScanPass(st stretch, keys map[trapKey]bool, w scanWatch) (*scanPass, error) {
+	return s.startScanPassArmed(st, keys, w, nil)
+}
+
+// armSpec arms a pass's traps late: patched (by the pass: only when it
+// runs alone) once near says, at a scheduler event, that the moments
+// watched are close.
+type armSpec struct {
+	keys []trapKey
+	near func(ev sched.Event) bool
+	now  bool // near already at the start
+	s    *Session
+	done bool
+}
+
+// arm patches the keys once. Only between the pass's dispatches.
+func (a *armSpec) arm() {
+	if a.done {
+		return
+	}
+	a.done = true
+	a.s.mu.Lock()
+	for _, k := range a.keys {
+		a.s.setTrapLocked(k)
+	}
+	a.s.mu.Unlock()
+}
+
+// disarm removes what arm patched. Once the pass's carrier has returned.
+func (a *armSpec) disarm() {
+	if !a.done {
+		return
+	}
+	a.s.mu.Lock()
+	for _, k := range a.keys {
+		a.s.clearTrapLocked(k)
+	}
+	a.s.mu.Unlock()
+}
+
+// startScanPassArmed is startScanPass with the traps of arm (if not nil)
+// patched late.
+func (s *Session) startScanPassArmed(st stretch, keys map[trapKey]bool, w scanWatch, arm *armSpec) (*scanPass, error) {
 	tt := s.tt
 	off := 0
 	if st.from != nil {
@@ -181,7 +223,13 @@ func (s *Session) startScanPass(st stretch, keys map[trapKey]bool, w scanWatch) 
 	end := st.end
 	frontier := tt.j.Size() - tt.j.HeaderSize() // the events recorded
 	sch := p.r.sch
+	if arm != nil && arm.now {
+		arm.arm()
+	}
 	sch.OnEvent = func(ev sched.Event) {
+		if arm != nil && !arm.done && arm.near(ev) {
+			arm.arm() // (between dispatches: the events are delivered after one)
+		}
 		w.event(ev, p)
 		if ev.Kind == sched.EventTrap {
 			p.finish(nil) // (the hook stops only at the end, or where the watch has its answer)

@@ -111,6 +111,9 @@ func (s *Session) writesBefore(tg *writeTarget, end moment, count int) (found []
 	if end.isStart() {
 		return nil, nil, true, nil
 	}
+	if ws, err := s.recentWrites(tg, end, count); err != nil || ws != nil {
+		return ws, nil, false, err
+	}
 	sts := s.stretches(end, nil)
 	order := make([]int, len(sts))
 	for i := range order {
@@ -174,6 +177,54 @@ func (s *Session) writesBefore(tg *writeTarget, end moment, count int) (found []
 		found = found[len(found)-count:]
 	}
 	return found, entry, complete, err
+}
+
+// recentWrites looks for the latest count writes to a local (or a
+// register) in the last quantum of its thread before end, by one
+// re-execution whose traps are patched only once the thread is that
+// close (a local written in a hot loop would trap at every iteration of
+// the whole stretch otherwise). It returns nil if it did not find them
+// all there (the whole scan looks further).
+func (s *Session) recentWrites(tg *writeTarget, end moment, count int) ([]rawWrite, error) {
+	if tg.kind != watchLocal || !end.trap || end.thread != tg.thread {
+		return nil, nil
+	}
+	sts := s.stretches(end, nil)
+	st := sts[len(sts)-1]
+	quota := int64(s.r.sch.Quota())
+	keys := tg.keys(s.prog)
+	set := map[trapKey]bool{}
+	for _, k := range keys {
+		set[k] = true
+	}
+	lo := end.red - quota
+	arm := &armSpec{s: s, keys: keys, near: func(ev sched.Event) bool {
+		return ev.Thread != nil && ev.Thread.ID == tg.thread && ev.Thread.Reductions() >= lo-quota
+	}}
+	if st.from == nil {
+		arm.now = lo <= quota
+	} else if t := st.from.sn.Thread(tg.thread); t == nil || t.Reductions() >= lo-quota {
+		arm.now = true
+	}
+	endKey := trapKey{end.fn, end.pc}
+	s.mu.Lock()
+	s.setTrapLocked(endKey)
+	s.mu.Unlock()
+	ww := &writesWatch{tg: tg, s: s}
+	p, err := s.startScanPassArmed(st, set, ww, arm)
+	if err == nil {
+		err = <-p.done
+		p.r.sch.Kill(0)
+		<-p.exited
+	}
+	arm.disarm()
+	s.mu.Lock()
+	s.clearTrapLocked(endKey)
+	s.mu.Unlock()
+	if err != nil || len(ww.writes) < count {
+		return nil, err
+	}
+	return ww.writes[len(ww.writes)-count:], nil
 }
 
 // dropOrphans removes the stores whose start was not found (they began
