@@ -55,7 +55,11 @@
 //
 // Custom requests, commands in the "nlang/" namespace, ask for what DAP
 // has no request for: the scheduler (nlang/scheduler, nlang/schedStep,
-// …), thread control, going back (nlang/stepBack), checkpoints. Package
+// …), thread control, going back (nlang/stepBack), checkpoints, and the
+// questions about the past (nlang/lastWrites, nlang/origin, nlang/query,
+// nlang/timeline, answered by re-executing the recording on the read
+// loop, with progress events and cancel; nlang/travel goes to a moment
+// of their answers: past.go). Package
 // dap/api lists them with their typed arguments and bodies; custom.go
 // registers their handlers. A command is matched once the message is
 // decoded ("nlang\/scheduler" is "nlang/scheduler"). The stopped event

@@ -358,3 +358,99 @@ func TestPastFromCheckpoints(t *testing.T) {
 		t.Fatalf("no re-execution started from a checkpoint: %+v", st)
 	}
 }
+
+// TestOriginStopsAtLoop: a value a loop accumulates is followed to the
+// statement of the loop, and not back through each of its iterations.
+func TestOriginStopsAtLoop(t *testing.T) {
+	src := `import io;
+int main() {
+    int s = 0;
+    for (int i = 0; i < 1000; i += 1) {
+        s = s + i; // @acc
+    }
+    io.print("" + s); // @end
+    return 0;
+}
+`
+	s, _, _ := startAt(t, src, "", "end")
+	steps, err := s.Origin(1, 0, "s", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, st := range steps {
+		kinds = append(kinds, fmt.Sprintf("%d %s %d", st.Level, st.Kind, st.Line))
+	}
+	acc := markerLine(t, src, "acc")
+	// s = s + i: the sum of the earlier s (the loop: not followed) and i
+	// (the loop's counter: its increment, whose i is the loop again)
+	want := []string{fmt.Sprintf("0 assigned %d", acc), fmt.Sprintf("0 computed %d", acc), fmt.Sprintf("1 loop %d", acc)}
+	if len(kinds) < 4 || strings.Join(kinds[:3], "; ") != strings.Join(want, "; ") || len(steps) > 12 {
+		t.Fatalf("origin of s:\n%s", strings.Join(kinds, "\n"))
+	}
+}
+
+// TestMomentAfterRestart: a restart makes a new recording; the moments
+// of the old one are refused.
+func TestMomentAfterRestart(t *testing.T) {
+	src := pastSrc(t)
+	s, l, _ := startAt(t, src, "", "bp done")
+	w, err := s.LastWrites(DataLocation{Expr: "c.count"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := w.Writes[0].Moment
+	if err := s.CheckMoment(m); err != nil {
+		t.Fatalf("the session's own moment: %v", err)
+	}
+	if err := s.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-l.exited: // (the old run's end, if it is reported)
+	default:
+	}
+	s.ConfigurationDone()
+	l.stop(t)
+	if err := s.CheckMoment(m); err == nil || !strings.Contains(err.Error(), "another recording") {
+		t.Fatalf("a moment of the recording before the restart: %v", err)
+	}
+}
+
+// TestCheckpointBeforeIdleThread: a thread that spends no reductions
+// (it waits on a channel, then writes a field) still has checkpoints
+// before its later moments — those taken while it was parked — so that
+// answers about it re-execute from them, not from the start.
+func TestCheckpointBeforeIdleThread(t *testing.T) {
+	s, _ := startPast(t, Config{SnapshotInterval: time.Nanosecond})
+	w, err := s.LastWrites(DataLocation{Expr: "c.count"}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the oldest write: thread 3's, which waited on its channel and
+	// wrote without a reduction
+	m, err := s.decodeMoment(w.Writes[2].Moment)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.red != 0 || m.thread != 3 {
+		t.Fatalf("the writer: thread %d, %d reductions", m.thread, m.red)
+	}
+	before := 0
+	for _, sp := range s.tt.snaps.list {
+		if sp.beforeMoment(m) {
+			before++
+		}
+	}
+	// the checkpoints taken while the writer had 3 reductions and had not
+	// reached the write count too (beforeRed alone would not count them)
+	strict := 0
+	for _, sp := range s.tt.snaps.list {
+		if sp.beforeRed(m.thread, m.red) {
+			strict++
+		}
+	}
+	if before <= strict {
+		t.Fatalf("%d checkpoints before the write, %d by reductions alone: the ones at the same reductions are not used", before, strict)
+	}
+}
