@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -124,5 +125,76 @@ func TestStepBackAfterPause(t *testing.T) {
 	}
 	if st := l.coreListener.waitStop(t); st.Reason != ReasonStep {
 		t.Fatalf("forward after going back: stop %+v", st)
+	}
+}
+
+// TestChangesForkTheRecording: setExpression, goto and restartFrame
+// change the execution as setVariable does, and like it they fork the
+// recording (issue "Hardening, round 2", item 7): going back and the
+// questions about the past are refused with the reason instead of going
+// into a past without the change, and the program goes on with it. They
+// used to leave the recording as it was: a step back afterwards went
+// back into a run without the change, which the program then printed.
+func TestChangesForkTheRecording(t *testing.T) {
+	src := `import io;
+int twice(int x) {
+    return x * 2; // @twice
+}
+int main() {
+    int a = 5; // @a
+    a = twice(a); // @b
+    io.print("a " + a); // @print
+    return 0;
+}
+`
+	for _, change := range []string{"setExpression", "goto", "restartFrame"} {
+		t.Run(change, func(t *testing.T) {
+			marker := "print"
+			if change == "restartFrame" {
+				marker = "twice"
+			}
+			s, l, path := launchSrc(t, src, Config{})
+			s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, src, marker)}})
+			s.ConfigurationDone()
+			l.waitStop(t)
+			var err error
+			want := "a 101"
+			switch change {
+			case "setExpression":
+				_, err = s.SetExpression(1, 0, "a", "101")
+			case "goto":
+				var targets []GotoTarget
+				if targets, err = s.GotoTargets(path, markerLine(t, src, "b")); err == nil {
+					err = s.Goto(1, targets[0].ID)
+				}
+				want = "a 20"
+			case "restartFrame":
+				err = s.RestartFrame(1, 0)
+				want = "a 10"
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if change != "setExpression" {
+				l.waitStop(t) // (the stop in place)
+			}
+			if err := s.StepBack(1, StepOver); !errors.Is(err, ErrAfterSet) {
+				t.Fatalf("step back after %s: %v, want ErrAfterSet", change, err)
+			}
+			if _, err := s.LastWrites(DataLocation{Expr: "a"}, 1); !errors.Is(err, ErrAfterSet) {
+				t.Fatalf("lastWrites after %s: %v", change, err)
+			}
+			s.SetBreakpoints(path, nil)
+			if err := s.Continue(1, false); err != nil {
+				t.Fatal(err)
+			}
+			l.waitExit(t)
+			if got := strings.TrimSpace(l.stdout()); got != want {
+				t.Fatalf("after %s the program printed %q, want %q", change, got, want)
+			}
+			if !strings.Contains(l.console(), "no longer follows its recording") {
+				t.Errorf("console %q: the session should say the run left its recording", l.console())
+			}
+		})
 	}
 }
