@@ -2,6 +2,8 @@ package main
 
 import (
 	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"testing"
 )
@@ -60,4 +62,50 @@ func TestREPLPast(t *testing.T) {
 	ft.expect(out, `Program exited with code 1`)
 	out = ft.Exec("last c.count")
 	ft.expect(out, `^error: last: the program is not running`)
+}
+
+// TestREPLPastExplored: the way from "explore found a lost update" to
+// "here are the writes" (docs/past.md): the failure explore saves opens
+// with debug --replay, and last names the write that lost the others'
+// updates; origin follows main's last value to it across the results
+// channel; travel lands there.
+func TestREPLPastExplored(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errs := cli("explore", "--schedules", "100", "--out", dir, "../../testdata/explore/lost_update_channels.n"); code != 3 {
+		t.Fatalf("explore: exit %d, %s", code, errs)
+	}
+	ft := newFakeTerminalArgs(t, map[string]any{"replay": filepath.Join(dir, "failure-1.replay"), "stopOnEntry": true})
+	src, err := os.ReadFile("../../testdata/explore/lost_update_channels.n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ft.src = string(src)
+	update, fail := strconv.Itoa(ft.line("bp update")), strconv.Itoa(ft.line("bp fail"))
+	ft.Exec("break lost_update_channels.n:" + fail)
+	out := ft.Exec("continue")
+	ft.expect(out, `at main \(lost_update_channels\.n:`+fail+`\)`)
+	out = ft.Exec("last c.count 3")
+	// three writes, each over the one before; the newest is below the sum
+	// of the three values (1 + 2 + 3): it lost an update
+	re := regexp.MustCompile(`(?m)^\[m(\d)\] c\.count: (\d+) -> (\d+) by thread (\d) "thread-\d" at lost_update_channels\.n:` + update + ` in Worker\.run$`)
+	ws := re.FindAllStringSubmatch(out, -1)
+	if len(ws) != 3 {
+		t.Fatalf("last c.count 3:\n%s", out)
+	}
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i][2] != ws[i+1][3] {
+			t.Errorf("write %d found %s, the one before left %s:\n%s", i, ws[i][2], ws[i+1][3], out)
+		}
+	}
+	if ws[0][3] == "6" {
+		t.Fatalf("no update lost:\n%s", out)
+	}
+	out = ft.Exec("origin last")
+	ft.expect(out, `^\[m\d+\] received from a channel, sent by thread `+ws[0][4]+` "thread-`+ws[0][4]+`" = `+ws[0][3]+` at lost_update_channels\.n:\d+`,
+		`^\[m1\] written Counter\.count \(`+ws[0][2]+` -> `+ws[0][3]+`\) = `+ws[0][3]+` at lost_update_channels\.n:`+update)
+	out = ft.Exec("travel m1")
+	ft.expect(out, `^Travelled to thread `+ws[0][4]+` at Worker\.run \(line `+update+`\)`)
+	out = ft.Exec("next")
+	out = ft.Exec("print c.count")
+	ft.expect(out, `^`+ws[0][3]+`$`)
 }
