@@ -71,23 +71,23 @@ func TestREPLPast(t *testing.T) {
 // channel; travel lands there.
 func TestREPLPastExplored(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, errs := cli("explore", "--schedules", "100", "--out", dir, "../../testdata/explore/lost_update_channels.n"); code != 3 {
+	if code, _, errs := cli("explore", "--schedules", "100", "--out", dir, "../../testdata/dap/lost_channels.n"); code != 3 {
 		t.Fatalf("explore: exit %d, %s", code, errs)
 	}
 	ft := newFakeTerminalArgs(t, map[string]any{"replay": filepath.Join(dir, "failure-1.replay"), "stopOnEntry": true})
-	src, err := os.ReadFile("../../testdata/explore/lost_update_channels.n")
+	src, err := os.ReadFile("../../testdata/dap/lost_channels.n")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ft.src = string(src)
 	update, fail := strconv.Itoa(ft.line("bp update")), strconv.Itoa(ft.line("bp fail"))
-	ft.Exec("break lost_update_channels.n:" + fail)
+	ft.Exec("break lost_channels.n:" + fail)
 	out := ft.Exec("continue")
-	ft.expect(out, `at main \(lost_update_channels\.n:`+fail+`\)`)
+	ft.expect(out, `at main \(lost_channels\.n:`+fail+`\)`)
 	out = ft.Exec("last c.count 3")
 	// three writes, each over the one before; the newest is below the sum
 	// of the three values (1 + 2 + 3): it lost an update
-	re := regexp.MustCompile(`(?m)^\[m(\d)\] c\.count: (\d+) -> (\d+) by thread (\d) "thread-\d" at lost_update_channels\.n:` + update + ` in Worker\.run$`)
+	re := regexp.MustCompile(`(?m)^\[m(\d)\] c\.count: (\d+) -> (\d+) by thread (\d) "thread-\d" at lost_channels\.n:` + update + ` in Worker\.run$`)
 	ws := re.FindAllStringSubmatch(out, -1)
 	if len(ws) != 3 {
 		t.Fatalf("last c.count 3:\n%s", out)
@@ -101,8 +101,8 @@ func TestREPLPastExplored(t *testing.T) {
 		t.Fatalf("no update lost:\n%s", out)
 	}
 	out = ft.Exec("origin last")
-	ft.expect(out, `^\[m\d+\] received from a channel, sent by thread `+ws[0][4]+` "thread-`+ws[0][4]+`" = `+ws[0][3]+` at lost_update_channels\.n:\d+`,
-		`^\[m1\] written Counter\.count \(`+ws[0][2]+` -> `+ws[0][3]+`\) = `+ws[0][3]+` at lost_update_channels\.n:`+update)
+	ft.expect(out, `^\[m\d+\] received from a channel, sent by thread `+ws[0][4]+` "thread-`+ws[0][4]+`" = `+ws[0][3]+` at lost_channels\.n:\d+`,
+		`^\[m1\] written Counter\.count \(`+ws[0][2]+` -> `+ws[0][3]+`\) = `+ws[0][3]+` at lost_channels\.n:`+update)
 	out = ft.Exec("travel m1")
 	ft.expect(out, `^Travelled to thread `+ws[0][4]+` at Worker\.run \(line `+update+`\)`)
 	out = ft.Exec("next")
