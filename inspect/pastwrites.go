@@ -198,7 +198,8 @@ func (s *Session) recentWrites(tg *writeTarget, end moment, count int) ([]rawWri
 		set[k] = true
 	}
 	lo := end.red - quota
-	arm := &armSpec{s: s, keys: keys, near: func(ev sched.Event) bool {
+	// (the end too is patched only when near: it may be in the loop)
+	arm := &armSpec{s: s, keys: append(keys, trapKey{end.fn, end.pc}), near: func(ev sched.Event) bool {
 		return ev.Thread != nil && ev.Thread.ID == tg.thread && ev.Thread.Reductions() >= lo-quota
 	}}
 	if st.from == nil {
@@ -206,10 +207,6 @@ func (s *Session) recentWrites(tg *writeTarget, end moment, count int) ([]rawWri
 	} else if t := st.from.sn.Thread(tg.thread); t == nil || t.Reductions() >= lo-quota {
 		arm.now = true
 	}
-	endKey := trapKey{end.fn, end.pc}
-	s.mu.Lock()
-	s.setTrapLocked(endKey)
-	s.mu.Unlock()
 	ww := &writesWatch{tg: tg, s: s}
 	p, err := s.startScanPassArmed(st, set, ww, arm)
 	if err == nil {
@@ -218,9 +215,6 @@ func (s *Session) recentWrites(tg *writeTarget, end moment, count int) ([]rawWri
 		<-p.exited
 	}
 	arm.disarm()
-	s.mu.Lock()
-	s.clearTrapLocked(endKey)
-	s.mu.Unlock()
 	if err != nil || len(ww.writes) < count {
 		return nil, err
 	}
