@@ -406,4 +406,3 @@ func (s *Session) scan(sts []stretch, keys []trapKey, order []int, newWatch func
 
 // errStop ends a scan that has its answer.
 var errStop = errors.New("stop")
-
