@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync/atomic"
 
 	dap "github.com/google/go-dap"
 
@@ -37,13 +36,8 @@ func init() {
 
 // pastState is what a session keeps for the questions about the past.
 type pastState struct {
-	progress bool  // the client reports progress (initialize)
-	seq      int   // the custom request being served (0: none; a console command)
-	nextID   int64 // progress ids
+	seq int // the custom request being served (0: none; a console command)
 }
-
-// progressIDs numbers the progress reports of all sessions.
-var progressIDs atomic.Int64
 
 // pastRequest runs a question about the past: with the request's cancel check
 // and the reader that sees a cancel while it runs, and with progress
@@ -63,21 +57,25 @@ func (c *session) pastRequest(title string, run func(progress func(done, total i
 	defer c.prog.SetCancelCheck(nil)
 	c.startAhead(c.readDone)
 	defer c.long.Store(false)
-	if !c.past.progress {
+	if !c.client.progress {
 		return run(nil)
 	}
-	id := "nlang-past-" + strconv.FormatInt(progressIDs.Add(1), 10)
-	c.flushNow(&dap.ProgressStartEvent{Event: newEvent("progressStart"), Body: dap.ProgressStartEventBody{
+	// (reported at once, stretch by stretch; a cancel may name the
+	// progress id, as for the other long requests: progress.go)
+	id := "nlang-past-" + strconv.Itoa(seq)
+	c.cancelled.progressOf(id, seq)
+	defer c.cancelled.progressOf(id, 0)
+	c.sendNow(&dap.ProgressStartEvent{Event: newEvent("progressStart"), Body: dap.ProgressStartEventBody{
 		ProgressId: id, Title: api.ProgressTitle, Message: title, Cancellable: true, RequestId: seq, Percentage: 0}})
 	err := run(func(done, total int) {
-		c.flushNow(&dap.ProgressUpdateEvent{Event: newEvent("progressUpdate"), Body: dap.ProgressUpdateEventBody{
+		c.sendNow(&dap.ProgressUpdateEvent{Event: newEvent("progressUpdate"), Body: dap.ProgressUpdateEventBody{
 			ProgressId: id, Message: fmt.Sprintf("%s: %d of %d stretches", title, done, total), Percentage: 100 * done / max(total, 1)}})
 	})
 	msg := ""
 	if err != nil {
 		msg = err.Error()
 	}
-	c.flushNow(&dap.ProgressEndEvent{Event: newEvent("progressEnd"), Body: dap.ProgressEndEventBody{ProgressId: id, Message: msg}})
+	c.sendNow(&dap.ProgressEndEvent{Event: newEvent("progressEnd"), Body: dap.ProgressEndEventBody{ProgressId: id, Message: msg}})
 	return err
 }
 
@@ -196,13 +194,4 @@ func (c *session) timeline(a api.TimelineArgs) (any, error) {
 			Reason: e.Reason, On: e.On, Name: e.Func, Source: c.source(e.File), Line: e.Line})
 	}
 	return b, nil
-}
-
-// flushNow sends an event at once, even while a request is handled (a
-// progress report).
-func (c *session) flushNow(m dap.Message) {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	c.writeLocked(m)
-	c.flushOutLocked()
 }

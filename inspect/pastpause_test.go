@@ -70,14 +70,15 @@ func launchPrint(t *testing.T, src, want string, cfg Config) (*Session, *printLi
 	return s, l
 }
 
-// TestStepBackAfterPause: going back right after a pause in a running
+// TestStepBackAfterPauseInLoop: going back right after a pause in a running
 // loop (issue "Hardening, round 2", item 6) reaches the previous statement
 // at once. It used to re-execute the rest of the program and fail with
 // "the recording diverged": the pause cut the thread's quantum, so the
 // recording held a short quantum that a re-execution (which no pause
 // cuts) does not have. Now a pause, like a trap, leaves the schedule
-// alone.
-func TestStepBackAfterPause(t *testing.T) {
+// alone, and the present is the paused thread where it stopped (not the
+// end of the quantum before): the step back lands one statement back.
+func TestStepBackAfterPauseInLoop(t *testing.T) {
 	s, l := launchPrint(t, pauseLoopSrc, "running", Config{})
 	s.ConfigurationDone()
 	l.waitPrinted(t)

@@ -261,24 +261,22 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	} else {
 		s.mu.Lock()
 	}
+	if stop == vm.StopBudget && !once && s.rec != nil && s.pausing > 0 && int(t.Reductions()-r0) < quota {
+		// A Pause cut the quantum short. In a recorded run it does not
+		// change the schedule either: the thread goes on with the rest of
+		// its quantum, as after a trap, so that the recording (and the
+		// re-executions that go back through it) stays in step.
+		stop = vm.StopTrap
+	}
 	s.running--
 	s.updateInterrupt()
 	ti.on, c.cur = nil, nil
 	s.cur, s.curC = t, c
-	used := int(t.Reductions() - r0)
-	// A quantum that stopped at its budget before spending it was cut by
-	// the interrupt: the debugger's Pause (or another carrier's stop).
-	paused := stop == vm.StopBudget && used < quota && !once && !s.ended
-	if paused {
-		s.actPaused(t)
-	} else {
-		s.act(t, stop)
-	}
-	if (stop == vm.StopTrap || paused) && !once {
-		// A stop at a trap or a pause does not change the schedule: the
-		// thread goes on with the rest of its quantum (and replays stay
-		// in step).
-		ti.extra().rest = quota - used
+	s.act(t, stop)
+	if stop == vm.StopTrap && !once {
+		// A stop at a trap does not change the schedule: the thread goes
+		// on with the rest of its quantum (and replays stay in step).
+		ti.extra().rest = quota - int(t.Reductions()-r0)
 		s.cut = t
 	}
 	if once && stop == vm.StopBudget {
@@ -292,13 +290,9 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	}
 	s.cur, s.curC = nil, nil
 	if s.rec != nil {
-		recStop := stop
-		if paused {
-			recStop = vm.StopTrap // logged with the rest, as a trap's cut
-		}
-		s.afterDispatch(t, recStop, used)
+		s.afterDispatch(t, stop, int(t.Reductions()-r0))
 	}
-	if s.ckpt != nil && stop != vm.StopTrap && !paused {
+	if s.ckpt != nil && stop != vm.StopTrap {
 		s.checkpoint() // snapshot.go
 	}
 	if vc := s.vclock; vc != nil {

@@ -421,19 +421,6 @@ func (s *Scheduler) act(t *vm.Thread, stop vm.Stop) {
 	}
 }
 
-// actPaused acts on a quantum of t that a pause cut short: as at a trap,
-// the thread goes on first with the rest of its quantum (no preemption is
-// reported), so that pausing does not change the schedule and a
-// recording made with pauses replays without them. Must hold s.mu, with
-// s.cur = t.
-func (s *Scheduler) actPaused(t *vm.Thread) {
-	s.setState(t, vm.Running, vm.Runnable)
-	if ti := info(t); !ti.frozen {
-		ti.queued = true
-		s.enqueueOn(t, ti, true)
-	}
-}
-
 // reductions reads the thread's reduction counter if the vm keeps one.
 func reductions(t *vm.Thread) (int64, bool) {
 	if rc, ok := any(t).(interface{ Reductions() int64 }); ok {

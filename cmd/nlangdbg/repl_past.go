@@ -129,7 +129,11 @@ func cmdQuery(r *repl, args string) error {
 	if err != nil {
 		return err
 	}
-	if p, ok := r.findFile(a.Source.Path); ok {
+	p, ok, err := r.findFile(a.Source.Path)
+	if err != nil {
+		return err // (a name several of the program's files have)
+	}
+	if ok {
 		a.Source.Path = p
 	}
 	body, err := r.c.callCustom(api.CmdQuery, a)
