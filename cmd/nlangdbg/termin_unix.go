@@ -21,6 +21,7 @@ func terminalRunning(r *repl, cooked, raw liner.ModeApplier) func() func() {
 			return func() {}
 		}
 		cooked.ApplyMode()
+		keepTypeahead()
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
