@@ -170,7 +170,13 @@ func (c *session) customRequest(content []byte) bool {
 			return true
 		}
 	}
+	c.past.seq = head.Seq
 	body, err := c.runCustom(head.Command, derefArgs(args))
+	c.past.seq = 0
+	if errors.Is(err, inspect.ErrCancelled) {
+		c.sendErrorResponse(head.Seq, head.Command, customErrID(err), "cancelled")
+		return true
+	}
 	if err != nil {
 		c.sendErrorResponse(head.Seq, head.Command, customErrID(err), head.Command+": "+err.Error())
 		return true

@@ -59,7 +59,11 @@
 // has no request for: the scheduler (nlang/scheduler, nlang/schedStep,
 // …), thread control, going back (nlang/stepBack), checkpoints, the
 // concurrency views (nlang/leaks, nlang/threadGroups, nlang/threads with
-// filters and spawn parents: views.go). Package
+// filters and spawn parents: views.go), and the questions about the past
+// (nlang/lastWrites, nlang/origin, nlang/query, nlang/timeline, answered
+// by re-executing the recording on the read loop, with progress events
+// and cancel; nlang/travel goes to a moment of their answers: past.go).
+// Package
 // dap/api lists them with their typed arguments and bodies; custom.go
 // registers their handlers. A command is matched once the message is
 // decoded ("nlang\/scheduler" is "nlang/scheduler"). The stopped event

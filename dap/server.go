@@ -516,7 +516,8 @@ type session struct {
 	nextBPID   int
 	excFilters []inspect.ExceptionFilter
 	excOptions []inspect.ExceptionOption
-	focused    []int64 // threads asked for stackTrace, most recent first
+	focused    []int64   // threads asked for stackTrace, most recent first
+	past       pastState // the questions about the past (past.go)
 
 	// locs are the location references (never reset; locations.go).
 	locs handles[inspect.Place]

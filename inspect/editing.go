@@ -18,10 +18,11 @@ import (
 // and index are evaluated read-only; value may call functions (as in
 // setVariable) and is converted to the place's type. It returns the new
 // value.
-func (s *Session) SetExpression(threadID int64, depth int, expr, value string) (Var, error) {
+func (s *Session) SetExpression(threadID int64, depth int, expr, value string) (out Var, err error) {
 	if err := s.checkStopped(); err != nil {
 		return Var{}, err
 	}
+	defer func() { s.afterChange(err, "a variable was set") }() // a new future (reverse.go)
 	t, err := s.evalThread(threadID)
 	if err != nil {
 		return Var{}, err

@@ -240,7 +240,10 @@
 // scheduler can still be stepped with Dispatch (one quantum on the
 // caller's goroutine, on carrier 1's behalf) and expressions evaluated.
 // A running thread thus stops within one safepoint of the Pause, at an
-// instruction boundary, and is requeued as after a preemption. When the
+// instruction boundary, and is requeued as after a preemption — in a
+// recorded run, as at a trap instead: at the front, to go on with the
+// rest of its quantum (Cut names it), so that the recording replays
+// without the pause. When the
 // program ends (main returns, Kill, deadlock) the flag is raised too, and
 // Run returns only once every carrier has left its quantum. A thread that
 // stops at a debugger trap (breakpoint, step, exception) pauses the

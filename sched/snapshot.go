@@ -85,6 +85,10 @@ func (sn *Snapshot) Thread(id int64) *vm.Thread { return sn.s.Thread(id) }
 // at the snapshot's moment.
 func (sn *Snapshot) Spawned(id int64) bool { return id <= sn.s.nextID }
 
+// Allocated returns the last allocation numbers the copied machine gave:
+// of objects and of arrays and Lists (vm.Machine.Allocated).
+func (sn *Snapshot) Allocated() (objects, seqs int64) { return sn.s.m.Allocated() }
+
 // Restore returns a scheduler that goes on from the snapshot, on m — a
 // new machine of the same program, with its own writers, input and
 // hook, on which nothing ran. The scheduler is paused; set OnEvent and a

@@ -143,7 +143,7 @@ func (t *Thread) recordTrace(exc *Object) {
 	frames := t.callStack(true) // the top frame's PC is past the faulting instruction
 	exc.Native = &Trace{Frames: frames, Thread: t.ID}
 	if len(exc.Fields) > excBacktrace && exc.Class.Fields[excBacktrace].Type.Kind == KList {
-		l := &List{Type: exc.Class.Fields[excBacktrace].Type, Data: make([]Value, len(frames))}
+		l := &List{Type: exc.Class.Fields[excBacktrace].Type, Data: make([]Value, len(frames)), id: t.M.seqIDs.Add(1)}
 		for i, f := range frames {
 			l.Data[i] = StrV(fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line))
 		}

@@ -398,7 +398,7 @@ func CopyStruct(o *Object) *Object {
 // NewArray allocates an array of type at (an array type) with n zeroed
 // elements (struct elements hold fresh zero structs).
 func (m *Machine) NewArray(at *Type, n int) *Array {
-	a := &Array{Type: at, Data: make([]Value, n)}
+	a := &Array{Type: at, Data: make([]Value, n), id: m.seqIDs.Add(1)}
 	if at.Elem.Kind == KStruct {
 		for i := range a.Data {
 			a.Data[i] = RefV(m.NewObject(at.Elem.Class))

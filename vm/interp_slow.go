@@ -148,7 +148,7 @@ func (t *Thread) slowOp() (action, *Object) {
 		if exc := t.chargeHeap(objectSize+int64(n)*valueSize, "list literal"); exc != nil {
 			return actThrow, exc
 		}
-		l := &List{Type: lt, Data: make([]Value, n)}
+		l := &List{Type: lt, Data: make([]Value, n), id: t.M.seqIDs.Add(1)}
 		copy(l.Data, regs[ins.C:ins.C+n])
 		regs[ins.A] = RefV(l)
 	case NEWDICT:

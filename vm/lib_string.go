@@ -20,6 +20,7 @@ func stringMethods() []*Native {
 			v, err := fn(a[0].S(), a)
 			if err == nil {
 				err = chargeResult(t, v, "string."+name)
+				t.M.NumberSeq(v.R) // (split's List)
 			}
 			return v, err
 		})

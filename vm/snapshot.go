@@ -261,7 +261,7 @@ func (c *Copier) ref(r any) any {
 		if cp := c.ptrs.get(unsafe.Pointer(x)); cp != nil {
 			return (*Array)(cp)
 		}
-		cp := &Array{Type: x.Type, Data: x.Data}
+		cp := &Array{Type: x.Type, Data: x.Data, id: x.id}
 		c.ptrs.put(unsafe.Pointer(x), unsafe.Pointer(cp))
 		cp.Data = c.values(x.Data)
 		c.Bytes += int64(unsafe.Sizeof(*x))
@@ -337,7 +337,7 @@ func (c *Copier) list(l *List) *List {
 	if cp := c.ptrs.get(unsafe.Pointer(l)); cp != nil {
 		return (*List)(cp)
 	}
-	cp := &List{Type: l.Type}
+	cp := &List{Type: l.Type, id: l.id}
 	c.ptrs.put(unsafe.Pointer(l), unsafe.Pointer(cp))
 	cp.Data = c.values(l.Data)
 	c.Bytes += int64(unsafe.Sizeof(*l))
@@ -540,6 +540,7 @@ func (s serState) copyFor(c *Copier) serState {
 // Call it when no thread runs.
 func (m *Machine) CopyStateTo(dst *Machine, c *Copier) {
 	dst.objIDs.Store(m.objIDs.Load())
+	dst.seqIDs.Store(m.seqIDs.Load())
 	if m.termClass != nil { // (read without the Once: no thread runs)
 		dst.termOnce.Do(func() { dst.termClass = m.termClass })
 	}

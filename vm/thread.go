@@ -129,6 +129,7 @@ type Machine struct {
 	termClass *Class // the class of terminations (terminate.go)
 
 	objIDs atomic.Int64 // the last identity number given (ObjectID)
+	seqIDs atomic.Int64 // the last allocation number of an array or List (NumberSeq)
 }
 
 // SetInterrupt sets or clears the machine's interrupt: while it is set,

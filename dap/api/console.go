@@ -39,7 +39,12 @@ const ConsoleHelp = `debugger commands (type them with a leading ':' in a debug 
   checkpoint [NOTE]     name the present; checkpoints lists them
   restart CHECKPOINT    go to a checkpoint
   when                  where the session is in its recording
-  dump FILE             write the present to FILE (nlangdbg debug --core FILE)`
+  dump FILE             write the present to FILE (nlangdbg debug --core FILE)
+  last EXPR [N]         the latest N writes to a local, EXPR.FIELD or EXPR[INDEX]
+  origin EXPR           where the value of EXPR came from
+  query FILE:LINE EXPR [if COND]   EXPR at every execution of the line so far
+  timeline [THREAD]     what happened to THREAD: spawn, runs, parks, wakes, stops, end
+  travel MOMENT         go to a moment of an answer (the [..] before it)`
 
 // CmdReverseContinue is the standard reverseContinue request, which the
 // console's `rev continue` sends (its arguments: ThreadArgs).
@@ -80,6 +85,9 @@ func ParseConsole(line string, thread int64, depth int) (Call, error) {
 			return thread, nil
 		}
 		return ParseThreadID(f[i])
+	}
+	if c, ok, err := parsePast(f, line, thread, depth); ok { // (past.go)
+		return c, err
 	}
 	switch f[0] {
 	case "sched":
@@ -260,7 +268,7 @@ const (
 // to another moment: its answer comes with a stopped event.
 func (c Call) Moves() bool {
 	switch c.Command {
-	case CmdSchedStep, CmdStepBack, CmdReverseContinue, CmdGoToCheckpoint:
+	case CmdSchedStep, CmdStepBack, CmdReverseContinue, CmdGoToCheckpoint, CmdTravel:
 		return true
 	}
 	return false
@@ -325,6 +333,9 @@ func (c Call) Format(body any) string {
 	case WhenBody:
 		return FormatWhen(b)
 	}
+	if text, ok := formatPast(body); ok { // (past.go)
+		return text
+	}
 	return ""
 }
 
@@ -363,7 +374,7 @@ func NewBody(command string) any {
 	case CmdWhen:
 		return new(WhenBody)
 	}
-	return nil
+	return newPastBody(command) // (past.go)
 }
 
 // ParseThreadID reads a thread id ("3" or "#3").

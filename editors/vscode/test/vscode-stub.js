@@ -16,6 +16,8 @@ function makeStub() {
     settings: {},
     views: {},
     trackers: {},
+    inputs: [], // answers showInputBox gives, in order
+    prompts: [],
   };
   class EventEmitter {
     constructor() {
@@ -72,6 +74,10 @@ function makeStub() {
         rec.picks = (rec.picks || []).concat([items]);
         return Promise.resolve(items.find((i) => i.key === rec.pick));
       },
+      showInputBox: (opts) => {
+        rec.prompts.push(opts);
+        return Promise.resolve(rec.inputs.shift());
+      },
     },
     workspace: {
       workspaceFolders: undefined,
@@ -86,6 +92,8 @@ function makeStub() {
         (vscode.workspace.workspaceFolders || []).find((f) => uri.fsPath.startsWith(f.uri.fsPath + '/')),
     },
     debug: {
+      activeDebugSession: undefined,
+      activeStackItem: undefined,
       registerDebugAdapterDescriptorFactory: (type, f) => {
         rec.factories[type] = f;
         return { dispose() {} };
