@@ -225,6 +225,11 @@ type FrameInfo struct {
 	// Address is PC's instruction address (see AddrShift); "" for a
 	// native frame.
 	Address string
+	// OldCode marks a frame running the code its function had before a
+	// reload (Reload); Line is then a line of that code's text, which
+	// Source returns under the name OldSource.
+	OldCode   bool
+	OldSource string
 }
 
 // NativeFile is the File of native frames (FrameInfo.Native).

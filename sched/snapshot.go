@@ -69,7 +69,7 @@ func (s *Scheduler) TakeSnapshot(limit int64) (sn *Snapshot, err error) {
 		return nil, ErrSnapshot
 	}
 	m := vm.NewMachine(s.m.Prog, nil, nil, nil)
-	cp, c := s.copyInto(m, nil, s.objects, limit)
+	cp, c := s.copyInto(m, nil, s.objects, limit, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (sn *Snapshot) Restore(m *vm.Machine, clock Clock) (s *Scheduler, err error
 	defer recoverCopy(&err)
 	sn.s.mu.Lock()
 	defer sn.s.mu.Unlock()
-	cp, c := sn.s.copyInto(m, clock, sn.objects, 0)
+	cp, c := sn.s.copyInto(m, clock, sn.objects, 0, nil)
 	return cp, c.Err()
 }
 
@@ -114,8 +114,9 @@ type copyCtx struct {
 }
 
 // copyInto copies s onto m (a machine on which nothing ran) and returns
-// the new, paused scheduler. Must hold s.mu.
-func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64) (*Scheduler, *vm.Copier) {
+// the new, paused scheduler; r, if not nil, relinks the copy to m's
+// program (reload.go). Must hold s.mu.
+func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64, r *vm.Relink) (*Scheduler, *vm.Copier) {
 	d := New(m, Options{Quota: s.quota, Carriers: len(s.carriers), Clock: clock})
 	if s.pcg != nil {
 		p := *s.pcg
@@ -124,6 +125,7 @@ func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64) 
 	}
 	c := vm.NewCopier(m, hint)
 	c.Limit = limit
+	c.Relink = r
 	cx := &copyCtx{to: d, carriers: map[*carrier]*carrier{}}
 	for i, sc := range s.carriers {
 		cx.carriers[sc] = d.carriers[i]
@@ -219,7 +221,7 @@ func (ch *Channel) CopyFor(c *vm.Copier) any {
 	if cp, ok := c.Seen(unsafe.Pointer(ch)); ok {
 		return cp
 	}
-	cp := &Channel{s: ctxOf(c).to, typ: ch.typ, cap: ch.cap, closed: ch.closed}
+	cp := &Channel{s: ctxOf(c).to, typ: c.Type(ch.typ), cap: ch.cap, closed: ch.closed}
 	c.Remember(unsafe.Pointer(ch), cp)
 	cp.buf = copyValues(c, ch.buf)
 	cp.recvq = copyThreads(c, ch.recvq)
@@ -233,7 +235,7 @@ func (f *Future) CopyFor(c *vm.Copier) any {
 	if cp, ok := c.Seen(unsafe.Pointer(f)); ok {
 		return cp
 	}
-	cp := &Future{s: ctxOf(c).to, typ: f.typ, done: f.done}
+	cp := &Future{s: ctxOf(c).to, typ: c.Type(f.typ), done: f.done}
 	c.Remember(unsafe.Pointer(f), cp)
 	cp.thread = c.Thread(f.thread)
 	cp.val = c.Value(f.val)

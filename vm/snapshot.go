@@ -49,6 +49,17 @@ type Copier struct {
 	// work lists the copies whose contents are still the original's.
 	work     []pending
 	draining bool
+	// Relink, if set, makes the copy one of another program (a reload,
+	// reload.go): classes, types and functions are relinked to it.
+	Relink *Relink
+}
+
+// Type returns what t stands for in the copy (t itself but in a reload).
+func (c *Copier) Type(t *Type) *Type {
+	if c.Relink == nil {
+		return t
+	}
+	return c.Relink.Type(t)
 }
 
 // pending is a copy whose references still point into the original.
@@ -194,7 +205,19 @@ func (c *Copier) later(vs []Value) {
 // whose contents are queued.
 func (c *Copier) ref(r any) any {
 	switch x := r.(type) {
-	case nil, string, *Type, *Funcode, *Class, *Native:
+	case nil, string, *Native:
+		return r
+	case *Type:
+		return c.Type(x)
+	case *Funcode:
+		if c.Relink != nil {
+			return c.Relink.Func(x)
+		}
+		return r
+	case *Class:
+		if c.Relink != nil {
+			return c.Relink.Class(x)
+		}
 		return r
 	case *Object:
 		return c.object(x)
@@ -207,7 +230,7 @@ func (c *Copier) ref(r any) any {
 		if cp, ok := c.memo[unsafe.Pointer(x)]; ok {
 			return cp
 		}
-		cp := &Array{Type: x.Type, Data: x.Data}
+		cp := &Array{Type: c.Type(x.Type), Data: x.Data}
 		c.memo[unsafe.Pointer(x)] = cp
 		cp.Data = c.values(x.Data)
 		c.Bytes += int64(unsafe.Sizeof(*x))
@@ -217,6 +240,9 @@ func (c *Copier) ref(r any) any {
 		return c.dict(x)
 	case *FuncVal:
 		if x == nil || !x.Bound {
+			if c.Relink != nil {
+				return c.Relink.funcVal(x)
+			}
 			return x // unbound function values are immutable
 		}
 		if cp, ok := c.memo[unsafe.Pointer(x)]; ok {
@@ -224,6 +250,9 @@ func (c *Copier) ref(r any) any {
 		}
 		cp := new(FuncVal)
 		*cp = *x
+		if c.Relink != nil {
+			cp.Fn, cp.Type = c.Relink.Func(x.Fn), c.Relink.Type(x.Type)
+		}
 		c.memo[unsafe.Pointer(x)] = cp
 		c.work = append(c.work, pending{kind: pendFunc, p: unsafe.Pointer(cp)})
 		c.Bytes += int64(unsafe.Sizeof(*x))
@@ -259,6 +288,11 @@ func (c *Copier) object(o *Object) *Object {
 	cp := &Object{Class: o.Class, id: o.id}
 	c.memo[unsafe.Pointer(o)] = cp
 	cp.Fields = c.values(o.Fields)
+	if c.Relink != nil {
+		if cp.Class = c.Relink.Class(o.Class); len(cp.Class.Fields) > len(cp.Fields) && !cp.Class.IsEnum {
+			c.Relink.grow(c.M, cp)
+		}
+	}
 	if o.Native != nil {
 		cp.Native = c.ref(o.Native)
 	}
@@ -274,7 +308,7 @@ func (c *Copier) list(l *List) *List {
 	if cp, ok := c.memo[unsafe.Pointer(l)]; ok {
 		return cp.(*List)
 	}
-	cp := &List{Type: l.Type}
+	cp := &List{Type: c.Type(l.Type)}
 	c.memo[unsafe.Pointer(l)] = cp
 	cp.Data = c.values(l.Data)
 	c.Bytes += int64(unsafe.Sizeof(*l))
@@ -289,7 +323,7 @@ func (c *Copier) dict(d *Dict) *Dict {
 	if cp, ok := c.memo[unsafe.Pointer(d)]; ok {
 		return cp.(*Dict)
 	}
-	cp := &Dict{Type: d.Type}
+	cp := &Dict{Type: c.Type(d.Type)}
 	c.memo[unsafe.Pointer(d)] = cp
 	// The index is keyed by the keys' copies: they are copied now (a
 	// key is a string, a scalar or an object whose copy is made at once,
@@ -354,6 +388,9 @@ func (c *Copier) thread(t *Thread) *Thread {
 		c.Bytes += int64(cap(t.stack)) * int64(unsafe.Sizeof(Value{}))
 	}
 	cp.concatBuf = nil // the buffer may be shared by strings of t: the copy starts its own
+	if c.Relink != nil {
+		c.Relink.relinkThread(t, cp)
+	}
 	c.work = append(c.work, pending{kind: pendThread, p: unsafe.Pointer(cp)})
 	c.Bytes += int64(unsafe.Sizeof(*t))
 	c.Objects++
@@ -391,6 +428,9 @@ func (c *Copier) fillThread(cp *Thread) {
 			pc.args = c.values(orig.args)
 		}
 		pc.k = c.ref(orig.k).(Continuation)
+		if c.Relink != nil {
+			pc.fn = c.Relink.Func(pc.fn)
+		}
 		cp.call = pc
 	}
 }
@@ -412,6 +452,12 @@ func (f *formatter) CopyFor(c *Copier) any {
 		cp.stack[i] = p
 	}
 	cp.pending = c.Object(f.pending)
+	if c.Relink != nil {
+		cp.method = c.Relink.Func(f.method)
+		for i := range cp.stack {
+			cp.stack[i].elem, cp.stack[i].key = c.Type(cp.stack[i].elem), c.Type(cp.stack[i].key)
+		}
+	}
 	if f.m != nil {
 		cp.m = c.M
 	}
@@ -470,7 +516,11 @@ func (s serState) copyFor(c *Copier) serState {
 func (m *Machine) CopyStateTo(dst *Machine, c *Copier) {
 	dst.objIDs.Store(m.objIDs.Load())
 	if m.termClass != nil { // (read without the Once: no thread runs)
-		dst.termOnce.Do(func() { dst.termClass = m.termClass })
+		tc := m.termClass
+		if c.Relink != nil {
+			tc = c.Relink.Class(tc)
+		}
+		dst.termOnce.Do(func() { dst.termClass = tc })
 	}
 	src := libStateOf(m)
 	to := libStateOf(dst)

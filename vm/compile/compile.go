@@ -22,6 +22,9 @@ type Options struct {
 	Lib *vm.Library
 	// ReadFile reads imported source files; nil means os.ReadFile.
 	ReadFile func(path string) ([]byte, error)
+	// Prior, if set, is the program this one replaces in a paused
+	// debugging session (reload.go).
+	Prior *Prior
 }
 
 type fileInfo struct {
@@ -141,6 +144,9 @@ func CompileFile(filename string, src []byte, opts Options) (*vm.Program, error)
 	c.declare()
 	if len(c.errs) == 0 {
 		c.compileBodies()
+	}
+	if len(c.errs) == 0 && opts.Prior != nil {
+		c.checkReload()
 	}
 	if len(c.errs) > 0 {
 		return nil, c.sortedErrs()
@@ -415,6 +421,7 @@ func (c *compiler) layout(ci *classInfo) {
 		for _, fd := range ci.sdecl.Fields {
 			c.addField(ci, fd)
 		}
+		c.keepLayout(ci)
 		c.prog.AddClass(cls)
 		return
 	}
@@ -529,6 +536,7 @@ func (c *compiler) layout(ci *classInfo) {
 		}
 		cls.Methods[md.Name] = list
 	}
+	c.keepLayout(ci)
 	c.prog.AddClass(cls)
 }
 
