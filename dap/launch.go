@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -334,9 +335,12 @@ func (c *session) onTerminateRequest(req *dap.TerminateRequest) {
 	c.respond(&dap.TerminateResponse{Response: newResponse(req)})
 }
 
-// onRestartRequest ends the program and launches it again, with the
-// arguments of the request if it has them and the last ones otherwise,
-// sets the breakpoints again and starts it as configurationDone would.
+// onRestartRequest starts the program again. With the same arguments and
+// unchanged sources the session restarts in place (inspect's Restart: a
+// new run, the breakpoints and filters kept); otherwise the program ends
+// and is launched again, with the arguments of the request if it has
+// them and the last ones otherwise, and its breakpoints set again. Either
+// way it starts as configurationDone would.
 func (c *session) onRestartRequest(req *dap.RestartRequest) {
 	switch {
 	case c.attached:
@@ -354,17 +358,28 @@ func (c *session) onRestartRequest(req *dap.RestartRequest) {
 		c.sendError(req, errBadArguments, fmt.Sprintf("restart: bad arguments: %v", err))
 		return
 	}
+	same := ra.Arguments == nil || reflect.DeepEqual(*ra.Arguments, c.args)
 	if ra.Arguments != nil {
 		args = *ra.Arguments
 	}
 	old := c.prog
 	stopped := old.StoppedThread()
-	old.SetListener(nil) // its exit is not the session's
-	old.Terminate()
+	// The same program with the same arguments starts again in the same
+	// session (a new run: its breakpoints and filters stay); a program
+	// whose sources changed, or other arguments, is launched anew.
+	inPlace := false
+	if same {
+		old.SetListener(nil) // the old run's end is not the session's
+		inPlace = old.Restart() == nil
+		old.SetListener(c.lis)
+	}
+	if !inPlace {
+		old.SetListener(nil) // its exit is not the session's
+		old.Terminate()
+	}
 	// the old program's threads are not stopped any more
 	c.send(&dap.ContinuedEvent{Event: newEvent("continued"),
 		Body: dap.ContinuedEventBody{ThreadId: int(max(stopped, 1)), AllThreadsContinued: true}})
-	c.prog = nil
 	c.frames.reset()
 	c.mu.Lock()
 	var gone []int64
@@ -377,6 +392,15 @@ func (c *session) onRestartRequest(req *dap.RestartRequest) {
 	for _, id := range gone {
 		c.send(&dap.ThreadEvent{Event: newEvent("thread"), Body: dap.ThreadEventBody{Reason: "exited", ThreadId: int(id)}})
 	}
+	if inPlace {
+		c.lis.ThreadStarted(1)
+		c.respond(&dap.RestartResponse{Response: newResponse(req)})
+		if c.configured {
+			c.prog.ConfigurationDone()
+		}
+		return
+	}
+	c.prog = nil
 	if err := c.launch(args); err != nil {
 		c.sendError(req, errRestart, err.Error())
 		c.sendTerminated()

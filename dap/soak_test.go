@@ -11,15 +11,16 @@ import (
 
 	"github.com/nlangdbg/nlangdbg/dap/daptest"
 	"github.com/nlangdbg/nlangdbg/inspect"
+	"github.com/nlangdbg/nlangdbg/internal/testmode"
 )
 
 // TestSoakAttachDetach attaches to a running program and detaches 1,000
-// times (50 with -short), then drives one session with a fixed number of
+// times (50 outside the full run: testmode), then drives one session with a fixed number of
 // random requests, and checks that every goroutine the server started is
 // gone and the heap is back near where it started.
 func TestSoakAttachDetach(t *testing.T) {
 	cycles, requests := 1000, 5000
-	if testing.Short() {
+	if !testmode.Full() || testing.Short() {
 		cycles, requests = 50, 500
 	}
 	baseGoroutines, baseHeap := settle()

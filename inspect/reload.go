@@ -239,10 +239,8 @@ func (s *Session) Reload(opts ReloadOptions) (*ReloadResult, error) {
 
 	// Build the run that goes on from the copy.
 	var j *record.Journal
-	stdin, stdout, stderr := s.cfg.Stdin, s.r.m.Stdout, s.r.m.Stderr
 	off := 0
 	if tt := s.tt; tt != nil {
-		stdin, stdout, stderr = tt.stdin, tt.stdout, tt.stderr
 		if tt.stopped == "" {
 			off = tt.j.Offset()
 			if j, err = record.ResumeJournalAt(tt.j.Log(), tt.j.Shown(), off); err != nil {
@@ -259,7 +257,7 @@ func (s *Session) Reload(opts ReloadOptions) (*ReloadResult, error) {
 	s.prog = prog
 	s.mu.Unlock()
 	floor := &snap{sn: sn, off: off}
-	r, err := s.newRunAt(stdin, stdout, stderr, j, hook{s}, floor, stateStopped)
+	r, err := s.newRunAt(s.stdin, s.stdout, s.stderr, j, hook{s}, floor, stateStopped)
 	if err != nil {
 		s.mu.Lock()
 		s.prog = old
@@ -323,6 +321,7 @@ func (s *Session) Reload(opts ReloadOptions) (*ReloadResult, error) {
 		s.tt.j = j
 	}
 	s.describeReload(res, old, prog, rl, n)
+	r.carrierDone = make(chan struct{})
 	go s.carrier(r) // (paused until the session resumes)
 	s.swap(r, info, t)
 	s.refreshFuncBreakpoints()

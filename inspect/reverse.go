@@ -93,6 +93,14 @@ type moment struct {
 
 func (m moment) isStart() bool { return m.thread == 0 && !m.byOff }
 
+// journal returns the journal of tt (nil: none).
+func (tt *timeTravel) journal() *record.Journal {
+	if tt == nil {
+		return nil
+	}
+	return tt.j
+}
+
 // newTimeTravel returns the journal of a new session, or nil if it
 // cannot record (several carriers). log, if not nil, is a recording's log
 // to replay (debug --replay).
@@ -371,7 +379,9 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 	if prepare != nil {
 		prepare(p)
 	}
+	p.r.carrierDone = make(chan struct{})
 	go func() {
+		defer close(p.r.carrierDone)
 		code := sch.Run()
 		if h.adopted.Load() {
 			s.afterRun(p.r, code)

@@ -42,6 +42,9 @@ type run struct {
 	stepping   bool                // SchedStep is dispatching
 	safepoints map[*vm.Thread]bool // BreakSafepoint requests
 	nextInto   int32               // the target of the next step in (StepInto)
+	// carrierDone is closed when the run's carrier goroutine returns
+	// (nil until it starts).
+	carrierDone chan struct{}
 	// counts are the breakpoints' hit counts in this run (decide).
 	counts map[*bp]*bpCount
 }

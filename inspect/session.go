@@ -83,6 +83,12 @@ type Session struct {
 
 	tt *timeTravel // the journal and going back (reverse.go); nil: no recording
 	rl *reloads    // the reloads made (reload.go); nil: none
+
+	// What a run starts from: the recording's header, and the program's
+	// input and output (Restart builds a run of them again).
+	hdr            record.Header
+	stdin          io.Reader
+	stdout, stderr io.Writer
 }
 
 type queuedStop struct {
@@ -186,6 +192,7 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	}
 	hdr := record.Header{Path: path, Source: src, Hash: record.ProgramHash(prog), Quota: cfg.Quota,
 		Seed: cfg.Seed, MaxFrames: cfg.MaxFrames, MaxHeap: cfg.MaxHeap, Args: cfg.Args, Race: cfg.Race}
+	s.hdr, s.stdin, s.stdout, s.stderr = hdr, stdin, stdout, stderr
 	if s.tt, err = newTimeTravel(cfg, hdr, replayLog, stdin, stdout, stderr); err != nil {
 		return nil, err
 	}
@@ -256,8 +263,10 @@ func (s *Session) ConfigurationDone() {
 		return
 	}
 	s.r.state = stateRunning
+	r := s.r
+	r.carrierDone = make(chan struct{})
 	s.mu.Unlock()
-	go s.carrier(s.r)
+	go s.carrier(r)
 	if s.startCore() {
 		return // a dump: to its moment (reverse.go)
 	}
@@ -270,6 +279,7 @@ func (s *Session) ConfigurationDone() {
 
 // carrier runs the scheduler until the program ends.
 func (s *Session) carrier(r *run) {
+	defer close(r.carrierDone)
 	s.afterRun(r, r.sch.Run())
 }
 
@@ -278,13 +288,14 @@ func (s *Session) waitResume() {
 	s.mu.Lock()
 	ch := s.r.resumeCh
 	stopped := s.r.state == stateStopped
+	done := s.done
 	s.mu.Unlock()
 	if !stopped || ch == nil {
 		return
 	}
 	select {
 	case <-ch:
-	case <-s.done:
+	case <-done:
 	}
 }
 
@@ -302,7 +313,11 @@ func (s *Session) finish(code int) {
 }
 
 // Done is closed when the program has ended.
-func (s *Session) Done() <-chan struct{} { return s.done }
+func (s *Session) Done() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.done
+}
 
 // ExitCode returns the program's exit code once Done is closed.
 func (s *Session) ExitCode() int {

@@ -21,6 +21,7 @@ var allowed = map[string][]string{
 	"dap/api":             {}, // the wire types: a client needs nothing else
 	"dap/daptest":         {"dap/api"},
 	"internal/scripttest": {},
+	"internal/testmode":   {},
 	"cmd/nlangdbg":        {"vm", "vm/syntax", "vm/compile", "sched", "sched/record", "sched/explore", "sched/race", "inspect", "dap", "dap/api", "internal/scripttest"},
 }
 

@@ -70,6 +70,7 @@ func TestReplayScripts(t *testing.T) {
 		if len(s.Errors) > 0 {
 			return // a compile error: there is no run to record
 		}
+		skipSlowScript(t, name)
 		qs := quotas
 		if s.Quota > 0 {
 			qs = []int{s.Quota}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nlangdbg/nlangdbg/internal/scripttest"
+	"github.com/nlangdbg/nlangdbg/internal/testmode"
 )
 
 // quotas are the reduction budgets every script runs under; the output
@@ -21,6 +22,31 @@ var quotas = []int{1, 7, 4000}
 // so each is checked against the script's expectations only, not against
 // the other runs.
 var parallelCarriers = []int{2, 4}
+
+// slowScript reports whether a script recurses a million frames deep
+// (to the default frame limit): under the race detector, with a quota of
+// 1 or recorded, replayed or copied, such a run takes minutes.
+func slowScript(name string) bool { return strings.Contains(name, "stack_overflow") }
+
+// skipSlowScript skips a slow script outside the full run (testmode).
+func skipSlowScript(t *testing.T, name string) {
+	if slowScript(name) {
+		testmode.SkipUnlessFull(t, "a million frames recorded, replayed or copied")
+	}
+}
+
+// scriptQuotas returns the quotas a script runs under: its own, or every
+// one of quotas — only the default for a slow script outside the full
+// run.
+func scriptQuotas(name string, s *scripttest.Script) []int {
+	switch {
+	case s.Quota > 0:
+		return []int{s.Quota}
+	case slowScript(name) && !testmode.Full():
+		return []int{4000}
+	}
+	return quotas
+}
 
 // forEachScript runs fn, as a parallel subtest named after the script,
 // for every testdata/run/**/*.n script (at least 80) with its source and
@@ -60,10 +86,7 @@ func forEachScript(t *testing.T, fn func(t *testing.T, path, name string, src []
 // checks its stdout, stderr and exit code (see testdata/README.md).
 func TestScripts(t *testing.T) {
 	forEachScript(t, func(t *testing.T, f, name string, src []byte, s *scripttest.Script) {
-		qs := quotas
-		if s.Quota > 0 {
-			qs = []int{s.Quota}
-		}
+		qs := scriptQuotas(name, s)
 		var first *scripttest.Result
 		for _, q := range qs {
 			var out, errb bytes.Buffer

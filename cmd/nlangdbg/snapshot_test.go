@@ -76,11 +76,7 @@ func TestSnapshotScripts(t *testing.T) {
 		if len(s.Errors) > 0 || len(s.Args) > 0 {
 			return
 		}
-		if strings.Contains(name, "stack_overflow") && (raceOn || testing.Short()) {
-			// A million frames copied and run again: a minute under
-			// the race detector. (The plain test run covers them.)
-			return
-		}
+		skipSlowScript(t, name)
 		q := 7
 		if s.Quota > 0 {
 			q = s.Quota

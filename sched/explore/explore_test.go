@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nlangdbg/nlangdbg/internal/scripttest"
+	"github.com/nlangdbg/nlangdbg/internal/testmode"
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/sched/record"
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -276,6 +277,7 @@ func TestMergeRefusesOtherExplorations(t *testing.T) {
 // TestConcurrencyScriptsExploreClean: the concurrency scripts that must
 // succeed succeed under every explored schedule with their expected
 // output (no false positives); those that must fail fail in every one.
+// 25 schedules of each strategy per script, 100 in the full run.
 func TestConcurrencyScriptsExploreClean(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/run/concurrency/*.n")
 	if len(files) < 30 {
@@ -294,8 +296,12 @@ func TestConcurrencyScriptsExploreClean(t *testing.T) {
 			// exception).
 			code, _, errs := plainRun(cfg)
 			byDesign := code != 0 || errs != ""
+			schedules := 25 // (100 in the full run)
+			if testmode.Full() {
+				schedules = 100
+			}
 			for _, strategy := range []string{PCT, Random} {
-				cfg.Strategy, cfg.Schedules = strategy, 100
+				cfg.Strategy, cfg.Schedules = strategy, schedules
 				res, err := Explore(cfg, nil)
 				if err != nil {
 					t.Fatal(err)
@@ -404,11 +410,16 @@ func TestFailureNotReproduced(t *testing.T) {
 }
 
 // TestPlantedBugsAcrossSeeds: PCT finds every planted bug within 200
-// schedules whatever the seed (here 1 to 20), not just with the default.
+// schedules whatever the seed (here 1 to 20 in the full run, 1 to 4
+// otherwise), not just with the default.
 func TestPlantedBugsAcrossSeeds(t *testing.T) {
+	seeds := int64(4)
+	if testmode.Full() {
+		seeds = 20
+	}
 	for _, p := range planted {
 		worst := 0
-		for seed := int64(1); seed <= 20; seed++ {
+		for seed := int64(1); seed <= seeds; seed++ {
 			cfg := load(t, filepath.Join(plantedDir, p.file))
 			cfg.Schedules, cfg.Seed, cfg.ShrinkRuns = 200, seed, 1
 			res, err := Explore(cfg, nil)
@@ -420,7 +431,7 @@ func TestPlantedBugsAcrossSeeds(t *testing.T) {
 			}
 			worst = max(worst, res.Failures[0].Schedule+1)
 		}
-		t.Logf("%s: at worst %d schedules over seeds 1-20", p.file, worst)
+		t.Logf("%s: at worst %d schedules over seeds 1-%d", p.file, worst, seeds)
 	}
 }
 
@@ -467,7 +478,8 @@ func TestSharedGranularity(t *testing.T) {
 
 // TestConcurrencyScriptsExploreSync: the correct concurrency scripts stay
 // clean at --granularity sync too (TestConcurrencyScriptsExploreClean
-// explores them at the default, shared).
+// explores them at the default, shared): 15 schedules each, 60 in the
+// full run.
 func TestConcurrencyScriptsExploreSync(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/run/concurrency/*.n")
 	for _, path := range files {
@@ -479,7 +491,10 @@ func TestConcurrencyScriptsExploreSync(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg.Expect, cfg.Schedules, cfg.Granularity = []byte(sc.Stdout), 60, "sync"
+		cfg.Expect, cfg.Schedules, cfg.Granularity = []byte(sc.Stdout), 15, "sync"
+		if testmode.Full() {
+			cfg.Schedules = 60
+		}
 		res, err := Explore(cfg, nil)
 		if err != nil {
 			t.Fatal(err)
