@@ -136,6 +136,9 @@ func (c *session) onInitializeRequest(req *dap.InitializeRequest) {
 		return
 	}
 	c.initialized = true
+	c.mu.Lock()
+	c.invalidated = req.Arguments.SupportsInvalidatedEvent
+	c.mu.Unlock()
 	c.respond(&dap.InitializeResponse{Response: newResponse(req), Body: capabilities()})
 	c.send(&dap.InitializedEvent{Event: newEvent("initialized")})
 }

@@ -471,6 +471,7 @@ type session struct {
 	disconnected bool     // disconnect answered: stop reading
 	handshake    net.Conn // until launch or attach: its read deadline is set
 	initialized  bool
+	invalidated  bool // the client handles the invalidated event (guarded by mu)
 	prog         *inspect.Session
 	lis          *listener
 	args         launchArgs // of the launch (for restart)

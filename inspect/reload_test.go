@@ -369,3 +369,75 @@ func TestReloadThreeThreadsInside(t *testing.T) {
 		})
 	}
 }
+
+const lostUpdate = `import io;
+import thread;
+class Counter {
+    public int n;
+}
+void work(Counter c, int times) {
+    for (int i = 0; i < times; i += 1) {
+        int v = c.n;
+        thread.yield();
+        c.n = v + 1;
+    }
+}
+int main() {
+    Counter c = new Counter();
+    Thread a = thread.spawn(work, c, 50);
+    Thread b = thread.spawn(work, c, 50);
+    a.join();
+    b.join();
+    io.print("n " + c.n); // @print
+    return 0;
+}
+`
+
+func TestWhatIfFixedLostUpdate(t *testing.T) {
+	s, l, path, st := runTo(t, lostUpdate, "print", 1, Config{SnapshotInterval: -1})
+	n := evalStr(t, s, st.ThreadID, 0, "c.n")
+	if n == "100" {
+		t.Fatalf("the program has no lost update to fix: n = %s", n)
+	}
+	line := markerLine(t, lostUpdate, "print")
+	// an edit that changes nothing the program does
+	edit(t, path, "int v = c.n;", "int v = c.n; // read")
+	r, err := s.WhatIf(WhatIfOptions{File: path, Line: line, Expr: "c.n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Diverged || r.Hits != 1 || r.From != "the start of the run" {
+		t.Fatalf("an edit that changes nothing: %+v", r)
+	}
+	// the fix: the read and the write in one step
+	edit(t, path, "int v = c.n; // read\n        thread.yield();\n        c.n = v + 1;", "thread.yield();\n        c.n = c.n + 1;")
+	r, err = s.WhatIf(WhatIfOptions{File: path, Line: line, Expr: "c.n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(r.Text)
+	if !r.Diverged || r.What != "value" || r.Hit != 1 || !strings.Contains(r.New, "c.n = 100") || r.Func != "main" || r.Line != line {
+		t.Fatalf("the fix: %+v", r)
+	}
+	// the session did not change: the run goes on with the old code
+	finish(t, s, l, path, "n "+n+"\n")
+}
+
+func TestWhatIfOutputAfterReload(t *testing.T) {
+	s, l, path, _ := runTo(t, reloadProg, "print", 2, Config{SnapshotInterval: -1})
+	edit(t, path, "y = y + 1;", "y = y + 100;")
+	for _, reload := range []bool{false, true} {
+		if reload {
+			mustReload(t, s, ReloadOptions{})
+			l.waitStop(t)
+		}
+		r, err := s.WhatIf(WhatIfOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Diverged || r.What != "output" || r.Recorded != "r 1" || r.New != "r 100" {
+			t.Errorf("what if (after a reload: %v): %+v", reload, r)
+		}
+	}
+	finish(t, s, l, path, "r 1\nr 3\nr 104\nr 106\n")
+}

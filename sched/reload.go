@@ -44,3 +44,19 @@ func (sn *Snapshot) Machine() *vm.Machine { return sn.s.m }
 
 // Program returns the program the snapshot's execution runs.
 func (sn *Snapshot) Program() *vm.Program { return sn.s.m.Prog }
+
+// Relinked returns a copy of the snapshot relinked by r onto a machine
+// of r.New (as SnapshotRelinked copies a paused execution): the start of
+// a re-execution of the past with another program (the debugger's "what
+// if"). The snapshot itself is not changed.
+func (sn *Snapshot) Relinked(r *vm.Relink) (cp *Snapshot, err error) {
+	defer recoverCopy(&err)
+	sn.s.mu.Lock()
+	defer sn.s.mu.Unlock()
+	m := vm.NewMachine(r.New, nil, nil, nil)
+	d, c := sn.s.copyInto(m, nil, sn.objects, 0, r)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	return &Snapshot{s: d, Bytes: c.Bytes, objects: c.Objects}, nil
+}

@@ -80,6 +80,7 @@ var Commands = []string{
 	CmdFreeze, CmdBreakSafepoint, CmdThreads, CmdThreadGroups, CmdFunctions, CmdDisassemble,
 	CmdBreakpoints, CmdIgnore, CmdStepBack, CmdCheckpoint, CmdCheckpoints, CmdGoToCheckpoint,
 	CmdDump, CmdWhen,
+	CmdReload, CmdWhatIf, // reload.go
 }
 
 // None is the arguments or body of a request that has none.

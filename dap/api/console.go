@@ -35,7 +35,9 @@ const ConsoleHelp = `debugger commands (type them with a leading ':' in a debug 
   checkpoint [NOTE]     name the present; checkpoints lists them
   restart CHECKPOINT    go to a checkpoint
   when                  where the session is in its recording
-  dump FILE             write the present to FILE (nlangdbg debug --core FILE)`
+  dump FILE             write the present to FILE (nlangdbg debug --core FILE)
+  reload [-move]        install the edited files' code in the paused program
+  whatif [FILE:LINE EXPR]   re-execute the recorded run with the edited code: where does it differ?`
 
 // CmdReverseContinue is the standard reverseContinue request, which the
 // console's `rev continue` sends (its arguments: ThreadArgs).
@@ -178,6 +180,8 @@ func ParseConsole(line string, thread int64, depth int) (Call, error) {
 		return Call{Command: CmdDump, Args: DumpArgs{Path: f[1]}}, nil
 	case "when":
 		return Call{Command: CmdWhen, Args: None{}}, nil
+	case "reload", "whatif":
+		return parseReload(f)
 	}
 	return Call{}, fmt.Errorf("unknown debugger command %q (see :help)", f[0])
 }
@@ -281,6 +285,10 @@ func (c Call) Format(body any) string {
 		return FormatCheckpoints(b)
 	case WhenBody:
 		return FormatWhen(b)
+	case ReloadBody:
+		return FormatReload(b)
+	case WhatIfBody:
+		return FormatWhatIf(b)
 	}
 	return ""
 }
@@ -315,6 +323,10 @@ func NewBody(command string) any {
 		return new(CheckpointsBody)
 	case CmdWhen:
 		return new(WhenBody)
+	case CmdReload:
+		return new(ReloadBody)
+	case CmdWhatIf:
+		return new(WhatIfBody)
 	}
 	return nil
 }
