@@ -207,7 +207,7 @@ func (c *session) onStackTraceRequest(req *dap.StackTraceRequest) {
 	for _, f := range frames {
 		sf := dap.StackFrame{
 			Id:     c.frames.add(frameRef{thread: tid, depth: f.Depth}),
-			Name:   frameName(f),      // reload.go
+			Name:   frameName(f),     // reload.go
 			Source: c.frameSource(f), // reload.go
 			Line:   f.Line,
 			Column: f.Col,
