@@ -14,7 +14,6 @@ package dap
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	dap "github.com/google/go-dap"
@@ -85,11 +84,6 @@ func (l *listener) Reloaded(res inspect.ReloadResult) {
 		c.send(&dap.InvalidatedEvent{Event: newEvent("invalidated"),
 			Body: dap.InvalidatedEventBody{Areas: []dap.InvalidatedAreas{"threads", "stacks", "variables"}}})
 	}
-	text := api.FormatReload(c.reloadBody(&res))
-	if res.Undone {
-		text = "Back before reload " + strconv.Itoa(res.Reload) + ": the program runs the code it had then"
-	}
-	c.sendOutput("console", text+"\n")
 }
 
 func (c *session) whatIf(a api.WhatIfArgs) (any, error) {

@@ -127,6 +127,9 @@ type StopInfo struct {
 	// Back says the stop was reached by going back (StepBack,
 	// ReverseContinue).
 	Back bool
+	// Reload is the number of the reload that reports the stop again
+	// (the program is where it was, in the new code's run: Reload).
+	Reload int
 	// Change is what a data breakpoint stopped at (ReasonData).
 	Change *DataChange
 }

@@ -1,6 +1,9 @@
 package inspect
 
-import "bytes"
+import (
+	"bytes"
+	"sort"
+)
 
 // lineMap maps the lines of one text to the lines of an edited version
 // that are the same line (equal text, in a longest common run of lines
@@ -8,8 +11,9 @@ import "bytes"
 // stretches between anchors are matched the same way, small stretches
 // with no unique line by longest common subsequence). Lines are 1-based.
 type lineMap struct {
-	fwd map[int32]int32 // old line → new line
-	rev map[int32]int32 // new line → old line
+	fwd  map[int32]int32 // old line → new line
+	rev  map[int32]int32 // new line → old line
+	edit map[int32]int32 // an edited old line → the new line it became (near)
 }
 
 // diffLines maps old to new.
@@ -51,6 +55,7 @@ func diffLines(old, new []byte) *lineMap {
 		walk(pa, a1, pb, b1)
 	}
 	walk(0, len(a), 0, len(b))
+	m.pairEdits(a, b)
 	return m
 }
 
@@ -152,4 +157,97 @@ func lcs(a, b [][]byte) [][2]int {
 		}
 	}
 	return out
+}
+
+// near maps an old line to the new text even where the line itself was
+// edited, as an editor keeps a breakpoint on a line being edited: in a
+// stretch of edited lines replaced by as many lines, a line goes to the
+// one at its place; otherwise to the most similar of the new stretch
+// (in order; false if none is similar: the line was deleted).
+func (m *lineMap) near(line int32) (int32, bool) {
+	if l, ok := m.fwd[line]; ok {
+		return l, true
+	}
+	l, ok := m.edit[line]
+	return l, ok
+}
+
+// pairEdits fills m.edit for the stretches of unmatched lines of a and
+// b (see near).
+func (m *lineMap) pairEdits(a, b [][]byte) {
+	m.edit = map[int32]int32{}
+	var olds []int32
+	for o := range m.fwd {
+		olds = append(olds, o)
+	}
+	sort.Slice(olds, func(i, j int) bool { return olds[i] < olds[j] })
+	prevO, prevN := int32(0), int32(0)
+	stretch := func(nextO, nextN int32) {
+		o0, o1, n0, n1 := prevO+1, nextO-1, prevN+1, nextN-1 // inclusive, 1-based
+		if o1 < o0 || n1 < n0 {
+			return
+		}
+		if o1-o0 == n1-n0 {
+			for k := int32(0); k <= o1-o0; k++ {
+				m.edit[o0+k] = n0 + k
+			}
+			return
+		}
+		// the most similar pairs, in order (a small dynamic programme)
+		no, nn := int(o1-o0+1), int(n1-n0+1)
+		if no*nn > 1<<16 {
+			return
+		}
+		score := make([][]int, no+1)
+		for i := range score {
+			score[i] = make([]int, nn+1)
+		}
+		sim := func(i, j int) int { return similarity(a[int(o0)-1+i], b[int(n0)-1+j]) }
+		for i := no - 1; i >= 0; i-- {
+			for j := nn - 1; j >= 0; j-- {
+				best := max(score[i+1][j], score[i][j+1])
+				if s := sim(i, j); s > 0 {
+					best = max(best, score[i+1][j+1]+s)
+				}
+				score[i][j] = best
+			}
+		}
+		for i, j := 0, 0; i < no && j < nn; {
+			switch s := sim(i, j); {
+			case s > 0 && score[i][j] == score[i+1][j+1]+s:
+				m.edit[o0+int32(i)] = n0 + int32(j)
+				i, j = i+1, j+1
+			case score[i+1][j] >= score[i][j+1]:
+				i++
+			default:
+				j++
+			}
+		}
+	}
+	for _, o := range olds {
+		n := m.fwd[o]
+		stretch(o, n)
+		prevO, prevN = o, n
+	}
+	stretch(int32(len(a))+1, int32(len(b))+1)
+}
+
+// similarity scores how alike two edited lines are: the characters they
+// share at their start and end (indentation aside), 0 if that is less
+// than a third of the shorter.
+func similarity(x, y []byte) int {
+	x, y = bytes.TrimSpace(x), bytes.TrimSpace(y)
+	n := min(len(x), len(y))
+	p := 0
+	for p < n && x[p] == y[p] {
+		p++
+	}
+	q := 0
+	for q < n-p && x[len(x)-1-q] == y[len(y)-1-q] {
+		q++
+	}
+	if n == 0 || 3*(p+q) < n {
+		return 0
+	}
+	return p + q
 }

@@ -292,7 +292,7 @@ func (s *Session) Reload(opts ReloadOptions) (*ReloadResult, error) {
 	hist.stale = nil
 	res.Breakpoints = s.retargetLocked(func(file string, line int) (int, bool) {
 		if m := lines[file]; m != nil {
-			l, ok := m.fwd[int32(line)]
+			l, ok := m.near(int32(line))
 			return int(l), ok
 		}
 		return line, true
@@ -312,6 +312,7 @@ func (s *Session) Reload(opts ReloadOptions) (*ReloadResult, error) {
 	}
 	s.retargetWatchesLocked(r)
 	info := old0.stop
+	info.Reload = n
 	var t *vm.Thread
 	if old0.stopped != nil {
 		t = r.sch.Thread(old0.stopped.ID)
@@ -402,7 +403,7 @@ func (s *Session) retargetLocked(mapLine func(file string, line int) (int, bool)
 			b.verified, b.fn, b.also, b.conds, b.logParts = false, nil, nil, nil, nil
 			req, ok := mapLine(file, b.req)
 			if !ok {
-				b.message = fmt.Sprintf("line %d was changed or removed by the reload", b.req)
+				b.message = fmt.Sprintf("line %d was removed by the reload", b.req)
 				changed = append(changed, b.info(s.r))
 				continue
 			}

@@ -294,21 +294,33 @@ func TestReloadRefused(t *testing.T) {
 
 func TestReloadBreakpointsFollowTheirLines(t *testing.T) {
 	s, l, path, _ := runTo(t, reloadProg, "print", 1, Config{})
-	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, reloadProg, "f2")}, {Line: markerLine(t, reloadProg, "fret")}})
+	f, f2, fret := markerLine(t, reloadProg, "f"), markerLine(t, reloadProg, "f2"), markerLine(t, reloadProg, "fret")
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: f}, {Line: f2}, {Line: fret}})
 	edit(t, path, "import io;\n", "import io;\n// one line more\n// and another\n")
-	edit(t, path, "    return y; // @fret\n", "    return y + 0; // @fret\n")
+	edit(t, path, "    y = y + 1; // @f2\n", "")
+	edit(t, path, "    return y; // @fret\n", "    return y + 0; // @fret, edited\n")
 	res := mustReload(t, s, ReloadOptions{})
 	l.waitStop(t)
-	if len(res.Breakpoints) != 2 || res.Breakpoints[0].Line != markerLine(t, reloadProg, "f2")+2 || !res.Breakpoints[0].Verified ||
-		res.Breakpoints[1].Verified || !strings.Contains(res.Breakpoints[1].Message, "was changed or removed") {
-		t.Fatalf("breakpoints after the reload: %+v", res.Breakpoints)
+	bps := s.Breakpoints()
+	if len(bps) != 3 || bps[0].Line != f+2 || !bps[0].Verified || bps[1].Verified || bps[1].Message != fmt.Sprintf("line %d was removed by the reload", f2) ||
+		bps[2].Line != fret+1 || !bps[2].Verified {
+		t.Fatalf("breakpoints after the reload: %+v", bps)
+	}
+	if len(res.Breakpoints) != 3 {
+		t.Errorf("the breakpoints the reload moved: %+v", res.Breakpoints)
 	}
 	s.Continue(0, false)
 	st := l.waitStop(t)
 	frames, _, _ := s.Stack(st.ThreadID, 0, 1)
-	if st.Reason != ReasonBreakpoint || frames[0].Func != "f" || frames[0].Line != markerLine(t, reloadProg, "f2")+2 {
+	if st.Reason != ReasonBreakpoint || frames[0].Func != "f" || frames[0].Line != f+2 {
 		t.Fatalf("stop after the reload: %+v at %+v", st, frames[0])
 	}
+	s.Continue(0, false)
+	st = l.waitStop(t)
+	if frames, _, _ = s.Stack(st.ThreadID, 0, 1); frames[0].Line != fret+1 {
+		t.Fatalf("stop at the edited line: %+v at %+v", st, frames[0])
+	}
+	finish(t, s, l, path, "r 1\nr 2\nr 4\nr 6\n")
 }
 
 const threadsProg = `import io;

@@ -404,7 +404,7 @@ func compareRuns(res *WhatIfResult, rec, now *passResult, opts WhatIfOptions) {
 			fmt.Fprintf(&b, " (%s compared at %d hits of line %d)", opts.Expr, res.Hits, opts.Line)
 		}
 	}
-	if now.schedule != "" {
+	if strings.Contains(now.schedule, "a quantum of") {
 		b.WriteString("\n(the new code changed the schedule: " + now.schedule + ")")
 	}
 	res.Text = b.String()

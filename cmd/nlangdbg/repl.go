@@ -270,6 +270,9 @@ func (r *repl) showStop(e *api.StoppedEvent) {
 			what = e.Body.Reason
 		}
 	}
+	if e.Body.Nlang != nil && e.Body.Nlang.Reload > 0 {
+		what = "Reloaded" // the same stop, in the new code's run
+	}
 	name := r.threadName(e.Body.ThreadId)
 	frames, err := r.stack(e.Body.ThreadId, 0, 1)
 	if err != nil || len(frames) == 0 {
@@ -280,6 +283,9 @@ func (r *repl) showStop(e *api.StoppedEvent) {
 	path := ""
 	if f.Source != nil {
 		path = f.Source.Path
+		if path == "" {
+			path = f.Source.Name // a text without a file (the code before a reload)
+		}
 	}
 	r.file, r.line = path, f.Line
 	r.printf("%s at %s (%s:%d) [thread %d %q]\n", what, f.Name, filepath.Base(path), f.Line, e.Body.ThreadId, name)

@@ -77,6 +77,10 @@ func init() {
 		{name: "checkpoints", help: "List the checkpoints, the size of the recording and the copies of the execution that going\nback starts from.", fn: printConsoleCmd("checkpoints")},
 		{name: "when", help: "Where the session is in its recording: thread, reductions, position, past or frontier.", fn: printConsoleCmd("when")},
 		{name: "dump", usage: "FILE", help: "Write the present to FILE (the recording so far and this moment): nlangdbg debug --core FILE opens it here.", fn: printConsoleCmd("dump")},
+		// Edit and continue (repl_reload.go).
+		{name: "reload", usage: "[-move]", help: "Install the code of the edited files in the paused program (nothing changes if they do not\ncompile, or if the change cannot apply to the running program: the message says where).\nLater calls run the new code; a frame already in a changed function finishes on its old\ncode (bt marks it [old code]; restartframe restarts it on the new code). -move moves each\nthread's innermost frame to the same statement of the new code where it is unchanged.", fn: cmdReload},
+		{name: "restartframe", aliases: []string{"rf"}, usage: "[FRAME]", help: "Restart the selected frame (or FRAME) of the selected thread with the arguments it was called\nwith: the frames above it are dropped; what they did stays done.", fn: cmdRestartFrame},
+		{name: "whatif", usage: "[FILE:LINE EXPR]", help: "Re-execute the recording from the latest checkpoint before the present (or the reload) with\nthe code of the files as they are now, and say where it first differs from what the program\ndid: its output, an exception, how it ended, or (with FILE:LINE EXPR) the value of EXPR each\ntime a thread reached the line. Nothing changes.", fn: cmdWhatIf},
 		{name: "restart", aliases: []string{"r", "run"}, usage: "[CHECKPOINT]", help: "Restart the program (breakpoints and displays are kept), or go to checkpoint CHECKPOINT.", fn: cmdRestart},
 		{name: "detach", help: "Detach from an attached program and leave it running.", fn: cmdDetach},
 		{name: "quit", aliases: []string{"q", "exit"}, help: "Quit: a launched program ends; an attached one is detached and runs on (you are asked\nfirst; no stays).", fn: cmdQuit},
@@ -467,12 +471,18 @@ func sourceBase(f dap.StackFrame) string {
 	if f.Source == nil {
 		return "?"
 	}
+	if f.Source.Path == "" {
+		return f.Source.Name // a text without a file (the code before a reload)
+	}
 	return filepath.Base(f.Source.Path)
 }
 
 func (r *repl) setLocation(f dap.StackFrame) {
 	if f.Source != nil {
 		r.file = f.Source.Path
+		if r.file == "" {
+			r.file = f.Source.Name
+		}
 	}
 	r.line = f.Line
 }

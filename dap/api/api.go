@@ -387,6 +387,9 @@ type Stop struct {
 	Reason string `json:"reason"`
 	// Back says the stop was reached by going back.
 	Back bool `json:"back,omitempty"`
+	// Reload: the stop is reported again after reload number Reload
+	// (nlang/reload); the program did not move.
+	Reload int `json:"reload,omitempty"`
 	// Change is the access a data breakpoint stopped at.
 	Change *DataChange `json:"change,omitempty"`
 }
