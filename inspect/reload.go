@@ -531,7 +531,7 @@ func (s *Session) retargetWatchesLocked(r *run) {
 // describeReload fills res with what changed between old and new.
 func (s *Session) describeReload(res *ReloadResult, old, new *vm.Program, rl *vm.Relink, n int) {
 	res.Reload = n
-	user := func(f *vm.Funcode) bool { return !strings.HasPrefix(f.File, "<") }
+	user := func(f *vm.Funcode) bool { return !strings.HasPrefix(f.File, "<") && !strings.Contains(f.Name, "<") }
 	newSigs := map[string]bool{}
 	for _, f := range new.Funcs {
 		newSigs[vm.Signature(f)] = true
