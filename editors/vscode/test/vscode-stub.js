@@ -16,6 +16,10 @@ function makeStub() {
     settings: {},
     views: {},
     trackers: {},
+    infos: [],
+    status: [],
+    saveHooks: [],
+    output: [],
   };
   class EventEmitter {
     constructor() {
@@ -62,6 +66,20 @@ function makeStub() {
         rec.errors.push(msg);
         return Promise.resolve(undefined);
       },
+      showInformationMessage: (msg) => {
+        rec.infos.push(msg);
+        return Promise.resolve(undefined);
+      },
+      setStatusBarMessage: (msg) => {
+        rec.status.push(msg);
+        return { dispose() {} };
+      },
+      createOutputChannel: () => ({
+        appendLine: (l) => rec.output.push(l),
+        clear: () => rec.output.splice(0),
+        show() {},
+        dispose() {},
+      }),
     },
     workspace: {
       workspaceFolders: undefined,
@@ -74,8 +92,13 @@ function makeStub() {
       }),
       getWorkspaceFolder: (uri) =>
         (vscode.workspace.workspaceFolders || []).find((f) => uri.fsPath.startsWith(f.uri.fsPath + '/')),
+      onDidSaveTextDocument: (fn) => {
+        rec.saveHooks.push(fn);
+        return { dispose() {} };
+      },
     },
     debug: {
+      activeDebugSession: undefined,
       registerDebugAdapterDescriptorFactory: (type, f) => {
         rec.factories[type] = f;
         return { dispose() {} };
