@@ -1,9 +1,6 @@
 package inspect
 
-import (
-	"bytes"
-	"sort"
-)
+import "bytes"
 
 // lineMap maps the lines of one text to the lines of an edited version
 // that are the same line (equal text, in a longest common run of lines
@@ -11,18 +8,29 @@ import (
 // stretches between anchors are matched the same way, small stretches
 // with no unique line by longest common subsequence). Lines are 1-based.
 type lineMap struct {
-	fwd  map[int32]int32 // old line → new line
-	rev  map[int32]int32 // new line → old line
-	edit map[int32]int32 // an edited old line → the new line it became (near)
+	fwd, rev, edit []int32 // indexed by line; 0: none
+}
+
+// forward returns the new line of old line l, if it is unchanged.
+func (m *lineMap) forward(l int32) (int32, bool) { return at(m.fwd, l) }
+
+// back returns the old line of new line l, if it is unchanged.
+func (m *lineMap) back(l int32) (int32, bool) { return at(m.rev, l) }
+
+func at(s []int32, l int32) (int32, bool) {
+	if l < 1 || int(l) >= len(s) || s[l] == 0 {
+		return 0, false
+	}
+	return s[l], true
 }
 
 // diffLines maps old to new.
 func diffLines(old, new []byte) *lineMap {
 	a, b := splitLines(old), splitLines(new)
-	m := &lineMap{fwd: map[int32]int32{}, rev: map[int32]int32{}}
+	m := &lineMap{fwd: make([]int32, len(a)+1), rev: make([]int32, len(b)+1), edit: make([]int32, len(a)+1)}
 	match := func(i, j int) {
-		m.fwd[int32(i+1)] = int32(j + 1)
-		m.rev[int32(j+1)] = int32(i + 1)
+		m.fwd[i+1] = int32(j + 1)
+		m.rev[j+1] = int32(i + 1)
 	}
 	var walk func(a0, a1, b0, b1 int)
 	walk = func(a0, a1, b0, b1 int) {
@@ -165,22 +173,15 @@ func lcs(a, b [][]byte) [][2]int {
 // one at its place; otherwise to the most similar of the new stretch
 // (in order; false if none is similar: the line was deleted).
 func (m *lineMap) near(line int32) (int32, bool) {
-	if l, ok := m.fwd[line]; ok {
+	if l, ok := at(m.fwd, line); ok {
 		return l, true
 	}
-	l, ok := m.edit[line]
-	return l, ok
+	return at(m.edit, line)
 }
 
 // pairEdits fills m.edit for the stretches of unmatched lines of a and
 // b (see near).
 func (m *lineMap) pairEdits(a, b [][]byte) {
-	m.edit = map[int32]int32{}
-	var olds []int32
-	for o := range m.fwd {
-		olds = append(olds, o)
-	}
-	sort.Slice(olds, func(i, j int) bool { return olds[i] < olds[j] })
 	prevO, prevN := int32(0), int32(0)
 	stretch := func(nextO, nextN int32) {
 		o0, o1, n0, n1 := prevO+1, nextO-1, prevN+1, nextN-1 // inclusive, 1-based
@@ -224,10 +225,11 @@ func (m *lineMap) pairEdits(a, b [][]byte) {
 			}
 		}
 	}
-	for _, o := range olds {
-		n := m.fwd[o]
-		stretch(o, n)
-		prevO, prevN = o, n
+	for o := int32(1); int(o) < len(m.fwd); o++ {
+		if n := m.fwd[o]; n != 0 {
+			stretch(o, n)
+			prevO, prevN = o, n
+		}
 	}
 	stretch(int32(len(a))+1, int32(len(b))+1)
 }

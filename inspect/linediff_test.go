@@ -23,13 +23,13 @@ func TestDiffLines(t *testing.T) {
 		{7, 7, true, true},   // d
 		{8, 9, true, true},   // e, after an insertion
 	} {
-		l, exact := m.fwd[tc.old]
+		l, exact := m.forward(tc.old)
 		n, ok := m.near(tc.old)
 		if exact != tc.exact || ok != tc.ok || ok && n != tc.new || exact && l != tc.new {
 			t.Errorf("line %d: fwd %d %v, near %d %v; want %d (exact %v, placed %v)", tc.old, l, exact, n, ok, tc.new, tc.exact, tc.ok)
 		}
 	}
-	if o, ok := m.rev[8]; ok {
+	if o, ok := m.back(8); ok {
 		t.Errorf("the inserted line maps back to %d", o)
 	}
 }

@@ -28,6 +28,7 @@ package inspect
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -155,14 +156,37 @@ func (s *Session) inEpoch(sp *snap) bool {
 	return sp.sn.Program() == s.prog
 }
 
-// epochIndex returns the present epoch's index.
+// epochIndex returns the present epoch's number: that of the reload that
+// began it (0: the program the session was launched with). Numbers grow
+// with each reload; going back before a reload returns to a smaller one.
 func (s *Session) epochIndex() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.rl == nil {
 		return 0
 	}
-	return len(s.rl.epochs) - 1
+	return s.rl.epochs[len(s.rl.epochs)-1].n
+}
+
+// pruneLocked lets go of what the epochs before the present one hold —
+// their program and the copy they start from — unless a named checkpoint
+// was made in one (going back to it needs them) or it is the one just
+// before (WhatIf right after a reload compares with its recording): a
+// session reloaded many times keeps only what it can go back to. Their line maps stay (small),
+// to bring breakpoints back through them. Must hold s.mu.
+func (s *Session) pruneLocked() {
+	marked := map[int]bool{}
+	if s.tt != nil {
+		for _, cp := range s.tt.checkpoints {
+			marked[cp.epoch] = true
+		}
+	}
+	eps := s.rl.epochs
+	for _, e := range eps[:max(0, len(eps)-2)] { // (WhatIf compares with the last one)
+		if !marked[e.n] {
+			e.prog, e.floor = nil, nil
+		}
+	}
 }
 
 // Reload compiles the program's edited files and installs the new code
@@ -226,8 +250,7 @@ func (s *Session) Reload(opts ReloadOptions) (*ReloadResult, error) {
 		if m == nil {
 			return line, true // an unchanged file
 		}
-		l, ok := m.fwd[line]
-		return l, ok
+		return m.forward(line)
 	}
 	sn, err := s.r.sch.SnapshotRelinked(rl)
 	if err != nil {
@@ -278,6 +301,7 @@ func (s *Session) Reload(opts ReloadOptions) (*ReloadResult, error) {
 	hist := s.reloadsLocked()
 	hist.n = n
 	hist.epochs = append(hist.epochs, &epoch{prog: prog, floor: floor, n: n, lines: lines, texts: texts})
+	s.pruneLocked()
 	for k, v := range texts {
 		hist.texts[k] = v
 	}
@@ -333,6 +357,10 @@ func (s *Session) Reload(opts ReloadOptions) (*ReloadResult, error) {
 	})
 	return res, nil
 }
+
+// errReloadedDump refuses a dump of a session whose program was
+// reloaded: a dump re-executes its recording with one program.
+var errReloadedDump = errors.New("dump: the program was reloaded in this session, and a dump re-executes its recording with one program (restart a checkpoint made before the reload to dump from there)")
 
 // oldTextKey names the text a file had before reload n.
 func oldTextKey(n int, path string) string {
@@ -532,25 +560,21 @@ func (s *Session) retargetWatchesLocked(r *run) {
 func (s *Session) describeReload(res *ReloadResult, old, new *vm.Program, rl *vm.Relink, n int) {
 	res.Reload = n
 	user := func(f *vm.Funcode) bool { return !strings.HasPrefix(f.File, "<") && !strings.Contains(f.Name, "<") }
-	newSigs := map[string]bool{}
-	for _, f := range new.Funcs {
-		newSigs[vm.Signature(f)] = true
-	}
 	oldSigs := map[string]bool{}
 	for _, f := range old.Funcs {
 		if !user(f) {
 			continue
 		}
-		oldSigs[vm.Signature(f)] = true
+		oldSigs[rl.Sig(f)] = true
 		switch {
-		case !newSigs[vm.Signature(f)]:
+		case rl.NewVersion(f) == nil:
 			res.Removed = append(res.Removed, f.Name)
 		case rl.Changed(f):
 			res.Changed = append(res.Changed, f.Name)
 		}
 	}
 	for _, f := range new.Funcs {
-		if user(f) && !oldSigs[vm.Signature(f)] {
+		if user(f) && !oldSigs[rl.Sig(f)] {
 			res.Added = append(res.Added, f.Name)
 		}
 	}
@@ -639,12 +663,20 @@ func (s *Session) oldTextOf(fn *vm.Funcode) string {
 func (s *Session) restartBeforeReload(cp Checkpoint) error {
 	s.mu.Lock()
 	hist := s.rl
-	keep := hist.epochs[:cp.epoch+1]
-	popped := append([]*epoch(nil), hist.epochs[cp.epoch+1:]...)
+	i := len(hist.epochs) - 1
+	for i > 0 && hist.epochs[i].n != cp.epoch {
+		i--
+	}
+	if hist.epochs[i].n != cp.epoch || hist.epochs[i].prog == nil {
+		s.mu.Unlock()
+		return fmt.Errorf("checkpoint %d was made in a program the session no longer has", cp.ID)
+	}
+	keep := hist.epochs[:i+1]
+	popped := append([]*epoch(nil), hist.epochs[i+1:]...)
 	back := func(file string, line int) (int, bool) {
 		for i := len(popped) - 1; i >= 0; i-- {
 			if m := popped[i].lines[file]; m != nil {
-				l, ok := m.rev[int32(line)]
+				l, ok := m.back(int32(line))
 				if !ok {
 					return 0, false
 				}
@@ -656,7 +688,7 @@ func (s *Session) restartBeforeReload(cp Checkpoint) error {
 	forward := func(file string, line int) (int, bool) {
 		for _, e := range popped {
 			if m := e.lines[file]; m != nil {
-				l, ok := m.fwd[int32(line)]
+				l, ok := m.forward(int32(line))
 				if !ok {
 					return 0, false
 				}
@@ -723,6 +755,13 @@ func (s *Session) restartBeforeReload(cp Checkpoint) error {
 	why := fmt.Sprintf("went back before reload %d", popped[0].n)
 	s.tt.j.Fork(why)
 	s.tt.snaps.dropAfter(s.tt.j.Offset())
+	var kept []Checkpoint // those of the dropped future go
+	for _, c := range s.tt.checkpoints {
+		if c.epoch <= cp.epoch {
+			kept = append(kept, c)
+		}
+	}
+	s.tt.checkpoints = kept
 	msg := fmt.Sprintf("note: checkpoint %d was made before reload %d: the program runs the code it had then (reload again to run the new code); the recording after the checkpoint is dropped\n", cp.ID, popped[0].n)
 	s.emit(func(l Listener) { l.Output("console", msg) })
 	res := ReloadResult{Reload: popped[0].n, Undone: true}

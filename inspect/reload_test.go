@@ -453,3 +453,70 @@ func TestWhatIfOutputAfterReload(t *testing.T) {
 	}
 	finish(t, s, l, path, "r 1\nr 3\nr 104\nr 106\n")
 }
+
+func TestReloadWithRaceDetectorAndDump(t *testing.T) {
+	s, l, path, _ := runTo(t, reloadProg, "print", 1, Config{Race: true})
+	edit(t, path, "y = y + 1;", "y = y + 100;")
+	res := mustReload(t, s, ReloadOptions{})
+	l.waitStop(t)
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "race detector starts afresh") {
+		t.Errorf("notes: %+v", res.Notes)
+	}
+	if err := s.Dump(path + ".dump"); err == nil || !strings.Contains(err.Error(), "reloaded") {
+		t.Errorf("a dump after a reload: %v", err)
+	}
+	finish(t, s, l, path, "r 1\nr 102\nr 104\nr 106\n")
+}
+
+func TestReloadTimeTravel(t *testing.T) {
+	s, l, path, st := runTo(t, reloadProg, "print", 2, Config{SnapshotInterval: -1})
+	cp, err := s.AddCheckpoint("before the edit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(t, path, "y = y + 1;", "y = y + 100;")
+	mustReload(t, s, ReloadOptions{})
+	l.waitStop(t)
+	s.Continue(0, false)
+	l.waitStop(t) // the next print: r = f(2) = 104, new code
+	if r := evalStr(t, s, st.ThreadID, 0, "r"); r != "104" {
+		t.Fatalf("r after the reload: %s", r)
+	}
+	// going back stays after the reload: one print back is i = 1 (old f)
+	if err := s.ReverseContinue(st.ThreadID); err != nil {
+		t.Fatal(err)
+	}
+	l.waitStop(t)
+	if r := evalStr(t, s, st.ThreadID, 0, "r"); r != "3" {
+		t.Errorf("r going back: %s", r)
+	}
+	if err := s.ReverseContinue(st.ThreadID); err != nil {
+		t.Fatal(err)
+	}
+	if info := l.waitStop(t); info.Reason != ReasonEntry {
+		t.Errorf("going back past the reload: %+v", info)
+	}
+	if r := evalStr(t, s, st.ThreadID, 0, "r"); r != "3" {
+		t.Errorf("at the reload, r: %s", r)
+	}
+	// the checkpoint before the reload: the old code runs again
+	if err := s.RestartAt(cp.ID); err != nil {
+		t.Fatal(err)
+	}
+	if info := l.waitStop(t); !strings.Contains(info.Description, "before reload 1") {
+		t.Errorf("restart before the reload: %+v", info)
+	}
+	if !strings.Contains(l.console(), "checkpoint 1 was made before reload 1: the program runs the code it had then") {
+		t.Errorf("console: %q", l.console())
+	}
+	frames, _, _ := s.Stack(st.ThreadID, 0, 0)
+	if frames[0].OldSource == "" {
+		t.Errorf("the old program's frames are shown in its text: %+v", frames[0])
+	}
+	s.SetBreakpoints(path, nil)
+	s.Continue(0, false)
+	l.waitExit(t)
+	if got := l.stdout(); !strings.HasSuffix(got, "r 5\nr 7\n") {
+		t.Errorf("output %q: the old code runs after the restart", got)
+	}
+}

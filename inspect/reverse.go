@@ -69,7 +69,7 @@ type Checkpoint struct {
 	Where string
 	at    moment
 	sets  int // tt.sets when it was made
-	epoch int // the program's epoch it was made in (reload.go)
+	epoch int // the number of the program's epoch it was made in (reload.go)
 }
 
 // moment names a point of a deterministic run. With trap set, it is the
@@ -816,7 +816,7 @@ func (s *Session) RestartAt(id int) error {
 			if cp.sets > 0 {
 				return fmt.Errorf("checkpoint %d was made after a variable was set, which a re-execution does not do: it cannot be reached again", id)
 			}
-			if cp.epoch < s.epochIndex() {
+			if cp.epoch != s.epochIndex() {
 				return s.restartBeforeReload(cp) // reload.go
 			}
 			if cp.at.isStart() {

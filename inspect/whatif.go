@@ -191,7 +191,7 @@ func (s *Session) WhatIf(opts WhatIfOptions) (*WhatIfResult, error) {
 		oldLine, ok := opts.Line, true
 		if before, changed := old.Files[file]; changed && string(before) != string(prog.Files[file]) {
 			var l int32
-			l, ok = diffLines(before, prog.Files[file]).rev[int32(opts.Line)]
+			l, ok = diffLines(before, prog.Files[file]).back(int32(opts.Line))
 			oldLine = int(l)
 		}
 		if ok {

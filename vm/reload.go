@@ -57,6 +57,7 @@ type Relink struct {
 	same     map[*Funcode]bool     // memo of sameCode
 	obsolete map[*Funcode]*Funcode // an old function → its relinked copy
 	fvals    map[*FuncVal]*FuncVal
+	sigs     map[*Funcode]string // Signature, made once
 }
 
 // FrameFate says where a frame of a function whose code changed goes on.
@@ -97,17 +98,28 @@ func (f Fate) String() string {
 func NewRelink(old, new *Program) *Relink {
 	r := &Relink{Old: old, New: new, classes: map[*Class]*Class{}, types: map[*Type]*Type{},
 		bySig: map[string]*Funcode{}, funcs: map[*Funcode]*Funcode{}, old: map[*Funcode]bool{},
-		same: map[*Funcode]bool{}, obsolete: map[*Funcode]*Funcode{}, fvals: map[*FuncVal]*FuncVal{}}
+		same: map[*Funcode]bool{}, obsolete: map[*Funcode]*Funcode{}, fvals: map[*FuncVal]*FuncVal{},
+		sigs: make(map[*Funcode]string, len(old.Funcs)+len(new.Funcs))}
 	for _, f := range new.Funcs {
-		if _, dup := r.bySig[Signature(f)]; !dup {
-			r.bySig[Signature(f)] = f
+		if sig := r.Sig(f); r.bySig[sig] == nil {
+			r.bySig[sig] = f
 		}
 	}
 	for _, f := range old.Funcs {
 		r.old[f] = true
-		r.funcs[f] = r.bySig[Signature(f)]
+		r.funcs[f] = r.bySig[r.Sig(f)]
 	}
 	return r
+}
+
+// Sig is Signature(f), made once per function.
+func (r *Relink) Sig(f *Funcode) string {
+	s, ok := r.sigs[f]
+	if !ok {
+		s = Signature(f)
+		r.sigs[f] = s
+	}
+	return s
 }
 
 // Signature identifies a function across two compilations of a
@@ -199,7 +211,7 @@ func (r *Relink) NewVersion(f *Funcode) *Funcode {
 	case r.old[f]:
 		return r.funcs[f]
 	case f.Obsolete: // the old code of an earlier reload
-		return r.bySig[Signature(f)]
+		return r.bySig[r.Sig(f)]
 	}
 	return nil
 }
@@ -345,7 +357,7 @@ func (r *Relink) sameCode(o, n *Funcode) bool {
 	if s, ok := r.same[o]; ok {
 		return s
 	}
-	s := SameCode(o, n)
+	s := sameCode(o, n, r.Sig)
 	r.same[o] = s
 	return s
 }
@@ -355,7 +367,9 @@ func (r *Relink) sameCode(o, n *Funcode) bool {
 // the same registers, referring to functions, classes, types and
 // constants of the same names and values (positions and local names may
 // differ).
-func SameCode(o, n *Funcode) bool {
+func SameCode(o, n *Funcode) bool { return sameCode(o, n, Signature) }
+
+func sameCode(o, n *Funcode, sig func(*Funcode) string) bool {
 	if o.NumParams != n.NumParams || o.NumRegs != n.NumRegs || len(o.Code) != len(n.Code) ||
 		o.IsCtor != n.IsCtor || o.Virtual != n.Virtual || o.VIndex != n.VIndex || o.NeedsThis != n.NeedsThis ||
 		len(o.Consts) != len(n.Consts) || len(o.Funcs) != len(n.Funcs) || len(o.Classes) != len(n.Classes) ||
@@ -374,7 +388,7 @@ func SameCode(o, n *Funcode) bool {
 		}
 	}
 	for i, g := range o.Funcs {
-		if Signature(g) != Signature(n.Funcs[i]) {
+		if sig(g) != sig(n.Funcs[i]) {
 			return false
 		}
 	}
@@ -401,7 +415,7 @@ func SameCode(o, n *Funcode) bool {
 	}
 	for i, b := range o.Binds {
 		c := n.Binds[i]
-		if (b.Fn == nil) != (c.Fn == nil) || b.Fn != nil && Signature(b.Fn) != Signature(c.Fn) ||
+		if (b.Fn == nil) != (c.Fn == nil) || b.Fn != nil && sig(b.Fn) != sig(c.Fn) ||
 			(b.Native == nil) != (c.Native == nil) || b.Native != nil && b.Native.Name != c.Native.Name ||
 			b.Name != c.Name || b.Type.String() != c.Type.String() {
 			return false

@@ -118,12 +118,18 @@ func (c *compiler) checkReload() {
 		c.checkClass(ci, oc)
 	}
 	if p.Live != nil {
-		sigs := map[string]bool{}
-		for _, f := range c.prog.Funcs {
-			sigs[vm.Signature(f)] = true
-		}
+		var sigs map[string]bool // (made if a function has a frame)
 		for _, of := range p.Program.Funcs {
-			if sigs[vm.Signature(of)] || !p.Live(of) {
+			if !p.Live(of) {
+				continue
+			}
+			if sigs == nil {
+				sigs = map[string]bool{}
+				for _, f := range c.prog.Funcs {
+					sigs[vm.Signature(f)] = true
+				}
+			}
+			if sigs[vm.Signature(of)] {
 				continue
 			}
 			for _, fi := range c.all {
