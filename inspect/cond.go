@@ -20,19 +20,17 @@ type compiled struct {
 	regs []int32 // registers passed as arguments, in the order of the scope
 }
 
-// varsAt returns the scope at pc of fn: the receiver (nil in functions),
-// the parameters and the other locals live there, each in declaration
-// order.
+// varsAt returns the scope at pc of fn (vm.Funcode.LocalsAt): the
+// receiver (nil in functions), the parameters and the other locals live
+// there, each in declaration order.
 func varsAt(fn *vm.Funcode, pc int32) (this *vm.LocalVar, params, locals []vm.LocalVar) {
-	for i := range fn.Locals {
-		lv := fn.Locals[i]
+	for _, lv := range fn.LocalsAt(pc) {
 		switch {
-		case lv.Name == "" || lv.Name[0] == 0:
 		case lv.IsParam && lv.Name == "this":
-			this = &fn.Locals[i]
+			this = &lv
 		case lv.IsParam:
 			params = append(params, lv)
-		case lv.StartPC <= pc && (pc < lv.EndPC || lv.EndPC < 0):
+		default:
 			locals = append(locals, lv)
 		}
 	}

@@ -329,15 +329,18 @@ func (s *Session) patchWatchLocked(w *watch) {
 		}
 		return
 	}
-	_, isList := loc.seq.(*vm.List)
+	elem := vm.AccessArray
+	if _, isList := loc.seq.(*vm.List); isList {
+		elem = vm.AccessList
+	}
 	for _, fn := range s.prog.Funcs {
 		for pc := range fn.Code {
 			in := fn.Instr(int32(pc))
+			a := in.Op.Info().Access
 			switch {
-			case loc.kind == watchField && in.Op == vm.SETF && in.B == loc.field,
-				loc.kind == watchField && w.read && in.Op == vm.GETF && in.C == loc.field,
-				loc.kind == watchElem && !isList && (in.Op == vm.ASET || w.read && in.Op == vm.AGET),
-				loc.kind == watchElem && isList && (in.Op == vm.LSET || w.read && in.Op == vm.LGET):
+			case !a.Write && !w.read:
+			case loc.kind == watchField && a.Kind == vm.AccessField && in.Operand(a.Key) == loc.field,
+				loc.kind == watchElem && a.Kind == elem:
 				add(fn, pc)
 			}
 		}
@@ -446,28 +449,20 @@ func (w *watch) match(t *vm.Thread, fn *vm.Funcode, in vm.Instr) (ok, read bool,
 		}
 		return *t.Reg(f, r)
 	}
+	a := in.Op.Info().Access // (the opcode's own: not a collection's methods)
 	switch loc.kind {
 	case watchField:
-		var r vm.Value
-		switch {
-		case in.Op == vm.SETF && in.B == loc.field:
-			r = reg(in.A)
-		case w.read && in.Op == vm.GETF && in.C == loc.field:
-			r, read = reg(in.B), true
-		default:
+		if a.Kind != vm.AccessField || in.Operand(a.Key) != loc.field || !a.Write && !w.read {
 			return false, false, nil
 		}
-		o, isObj := r.R.(*vm.Object)
+		o, isObj := reg(in.Operand(a.Obj)).R.(*vm.Object)
 		if !isObj || !sameObject(o, loc.obj) || int(loc.field) >= len(o.Fields) {
 			return false, false, nil
 		}
-		return true, read, o
+		return true, !a.Write, o
 	case watchElem:
-		switch in.Op {
-		case vm.ASET, vm.LSET:
-			return sameRef(reg(in.A).R, loc.seq) && int64(reg(in.B).N) == int64(loc.index), false, nil
-		case vm.AGET, vm.LGET:
-			return w.read && sameRef(reg(in.B).R, loc.seq) && int64(reg(in.C).N) == int64(loc.index), true, nil
+		if (a.Kind == vm.AccessArray || a.Kind == vm.AccessList) && (a.Write || w.read) {
+			return sameRef(reg(in.Operand(a.Obj)).R, loc.seq) && int64(reg(in.Operand(a.Key)).N) == int64(loc.index), !a.Write, nil
 		}
 	case watchLocal:
 		// (the thread, or the same thread of another execution)

@@ -25,22 +25,13 @@ var ErrStepLimit = errors.New("evaluation exceeded the step limit")
 // state (use the REPL for those).
 var ErrCallsNotAllowed = errors.New("this expression may not run code (only the REPL may)")
 
-// framePC returns the pc at which the locals of frame depth of t are
-// looked up: the next instruction of a stopped top frame, the call in
-// progress otherwise.
-func framePC(t *vm.Thread, depth int) int32 {
-	pc := t.Frame(depth).PC
-	if (depth > 0 || t.InNative()) && pc > 0 {
-		pc--
-	}
-	return pc
-}
-
 // frameVars returns the variables of frame depth of t: the receiver (nil
 // in functions), the parameters and the other locals live at the frame's
-// pc, each in declaration order. The thread must be stopped.
+// pc (vm.DebugFrame), each in declaration order. The thread must be
+// stopped.
 func frameVars(t *vm.Thread, depth int) (this *vm.LocalVar, params, locals []vm.LocalVar) {
-	return varsAt(t.Frame(depth).Fn, framePC(t, depth))
+	df := t.DebugFrame(depth)
+	return varsAt(df.Func(), df.PC())
 }
 
 // evalInFrame compiles expr in the scope of frame depth of t (its locals
@@ -139,53 +130,35 @@ func (s *Session) runEvalOn(m *vm.Machine, fn *vm.Funcode, args []vm.Value) (v v
 	}
 }
 
-// readOnlyNatives are the natives a watch or hover expression may call:
-// they neither change the heap nor block nor run user code. Natives of
-// package math and methods of string are all allowed (but see
-// stateNatives).
-var readOnlyNatives = map[string]bool{
-	"List.get": true, "List.length": true, "List.count": true, "List.contains": true,
-	"List.indexOf": true, "List.toString": true,
-	"Dict.get": true, "Dict.count": true, "Dict.length": true, "Dict.containsKey": true,
-	"Dict.keys": true, "Dict.toString": true,
-	"array.length": true, "array.toString": true,
-	"Channel.length": true, "Channel.capacity": true, "Channel.isClosed": true,
-	"Future.isDone": true, "AtomicInt.get": true, "AtomicInt.toString": true,
-	"Semaphore.available": true, "ReentrantMutex.holdCount": true,
-	"Thread.id": true, "Thread.name": true, "Thread.isAlive": true,
-	"__same": true, "__hash": true, "__chars": true, "__dictKeys": true, "__exceptionToString": true,
-}
-
-// stateNatives change hidden state although their package is read-only.
-var stateNatives = map[string]bool{"math.random": true, "math.randomi": true, "math.srand": true}
-
 // checkReadOnly rejects code that could run user code or change the
-// program's state: calls of user functions and methods (CALL, CALLV,
-// CALLI, CALLF), natives outside the read-only set, and conversions to
-// string of values that may hold objects (they call toString).
+// program's state: calls of user functions and methods, natives that are
+// not vm.ReadOnly (or that format objects: they call toString), and
+// conversions to string of values that may hold objects.
 func checkReadOnly(fn *vm.Funcode) error {
 	for _, in := range fn.Code {
 		why := ""
-		switch in.Op {
-		case vm.CALL:
+		info := in.Op.Info()
+		switch info.Call {
+		case vm.CallFunc:
 			why = "calls " + fn.Funcs[in.B].Name
-		case vm.CALLV, vm.CALLI:
+		case vm.CallVirtual, vm.CallByName:
 			why = "calls a method"
-		case vm.CALLF:
+		case vm.CallValue:
 			why = "calls a function value"
-		case vm.CALLN:
+		case vm.CallCont:
+			why = "resumes a continuation"
+		case vm.CallNative:
 			nc := fn.NCalls[in.B]
-			name := nc.Native.Name
-			ok := readOnlyNatives[name] ||
-				(strings.HasPrefix(name, "string.") || strings.HasPrefix(name, "math.")) && !stateNatives[name]
-			if ok && strings.HasSuffix(name, ".toString") && nc.Type != nil && mayHoldObjects(nc.Type, 0) {
-				ok = false
+			n := nc.Native
+			if !n.Is(vm.ReadOnly) || n.Is(vm.Formats) && nc.Type != nil && mayHoldObjects(nc.Type, 0) {
+				why = "calls " + n.Name
 			}
-			if !ok {
-				why = "calls " + name
-			}
-		case vm.TOSTR:
-			if mayHoldObjects(fn.Types[in.C], 0) {
+		default:
+			switch {
+			case !info.Is(vm.RunsCode):
+			case in.Op != vm.TOSTR:
+				why = "runs code (" + in.Op.String() + ")"
+			case mayHoldObjects(fn.Types[in.C], 0):
 				why = "converts " + fn.Types[in.C].String() + " to a string (calls toString)"
 			}
 		}

@@ -84,11 +84,8 @@ func (s *Session) FunctionCode(name string, threadID int64, depth int) (FuncCode
 		if depth < 0 || depth >= t.Depth() {
 			return FuncCode{}, ErrNoFrame
 		}
-		f := t.Frame(depth)
-		fn, pc = f.Fn, f.PC
-		if (depth > 0 || t.InNative()) && pc > 0 {
-			pc--
-		}
+		df := t.DebugFrame(depth)
+		fn, pc = df.Func(), df.PC()
 	}
 	c := FuncCode{Func: fn.Name, File: fn.File, Line: int(fn.Line)}
 	for i := range fn.Code {

@@ -907,29 +907,12 @@ func straightBefore(fn *vm.Funcode, pc int32) (int32, bool) {
 	}
 	for i := range int32(len(fn.Code)) {
 		in := fn.Instr(i)
-		if isJump(in.Op) && (in.A == pc || in.B == pc || in.C == pc) {
+		if target, jump := in.JumpTarget(); jump && target == pc {
 			return 0, false
 		}
-		if i >= prev && i < pc && !straightOp(in.Op) {
+		if i >= prev && i < pc && !in.Op.Info().Is(vm.Straight) {
 			return 0, false
 		}
 	}
 	return prev, true
-}
-
-// isJump reports whether op may jump.
-func isJump(op vm.Opcode) bool { return op >= vm.JMP && op <= vm.JNLED }
-
-// straightOp reports whether op goes on to the next instruction without
-// calling anything (it may throw, which leaves the path altogether).
-func straightOp(op vm.Opcode) bool {
-	switch {
-	case op < vm.JMP:
-		return true
-	case op == vm.TOSTR: // may call toString
-		return false
-	case op >= vm.CONV && op <= vm.NEWDICT, op == vm.BIND:
-		return true
-	}
-	return false
 }

@@ -683,11 +683,10 @@ func (s *Session) checkSingleThreadBlocked() {
 // lockOwner returns the owner of the lock a thread waits on (nil if it
 // waits on something else, or the lock is free).
 func lockOwner(on any) *vm.Thread {
-	switch l := on.(type) {
-	case *sched.Mutex:
-		return l.Snapshot().Owner
-	case *sched.ReentrantMutex:
-		return l.Snapshot().Owner
+	if p, ok := on.(sched.Primitive); ok {
+		if t, h := p.Holder(); h == sched.HeldBy {
+			return t
+		}
 	}
 	return nil
 }

@@ -221,11 +221,15 @@ func isStmt(fn *vm.Funcode, pc int32) bool {
 	return false
 }
 
-// shownPC returns the pc whose line a thread's top frame shows: the call
-// just returned from, after a step out.
-func (s *Session) shownPC(t *vm.Thread, f *vm.Frame) int32 {
-	if rv := s.r.ret; rv != nil && rv.thread == t && rv.atCall && f.PC == rv.pc && f.PC > 0 && t.Frame(0) == f {
-		return f.PC - 1
+// shownPC returns the pc whose line frame depth of t shows: the frame's
+// pc (vm.DebugFrame), or in the top frame after a step out, the call just
+// returned from.
+func (s *Session) shownPC(t *vm.Thread, depth int) int32 {
+	df := t.DebugFrame(depth)
+	if rv := s.r.ret; depth == 0 && rv != nil && rv.thread == t && rv.atCall && !df.InInstr() {
+		if pc := t.Frame(0).PC; pc == rv.pc && pc > 0 {
+			return pc - 1
+		}
 	}
-	return f.PC
+	return df.PC()
 }

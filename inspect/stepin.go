@@ -33,7 +33,7 @@ func (s *Session) StepInTargets(threadID int64) ([]StepInTarget, error) {
 	}
 	f := t.Frame(0)
 	fn := f.Fn
-	cur, _ := fn.Pos(s.shownPC(t, f))
+	cur, _ := fn.Pos(s.shownPC(t, 0))
 	var out []StepInTarget
 	for pc := f.PC; int(pc) < len(fn.Code); pc++ {
 		line, col := fn.Pos(pc)
@@ -42,18 +42,18 @@ func (s *Session) StepInTargets(threadID int64) ([]StepInTarget, error) {
 		}
 		in := fn.Instr(pc)
 		label := ""
-		switch in.Op {
-		case vm.CALL:
+		switch in.Op.Info().Call {
+		case vm.CallFunc:
 			if int(in.B) < len(fn.Funcs) {
 				label = fn.Funcs[in.B].Name
 			}
-		case vm.CALLV:
+		case vm.CallVirtual:
 			label = s.virtualName(in.B)
-		case vm.CALLI:
+		case vm.CallByName:
 			if int(in.B) < len(fn.Dyns) {
 				label = fn.Dyns[in.B].Name
 			}
-		case vm.CALLF:
+		case vm.CallValue:
 			label = "function value"
 		}
 		if label != "" {

@@ -149,23 +149,23 @@ func assignedParam(fn *vm.Funcode) string {
 	return ""
 }
 
-// writtenRegs returns the registers an instruction writes; for a call,
-// the result register and every register from the first argument up (the
-// callee's frame overlays them). See the stack pictures in vm/opcode.go.
+// writtenRegs returns the registers an instruction writes (the opcode
+// table says which): R[A], or for a call the result register and every
+// register from the first argument up (the callee's frame overlays
+// them).
 func writtenRegs(fn *vm.Funcode, in vm.Instr) []int32 {
-	switch in.Op {
-	case vm.NOP, vm.JMP, vm.LOOP, vm.JT, vm.JF, vm.JNLTI, vm.JNLEI, vm.JNLTIK, vm.JNLEIK, vm.JNGTIK, vm.JNGEIK,
-		vm.LOOPLTIK, vm.LOOPLEIK, vm.LOOPGTIK, vm.LOOPGEIK, vm.LOOPLTI, vm.LOOPLEI, vm.LOOPT, vm.JNLTD, vm.JNLED,
-		vm.SETF, vm.ASET, vm.LSET, vm.RET, vm.RETV, vm.THROW, vm.RETHROW, vm.ASSERT, vm.TRAP:
-		return nil
-	case vm.CALL, vm.CALLV, vm.CALLI, vm.CALLN, vm.CALLF, vm.CONT:
+	info := in.Op.Info()
+	switch {
+	case info.Call != vm.NoCall:
 		out := []int32{in.C}
 		for r := in.A; r < int32(fn.NumRegs); r++ {
 			out = append(out, r)
 		}
 		return out
+	case info.Is(vm.SetsA):
+		return []int32{in.A}
 	}
-	return []int32{in.A}
+	return nil
 }
 
 // GotoTarget is a place a thread can be moved to: a statement start.
@@ -242,15 +242,14 @@ func (s *Session) Goto(threadID int64, targetID int) error {
 // unsetLocals lists the locals live at pc to that are not live at pc
 // from (in the same register): their values would be stale.
 func unsetLocals(fn *vm.Funcode, from, to int32) []string {
-	live := func(l vm.LocalVar, pc int32) bool { return pc >= l.StartPC && pc < l.EndPC }
 	var out []string
 	for _, l := range fn.Locals {
-		if !live(l, to) || l.IsParam {
+		if !l.LiveAt(to) || l.IsParam {
 			continue
 		}
 		ok := false
 		for _, m := range fn.Locals {
-			if m.Reg == l.Reg && m.Name == l.Name && live(m, from) {
+			if m.Reg == l.Reg && m.Name == l.Name && m.LiveAt(from) {
 				ok = true
 			}
 		}

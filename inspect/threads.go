@@ -25,13 +25,9 @@ func (s *Session) threadInfo(t *vm.Thread) ThreadInfo {
 		ti.State, ti.WaitReason = "pinned", "pinned in "+p
 	}
 	if t.Depth() > 0 {
-		f := t.Frame(0)
-		pc := s.shownPC(t, f)
-		if t.InNative() && pc > 0 {
-			pc-- // parked in the call
-		}
-		line, _ := f.Fn.Pos(pc)
-		ti.Func, ti.File, ti.Line = f.Fn.Name, f.Fn.File, int(line)
+		fn := t.Frame(0).Fn
+		line, _ := fn.Pos(s.shownPC(t, 0))
+		ti.Func, ti.File, ti.Line = fn.Name, fn.File, int(line)
 	}
 	return ti
 }
@@ -90,10 +86,7 @@ func (s *Session) Stack(threadID int64, start, levels int) ([]FrameInfo, int, er
 			return nil, 0, ErrCancelled
 		}
 		f := t.Frame(d)
-		pc := s.shownPC(t, f)
-		if (d > 0 || t.InNative()) && pc > 0 {
-			pc-- // the call in progress
-		}
+		pc := s.shownPC(t, d)
 		line, col := f.Fn.Pos(pc)
 		out = append(out, FrameInfo{Depth: d, Func: f.Fn.Name, File: f.Fn.File, Line: int(line), Col: int(col), PC: int(pc), Native: f.Fn.Cont,
 			Address: s.Address(f.Fn, pc), OldCode: f.Fn.Obsolete, OldSource: s.oldTextOf(f.Fn)})

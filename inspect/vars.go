@@ -281,8 +281,7 @@ func (s *Session) shape(v vm.Value) (id any, named, indexed int) {
 		return x, 0, len(x.Data)
 	case *vm.Dict:
 		return x, x.Len(), 0
-	case *sched.Channel, *sched.Future, *sched.Mutex, *sched.ReentrantMutex,
-		*sched.Semaphore, *sched.AtomicInt, *vm.Thread:
+	case sched.Primitive, *vm.Thread:
 		return x, s.valueKids(v, "").n, 0
 	}
 	return nil, 0, 0
@@ -306,22 +305,8 @@ func (s *Session) valueKids(v vm.Value, expr string) kids {
 			name, kexpr := s.keyName(x.Keys[i], x.Type.Key)
 			return child{name: name, v: x.Vals[i], typ: x.Type.Elem, expr: join(expr, kexpr)}
 		}}
-	case *sched.Channel:
-		return fixedKids(s.channelKids(x, expr))
-	case *sched.Future:
-		return fixedKids(s.futureKids(x))
-	case *sched.Mutex:
-		return fixedKids(s.lockKids(x.Snapshot()))
-	case *sched.ReentrantMutex:
-		return fixedKids(s.lockKids(x.Snapshot()))
-	case *sched.Semaphore:
-		si := x.Snapshot()
-		return fixedKids([]child{
-			{name: "available", v: vm.IntV(int64(si.Available)), typ: vm.Int, expr: join(expr, ".available()")},
-			s.threadList("waiters", si.Waiters, nil),
-		})
-	case *sched.AtomicInt:
-		return fixedKids([]child{{name: "value", v: vm.IntV(int64(x.Get())), typ: vm.Int, expr: join(expr, ".get()")}})
+	case sched.Primitive:
+		return fixedKids(s.primitiveKids(x.View(), expr))
 	case *vm.Thread:
 		return fixedKids(s.threadKids(x, expr))
 	}
@@ -336,68 +321,47 @@ func seqKids(data []vm.Value, elem *vm.Type, expr string) kids {
 	}}
 }
 
-// channelKids shows a channel: capacity, length, closed, its buffer and
+// primitiveKids shows the fields of a synchronisation object's View:
+// its values (a channel's buffer as a list), the thread holding it and
 // the threads parked on it.
-func (s *Session) channelKids(c *sched.Channel, expr string) []child {
-	ci := c.Snapshot()
-	var elem *vm.Type
-	if ci.Type != nil && len(ci.Type.Args) == 1 {
-		elem = ci.Type.Args[0]
-	}
-	buf := &node{kind: nodeList, indexed: true}
-	var preview []string
-	for i, v := range ci.Buffer {
-		buf.items = append(buf.items, child{name: "[" + strconv.Itoa(i) + "]", v: v, typ: elem})
-		preview = append(preview, s.brief(v, elem, 1))
-	}
-	senders := s.threadList("senders", ci.Senders, func(i int) string {
-		if i < len(ci.Offered) {
-			return " (sending " + s.brief(ci.Offered[i], elem, 1) + ")"
+func (s *Session) primitiveKids(fields []sched.Field, expr string) []child {
+	var out []child
+	for _, f := range fields {
+		switch f.Kind {
+		case sched.FieldValue:
+			c := child{name: f.Name, v: f.Value, typ: f.Type}
+			if f.Call != "" {
+				c.expr = join(expr, f.Call)
+			}
+			out = append(out, c)
+		case sched.FieldValues:
+			l := &node{kind: nodeList, indexed: true}
+			var preview []string
+			for i, v := range f.Values {
+				l.items = append(l.items, child{name: "[" + strconv.Itoa(i) + "]", v: v, typ: f.Type})
+				preview = append(preview, s.brief(v, f.Type, 1))
+			}
+			out = append(out, child{name: f.Name, text: cut("["+strings.Join(preview, ", ")+"]", maxSummaryLen), list: l})
+		case sched.FieldThread:
+			c := child{name: f.Name, text: "null"}
+			if f.Thread != nil {
+				c = s.threadChild(f.Name, f.Thread, threadLabel(f.Thread))
+			}
+			out = append(out, c)
+		case sched.FieldThreads:
+			var extra func(i int) string
+			if f.Values != nil {
+				extra = func(i int) string {
+					if i < len(f.Values) {
+						return " (" + f.Offer + " " + s.brief(f.Values[i], f.Type, 1) + ")"
+					}
+					return ""
+				}
+			}
+			out = append(out, s.threadList(f.Name, f.Threads, extra))
 		}
-		return ""
-	})
-	return []child{
-		{name: "capacity", v: vm.IntV(int64(ci.Cap)), typ: vm.Int, expr: join(expr, ".capacity()")},
-		{name: "length", v: vm.IntV(int64(len(ci.Buffer))), typ: vm.Int, expr: join(expr, ".length()")},
-		{name: "closed", v: vm.BoolV(ci.Closed), typ: vm.Bool, expr: join(expr, ".isClosed()")},
-		{name: "buffer", text: cut("["+strings.Join(preview, ", ")+"]", maxSummaryLen), list: buf},
-		senders,
-		s.threadList("receivers", ci.Receivers, nil),
-	}
-}
-
-// futureKids shows a future: its state, value or exception, waiters and
-// the thread computing it.
-func (s *Session) futureKids(f *sched.Future) []child {
-	fi := f.Snapshot()
-	state := "pending"
-	switch {
-	case fi.Exception != nil:
-		state = "failed"
-	case fi.Done:
-		state = "done"
-	}
-	out := []child{{name: "state", v: vm.StrV(state), typ: vm.String}}
-	switch {
-	case fi.Exception != nil:
-		out = append(out, child{name: "exception", v: vm.RefV(fi.Exception), typ: vm.ClassType(fi.Exception.Class)})
-	case fi.Done && fi.Type != nil && len(fi.Type.Args) == 1:
-		out = append(out, child{name: "value", v: fi.Value, typ: fi.Type.Args[0]})
-	}
-	out = append(out, s.threadList("waiters", fi.Waiters, nil))
-	if fi.Thread != nil {
-		out = append(out, s.threadChild("thread", fi.Thread, ""))
 	}
 	return out
-}
-
-// lockKids shows a Mutex or ReentrantMutex: owner, holds and waiters.
-func (s *Session) lockKids(li sched.LockInfo) []child {
-	owner := child{name: "owner", text: "null"}
-	if li.Owner != nil {
-		owner = s.threadChild("owner", li.Owner, threadLabel(li.Owner))
-	}
-	return []child{owner, {name: "holds", v: vm.IntV(int64(li.Holds)), typ: vm.Int}, s.threadList("waiters", li.Waiters, nil)}
 }
 
 // threadKids shows a thread: id, name, state, wait reason, whether it
@@ -510,19 +474,8 @@ func (s *Session) typeName(v vm.Value, typ *vm.Type) string {
 	if typ.Kind == vm.KHost {
 		return typ.String()
 	}
-	switch x := v.R.(type) {
-	case *sched.Channel:
-		return x.Snapshot().Type.String()
-	case *sched.Future:
-		return x.Snapshot().Type.String()
-	case *sched.Mutex:
-		return "Mutex"
-	case *sched.ReentrantMutex:
-		return "ReentrantMutex"
-	case *sched.Semaphore:
-		return "Semaphore"
-	case *sched.AtomicInt:
-		return "AtomicInt"
+	if x, ok := v.R.(sched.Primitive); ok {
+		return x.TypeName()
 	}
 	return typ.String()
 }

@@ -150,16 +150,8 @@ func describeWaitObject(obj any, reason string) (kind, desc string) {
 		return "timer", "sleep"
 	}
 	switch o := obj.(type) {
-	case *sched.Channel:
-		return "Channel", o.String()
-	case *sched.Mutex:
-		return "Mutex", o.String()
-	case *sched.ReentrantMutex:
-		return "ReentrantMutex", o.String()
-	case *sched.Semaphore:
-		return "Semaphore", o.String()
-	case *sched.Future:
-		return "Future", o.String()
+	case sched.Primitive:
+		return o.Kind(), o.String()
 	case *vm.Thread:
 		return "Thread", fmt.Sprintf("Thread %d %q", o.ID, o.Name)
 	}
@@ -174,14 +166,9 @@ func describeWaitObject(obj any, reason string) (kind, desc string) {
 // and how it relates to it.
 func waitOwner(obj any) (*vm.Thread, string) {
 	switch o := obj.(type) {
-	case *sched.Mutex:
-		return o.Snapshot().Owner, "held by"
-	case *sched.ReentrantMutex:
-		return o.Snapshot().Owner, "held by"
-	case *sched.Future:
-		if fi := o.Snapshot(); !fi.Done {
-			return fi.Thread, "computed by"
-		}
+	case sched.Primitive:
+		t, h := o.Holder()
+		return t, h.String()
 	case *vm.Thread:
 		return o, "is"
 	}

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -210,18 +211,82 @@ func channelMethods() []*vm.Native {
 		method("Channel", "void close()", func(t *vm.Thread, c C, args []vm.Value) (vm.Value, error) {
 			return c.close(t)
 		}),
-		method("Channel", "int length()", func(t *vm.Thread, c C, args []vm.Value) (vm.Value, error) {
+		readOnly(method("Channel", "int length()", func(t *vm.Thread, c C, args []vm.Value) (vm.Value, error) {
 			return vm.IntV(int64(c.buf.len())), nil
-		}),
-		method("Channel", "int capacity()", func(t *vm.Thread, c C, args []vm.Value) (vm.Value, error) {
+		})),
+		readOnly(method("Channel", "int capacity()", func(t *vm.Thread, c C, args []vm.Value) (vm.Value, error) {
 			return vm.IntV(int64(c.cap)), nil
-		}),
-		method("Channel", "bool isClosed()", func(t *vm.Thread, c C, args []vm.Value) (vm.Value, error) {
+		})),
+		readOnly(method("Channel", "bool isClosed()", func(t *vm.Thread, c C, args []vm.Value) (vm.Value, error) {
 			return vm.BoolV(c.closed), nil
-		}),
+		})),
 	}
 }
 
 // takeOffer returns the value the parked sender w offers: the argument
 // of its Channel.send, still in its register.
 func takeOffer(w waiter) vm.Value { return w.NativeArg(1) }
+
+// Kind implements Primitive.
+func (c *Channel) Kind() string { return "Channel" }
+
+// TypeName implements Primitive.
+func (c *Channel) TypeName() string { return typeName(c.typ, "Channel") }
+
+// Holder implements Primitive: no thread holds a channel.
+func (c *Channel) Holder() (*vm.Thread, Holding) { return nil, NoHolder }
+
+// View implements Primitive: capacity, length, closed, the buffer, the
+// parked senders (with what each sends) and receivers.
+func (c *Channel) View() []Field {
+	ci := c.Snapshot()
+	var elem *vm.Type
+	if ci.Type != nil && len(ci.Type.Args) == 1 {
+		elem = ci.Type.Args[0]
+	}
+	return []Field{
+		{Name: "capacity", Value: vm.IntV(int64(ci.Cap)), Type: vm.Int, Call: ".capacity()"},
+		{Name: "length", Value: vm.IntV(int64(len(ci.Buffer))), Type: vm.Int, Call: ".length()"},
+		{Name: "closed", Value: vm.BoolV(ci.Closed), Type: vm.Bool, Call: ".isClosed()"},
+		{Name: "buffer", Kind: FieldValues, Values: ci.Buffer, Type: elem},
+		{Name: "senders", Kind: FieldThreads, Threads: ci.Senders, Values: ci.Offered, Offer: "sending", Type: elem},
+		{Name: "receivers", Kind: FieldThreads, Threads: ci.Receivers},
+	}
+}
+
+func (c *Channel) hash(w *stateWriter) bool {
+	w.u64(uint64(c.cap))
+	w.bool(c.closed)
+	w.u64(uint64(c.buf.len()))
+	for i := 0; i < c.buf.len(); i++ {
+		if !w.value(c.buf.at(i)) {
+			return false
+		}
+	}
+	w.waiters(&c.recvq)
+	w.waiters(&c.sendq)
+	for i := 0; i < c.sendq.len(); i++ {
+		if t := c.sendq.at(i); live(t) && !w.value(t.NativeArg(1)) {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *Channel) unwait(t *vm.Thread) bool {
+	return removeWaiter(&c.recvq, t) || removeWaiter(&c.sendq, t)
+}
+
+// CopyFor implements vm.Copyable.
+func (ch *Channel) CopyFor(c *vm.Copier) any {
+	if cp, ok := c.Seen(unsafe.Pointer(ch)); ok {
+		return cp
+	}
+	cp := &Channel{s: ctxOf(c).to, typ: c.Type(ch.typ), cap: ch.cap, closed: ch.closed}
+	c.Remember(unsafe.Pointer(ch), cp)
+	cp.buf = copyValues(c, ch.buf)
+	cp.recvq = copyThreads(c, ch.recvq)
+	cp.sendq = copyThreads(c, ch.sendq)
+	c.Bytes += int64(unsafe.Sizeof(*ch))
+	return cp
+}

@@ -75,7 +75,7 @@
 // spawned), watches OnEvent (spawn, park, wake, preempt, trap, exit,
 // deadlock, end), chooses the next thread (SetNext), holds threads back
 // (Freeze, Thaw), stops the world (Pause, Resume) and reads the state
-// (Threads, RunQueue, Timers, the objects' Snapshot methods). A request
+// (Threads, RunQueue, Timers, the objects' Views). A request
 // that resumes a stopped program for a short while (a step) can run the
 // quanta that follow on its own goroutine with Drive: with one carrier,
 // Drive holds the carriers off as Dispatch does, calls the resume, and
@@ -86,6 +86,28 @@
 // goroutine runs it, so a step costs no hand-off to the carrier and
 // back. A program that may call a pinned native (file I/O) is not driven:
 // such a native could block the debugger's request loop for any time.
+//
+// # Synchronisation primitives
+//
+// Channel, Future, Mutex, ReentrantMutex, Semaphore and AtomicInt are
+// Primitives (primitive.go): one interface that everything treating them
+// alike asks instead of a type switch over them — its Kind and
+// TypeName, a one-line String, its Holder (a lock's owner "held by", a
+// pending future's thread "computed by"), the View a debugger shows (its
+// values, the thread holding it, the threads parked on it, with the
+// method call that reads each value), its state for the state hash of
+// schedule exploration (StateHasher), taking a parked thread out of its
+// wait queues (Terminate), and its copy for a snapshot (vm.Copyable).
+// Package inspect renders Views, wait-graph edges and "held by" reports
+// from the interface alone. Each primitive lives in its own file with its
+// natives (channel.go, future.go, lock.go for both mutexes, semaphore.go,
+// atomic.go); the library table (lib.go) makes its host type with
+// primitiveHost, which takes only a Primitive and names the type by its
+// Kind. Adding a primitive is therefore one new file and one line of the
+// table, and a method left out fails to compile. The per-type Snapshot
+// methods (ChannelInfo, FutureInfo, LockInfo, SemaphoreInfo) stay for
+// callers that know the type. Thread joins and sleeps, which park on a
+// vm.Thread and a Timer, are the scheduler's own and not Primitives.
 //
 // Decisions where LANGUAGE.md is silent: trySend on a closed channel
 // throws ChannelClosedException like send (a trySend loop cannot spin

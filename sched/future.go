@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -97,9 +98,9 @@ func futureMethods() []*vm.Native {
 		method("Future", "T get()", func(t *vm.Thread, f F, args []vm.Value) (vm.Value, error) {
 			return f.get(t)
 		}),
-		method("Future", "bool isDone()", func(t *vm.Thread, f F, args []vm.Value) (vm.Value, error) {
+		readOnly(method("Future", "bool isDone()", func(t *vm.Thread, f F, args []vm.Value) (vm.Value, error) {
 			return vm.BoolV(f.done), nil
-		}),
+		})),
 	}
 }
 
@@ -112,4 +113,73 @@ func (s *Scheduler) lockView() func() {
 	}
 	s.mu.Lock()
 	return s.mu.Unlock
+}
+
+// Kind implements Primitive.
+func (f *Future) Kind() string { return "Future" }
+
+// TypeName implements Primitive.
+func (f *Future) TypeName() string { return typeName(f.typ, "Future") }
+
+// Holder implements Primitive: a pending future's thread.
+func (f *Future) Holder() (*vm.Thread, Holding) {
+	if fi := f.Snapshot(); !fi.Done && fi.Thread != nil {
+		return fi.Thread, ComputedBy
+	}
+	return nil, NoHolder
+}
+
+// View implements Primitive: the state, the value or exception, the
+// waiters and the thread computing it.
+func (f *Future) View() []Field {
+	fi := f.Snapshot()
+	state := "pending"
+	switch {
+	case fi.Exception != nil:
+		state = "failed"
+	case fi.Done:
+		state = "done"
+	}
+	out := []Field{{Name: "state", Value: vm.StrV(state), Type: vm.String}}
+	switch {
+	case fi.Exception != nil:
+		out = append(out, Field{Name: "exception", Value: vm.RefV(fi.Exception), Type: vm.ClassType(fi.Exception.Class)})
+	case fi.Done && fi.Type != nil && len(fi.Type.Args) == 1:
+		out = append(out, Field{Name: "value", Value: fi.Value, Type: fi.Type.Args[0]})
+	}
+	out = append(out, waitersField(fi.Waiters))
+	if fi.Thread != nil {
+		out = append(out, Field{Name: "thread", Value: vm.RefV(fi.Thread), Type: threadType()})
+	}
+	return out
+}
+
+func (f *Future) hash(w *stateWriter) bool {
+	w.ref(f.typ)
+	if f.thread != nil {
+		w.u64(uint64(f.thread.ID))
+	}
+	w.bool(f.done)
+	w.waiters(&f.waiters)
+	if f.exc != nil && !w.ref(f.exc) {
+		return false
+	}
+	return w.value(f.val)
+}
+
+func (f *Future) unwait(t *vm.Thread) bool { return removeWaiter(&f.waiters, t) }
+
+// CopyFor implements vm.Copyable.
+func (f *Future) CopyFor(c *vm.Copier) any {
+	if cp, ok := c.Seen(unsafe.Pointer(f)); ok {
+		return cp
+	}
+	cp := &Future{s: ctxOf(c).to, typ: c.Type(f.typ), done: f.done}
+	c.Remember(unsafe.Pointer(f), cp)
+	cp.thread = c.Thread(f.thread)
+	cp.val = c.Value(f.val)
+	cp.exc = c.Object(f.exc)
+	cp.waiters = copyThreads(c, f.waiters)
+	c.Bytes += int64(unsafe.Sizeof(*f))
+	return cp
 }

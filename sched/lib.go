@@ -8,16 +8,18 @@ import (
 	"github.com/nlangdbg/nlangdbg/vm"
 )
 
-// The host types. They are made once so that every Library shares them
-// (vm.HostOf interns instantiated types by name).
+// The host types: the library table. They are made once so that every
+// Library shares them (vm.HostOf interns instantiated types by name). A
+// synchronisation object's comes from primitiveHost, which takes only a
+// Primitive (primitive.go).
 var (
 	threadHost    = &vm.HostType{Name: "Thread", Format: formatThread, Methods: threadMethods()}
-	futureHost    = &vm.HostType{Name: "Future", TypeParams: []string{"T"}, Format: formatAs[Future], Methods: futureMethods()}
-	channelHost   = &vm.HostType{Name: "Channel", TypeParams: []string{"T"}, Format: formatAs[Channel], Ctors: channelCtors(), Methods: channelMethods()}
-	mutexHost     = withNatives(&vm.HostType{Name: "Mutex", Format: formatAs[Mutex]}, mutexNatives)
-	reentrantHost = withNatives(&vm.HostType{Name: "ReentrantMutex", Format: formatAs[ReentrantMutex]}, reentrantNatives)
-	semaphoreHost = withNatives(&vm.HostType{Name: "Semaphore", Format: formatAs[Semaphore]}, semaphoreNatives)
-	atomicHost    = withNatives(&vm.HostType{Name: "AtomicInt", Format: formatAs[AtomicInt]}, atomicNatives)
+	futureHost    = withNatives(primitiveHost[Future]("T"), func() (c, m []*vm.Native) { return nil, futureMethods() })
+	channelHost   = withNatives(primitiveHost[Channel]("T"), func() (c, m []*vm.Native) { return channelCtors(), channelMethods() })
+	mutexHost     = withNatives(primitiveHost[Mutex](), mutexNatives)
+	reentrantHost = withNatives(primitiveHost[ReentrantMutex](), reentrantNatives)
+	semaphoreHost = withNatives(primitiveHost[Semaphore](), semaphoreNatives)
+	atomicHost    = withNatives(primitiveHost[AtomicInt](), atomicNatives)
 )
 
 func withNatives(h *vm.HostType, natives func() (ctors, methods []*vm.Native)) *vm.HostType {
@@ -39,19 +41,19 @@ var concurrentSource string
 
 func threadMethods() []*vm.Native {
 	return []*vm.Native{
-		method("Thread", "int id()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
+		readOnly(method("Thread", "int id()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
 			return vm.IntV(th.ID), nil
-		}),
-		method("Thread", "string name()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
+		})),
+		readOnly(method("Thread", "string name()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
 			return vm.StrV(th.Name), nil
-		}),
+		})),
 		method("Thread", "void setName(string n)", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
 			th.Name = args[1].S()
 			return vm.Value{}, nil
 		}),
-		method("Thread", "bool isAlive()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
+		readOnly(method("Thread", "bool isAlive()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
 			return vm.BoolV(th.State != vm.Dead), nil
-		}),
+		})),
 		method("Thread", "void join()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
 			return join(t, th)
 		}),
@@ -119,6 +121,13 @@ func method[R comparable](typ, sig string, fn func(t *vm.Thread, r R, args []vm.
 	return n
 }
 
+// readOnly marks a native that changes nothing a program can see
+// (vm.ReadOnly): a debugger may call it in a watch or a condition.
+func readOnly(n *vm.Native) *vm.Native {
+	n.Flags |= vm.ReadOnly
+	return n
+}
+
 // lockFree is method for natives that need no scheduler lock (AtomicInt).
 func lockFree[R comparable](typ, sig string, fn func(t *vm.Thread, r R, args []vm.Value) (vm.Value, error)) *vm.Native {
 	name := typ + "." + sigName(sig)
@@ -155,17 +164,6 @@ func sigName(sig string) string {
 		}
 	}
 	return sig[start:end]
-}
-
-// formatAs adapts the String method of *E to HostType.Format.
-func formatAs[E any, P interface {
-	*E
-	fmt.Stringer
-}](v any) string {
-	if x, ok := v.(P); ok && x != nil {
-		return x.String()
-	}
-	return "null"
 }
 
 func formatThread(v any) string {

@@ -3,7 +3,7 @@ package sched
 import (
 	"fmt"
 	"strconv"
-	"sync/atomic"
+	"unsafe"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -149,139 +149,101 @@ func reentrantNatives() (ctors, methods []*vm.Native) {
 		method("ReentrantMutex", "bool tryLock()", func(t *vm.Thread, m M, args []vm.Value) (vm.Value, error) {
 			return vm.BoolV(m.l.tryLock(t, true)), nil
 		}),
-		method("ReentrantMutex", "int holdCount()", func(t *vm.Thread, m M, args []vm.Value) (vm.Value, error) {
+		readOnly(method("ReentrantMutex", "int holdCount()", func(t *vm.Thread, m M, args []vm.Value) (vm.Value, error) {
 			if m.l.owner != t {
 				return vm.IntV(0), nil
 			}
 			return vm.IntV(int64(m.l.holds)), nil
-		}),
+		})),
 	}
 	return ctors, methods
 }
 
-// Semaphore is an NLang Semaphore: a count of permits; acquire parks
-// while there is none. A release hands its permit directly to the first
-// waiter.
-type Semaphore struct {
-	s       *Scheduler
-	permits int
-	waiters waitq
+// holder is the lock's owner, for Primitive.Holder.
+func (l *lockState) holder() (*vm.Thread, Holding) {
+	if o := l.snapshot().Owner; o != nil {
+		return o, HeldBy
+	}
+	return nil, NoHolder
 }
 
-// SemaphoreInfo is a snapshot of a semaphore for the debugger.
-type SemaphoreInfo struct {
-	Available int
-	Waiters   []*vm.Thread // parked in acquire, first served first
+// view is the lock's Primitive.View: owner, holds and waiters.
+func (l *lockState) view() []Field {
+	li := l.snapshot()
+	return []Field{
+		{Name: "owner", Kind: FieldThread, Thread: li.Owner},
+		{Name: "holds", Value: vm.IntV(int64(li.Holds)), Type: vm.Int},
+		waitersField(li.Waiters),
+	}
 }
 
-// Snapshot returns the semaphore's permits and waiters.
-func (sm *Semaphore) Snapshot() SemaphoreInfo {
-	unlock := sm.s.lockView()
-	defer unlock()
-	return SemaphoreInfo{Available: sm.permits, Waiters: liveThreads(&sm.waiters)}
+// hash writes the lock's state: owner, holds, waiters.
+func (l *lockState) hash(w *stateWriter) bool {
+	if l.owner != nil {
+		w.u64(uint64(l.owner.ID))
+	} else {
+		w.u64(0)
+	}
+	w.u64(uint64(l.holds))
+	w.waiters(&l.waiters)
+	return true
 }
 
-// String renders the semaphore as "Semaphore(available 3)".
-func (sm *Semaphore) String() string {
-	defer sm.s.viewLock()()
-	s := fmt.Sprintf("Semaphore(available %d", sm.permits)
-	if n := len(liveThreads(&sm.waiters)); n > 0 {
-		s += fmt.Sprintf(", %d waiting", n)
-	}
-	return s + ")"
+// Kind implements Primitive.
+func (m *Mutex) Kind() string { return "Mutex" }
+
+// TypeName implements Primitive.
+func (m *Mutex) TypeName() string { return "Mutex" }
+
+// Holder implements Primitive: the owner.
+func (m *Mutex) Holder() (*vm.Thread, Holding) { return m.l.holder() }
+
+// View implements Primitive: owner, holds and waiters.
+func (m *Mutex) View() []Field { return m.l.view() }
+
+func (m *Mutex) hash(w *stateWriter) bool { return m.l.hash(w) }
+
+func (m *Mutex) unwait(t *vm.Thread) bool { return removeWaiter(&m.l.waiters, t) }
+
+// Kind implements Primitive.
+func (m *ReentrantMutex) Kind() string { return "ReentrantMutex" }
+
+// TypeName implements Primitive.
+func (m *ReentrantMutex) TypeName() string { return "ReentrantMutex" }
+
+// Holder implements Primitive: the owner.
+func (m *ReentrantMutex) Holder() (*vm.Thread, Holding) { return m.l.holder() }
+
+// View implements Primitive: owner, hold count and waiters.
+func (m *ReentrantMutex) View() []Field { return m.l.view() }
+
+func (m *ReentrantMutex) hash(w *stateWriter) bool { return m.l.hash(w) }
+
+func (m *ReentrantMutex) unwait(t *vm.Thread) bool { return removeWaiter(&m.l.waiters, t) }
+
+func (l *lockState) copyFor(c *vm.Copier) lockState {
+	return lockState{s: ctxOf(c).to, owner: c.Thread(l.owner), holds: l.holds, waiters: copyThreads(c, l.waiters)}
 }
 
-func semaphoreNatives() (ctors, methods []*vm.Native) {
-	type S = *Semaphore
-	ctors = []*vm.Native{ctor("Semaphore", "Semaphore(int n)", func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
-		n := args[0].I()
-		if n < 0 {
-			return vm.Value{}, vm.Throwf("Exception", "negative semaphore permits %d", n)
-		}
-		return vm.RefV(&Semaphore{s: schedOf(t), permits: int(n)}), nil
-	})}
-	methods = []*vm.Native{
-		method("Semaphore", "void acquire()", func(t *vm.Thread, sm S, args []vm.Value) (vm.Value, error) {
-			if sm.permits > 0 {
-				sm.permits--
-				return vm.Value{}, nil
-			}
-			s, err := blocking(t)
-			if err != nil {
-				return vm.Value{}, err
-			}
-			sm.waiters.push(s.park(t, "semaphore acquire", sm))
-			return vm.Value{}, vm.ErrPark
-		}),
-		method("Semaphore", "void release()", func(t *vm.Thread, sm S, args []vm.Value) (vm.Value, error) {
-			if _, ok := schedOf(t).wakeFirst(&sm.waiters, vm.Value{}, nil); !ok {
-				sm.permits++
-			}
-			return vm.Value{}, nil
-		}),
-		method("Semaphore", "bool tryAcquire()", func(t *vm.Thread, sm S, args []vm.Value) (vm.Value, error) {
-			if sm.permits > 0 {
-				sm.permits--
-				return vm.BoolV(true), nil
-			}
-			return vm.BoolV(false), nil
-		}),
-		method("Semaphore", "int available()", func(t *vm.Thread, sm S, args []vm.Value) (vm.Value, error) {
-			return vm.IntV(int64(sm.permits)), nil
-		}),
+// copyLock copies the lock at p whose state is l into cp, whose state is
+// dst (Mutex and ReentrantMutex).
+func copyLock(c *vm.Copier, p unsafe.Pointer, l *lockState, cp any, dst *lockState) any {
+	if seen, ok := c.Seen(p); ok {
+		return seen
 	}
-	return ctors, methods
+	c.Remember(p, cp)
+	*dst = l.copyFor(c)
+	return cp
 }
 
-// AtomicInt is an NLang AtomicInt: an int (32 bits, wrapping) updated
-// atomically, also across carriers.
-type AtomicInt struct{ v atomic.Int32 }
+// CopyFor implements vm.Copyable.
+func (m *Mutex) CopyFor(c *vm.Copier) any {
+	cp := new(Mutex)
+	return copyLock(c, unsafe.Pointer(m), &m.l, cp, &cp.l)
+}
 
-// Get returns the value.
-func (a *AtomicInt) Get() int32 { return a.v.Load() }
-
-// String renders the value in decimal (NLang's toString).
-func (a *AtomicInt) String() string { return strconv.Itoa(int(a.v.Load())) }
-
-func atomicNatives() (ctors, methods []*vm.Native) {
-	type A = *AtomicInt
-	newAtomic := func(v int32) vm.Value {
-		a := &AtomicInt{}
-		a.v.Store(v)
-		return vm.RefV(a)
-	}
-	ret := func(v int32) (vm.Value, error) { return vm.IntV(int64(v)), nil }
-	ctors = []*vm.Native{
-		ctor("AtomicInt", "AtomicInt()", func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
-			return newAtomic(0), nil
-		}),
-		ctor("AtomicInt", "AtomicInt(int v)", func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
-			return newAtomic(int32(args[0].N)), nil
-		}),
-	}
-	methods = []*vm.Native{
-		lockFree("AtomicInt", "int get()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
-			return ret(a.v.Load())
-		}),
-		lockFree("AtomicInt", "void set(int v)", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
-			a.v.Store(int32(args[1].N))
-			return vm.Value{}, nil
-		}),
-		lockFree("AtomicInt", "int add(int d)", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
-			return ret(a.v.Add(int32(args[1].N)))
-		}),
-		lockFree("AtomicInt", "int increment()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
-			return ret(a.v.Add(1))
-		}),
-		lockFree("AtomicInt", "int decrement()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
-			return ret(a.v.Add(-1))
-		}),
-		lockFree("AtomicInt", "bool compareAndSet(int expect, int update)", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
-			return vm.BoolV(a.v.CompareAndSwap(int32(args[1].N), int32(args[2].N))), nil
-		}),
-		lockFree("AtomicInt", "string toString()", func(t *vm.Thread, a A, args []vm.Value) (vm.Value, error) {
-			return vm.StrV(a.String()), nil
-		}),
-	}
-	return ctors, methods
+// CopyFor implements vm.Copyable.
+func (m *ReentrantMutex) CopyFor(c *vm.Copier) any {
+	cp := new(ReentrantMutex)
+	return copyLock(c, unsafe.Pointer(m), &m.l, cp, &cp.l)
 }

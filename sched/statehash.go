@@ -227,68 +227,15 @@ func (w *stateWriter) values(t *vm.Type, vs []vm.Value) bool {
 	return true
 }
 
-// host writes the state of the scheduler's host objects.
+// host writes the state of the scheduler's host objects: a Primitive,
+// its kind then its own state (Primitive.hash).
 func (w *stateWriter) host(r any) bool {
-	switch x := r.(type) {
-	case *Channel:
-		w.u64(10)
-		w.u64(uint64(x.cap))
-		w.bool(x.closed)
-		w.u64(uint64(x.buf.len()))
-		for i := 0; i < x.buf.len(); i++ {
-			if !w.value(x.buf.at(i)) {
-				return false
-			}
-		}
-		w.waiters(&x.recvq)
-		w.waiters(&x.sendq)
-		for i := 0; i < x.sendq.len(); i++ {
-			if t := x.sendq.at(i); live(t) && !w.value(t.NativeArg(1)) {
-				return false
-			}
-		}
-		return true
-	case *Mutex:
-		w.u64(11)
-		w.lock(&x.l)
-		return true
-	case *ReentrantMutex:
-		w.u64(12)
-		w.lock(&x.l)
-		return true
-	case *Semaphore:
-		w.u64(13)
-		w.u64(uint64(x.permits))
-		w.waiters(&x.waiters)
-		return true
-	case *AtomicInt:
-		w.u64(14)
-		w.u64(uint64(uint32(x.v.Load())))
-		return true
-	case *Future:
-		w.u64(15)
-		w.ref(x.typ)
-		if x.thread != nil {
-			w.u64(uint64(x.thread.ID))
-		}
-		w.bool(x.done)
-		w.waiters(&x.waiters)
-		if x.exc != nil && !w.ref(x.exc) {
-			return false
-		}
-		return w.value(x.val)
+	p, ok := r.(Primitive)
+	if !ok {
+		return false
 	}
-	return false
-}
-
-func (w *stateWriter) lock(l *lockState) {
-	if l.owner != nil {
-		w.u64(uint64(l.owner.ID))
-	} else {
-		w.u64(0)
-	}
-	w.u64(uint64(l.holds))
-	w.waiters(&l.waiters)
+	w.str(p.Kind())
+	return p.hash(w)
 }
 
 // waiters writes the live threads of a wait queue, in order.

@@ -2,7 +2,6 @@ package sched
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -126,15 +125,7 @@ func PreemptAtTrap(t *vm.Thread) {
 // reads or writes what threads may share: a field, an array or List
 // element, or a List or Dict through one of their methods.
 func IsAccess(fn *vm.Funcode, pc int32) bool {
-	ins := fn.Instr(pc)
-	switch ins.Op {
-	case vm.GETF, vm.SETF, vm.AGET, vm.ASET, vm.LGET, vm.LSET:
-		return true
-	case vm.CALLN:
-		name := fn.NCalls[ins.B].Native.Name
-		return strings.HasPrefix(name, "List.") || strings.HasPrefix(name, "Dict.")
-	}
-	return false
+	return fn.AccessOf(fn.Instr(pc)).Kind != vm.NoAccess
 }
 
 // InstrumentAccesses patches every access of prog (IsAccess) with a

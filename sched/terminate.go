@@ -41,20 +41,12 @@ func (s *Scheduler) Terminate(t *vm.Thread, exc *vm.Object) error {
 // and reports whether it could. Must hold s.mu.
 func (s *Scheduler) unwait(t *vm.Thread) bool {
 	switch o := t.WaitOn.(type) {
-	case *Channel:
-		return removeWaiter(&o.recvq, t) || removeWaiter(&o.sendq, t)
-	case *Future:
-		return removeWaiter(&o.waiters, t)
+	case Primitive:
+		return o.unwait(t)
 	case *vm.Thread:
 		if ji := info(o); ji != nil && ji.x != nil {
 			return removeWaiter(&ji.x.joiners, t)
 		}
-	case *Mutex:
-		return removeWaiter(&o.l.waiters, t)
-	case *ReentrantMutex:
-		return removeWaiter(&o.l.waiters, t)
-	case *Semaphore:
-		return removeWaiter(&o.waiters, t)
 	case *Timer:
 		if o.index >= 0 && o.index < len(s.timers) && s.timers[o.index] == o {
 			heap.Remove(&s.timers, o.index)

@@ -11,10 +11,10 @@ func BuiltinLib() *Library {
 	l := NewLibrary()
 	l.Sources["prelude"] = preludeSource
 	for _, n := range []*Native{
-		{Name: "__same", Sig: "bool __same(Object a, Object b)", Fn: func(t *Thread, args []Value) (Value, error) {
+		{Name: "__same", Sig: "bool __same(Object a, Object b)", Flags: ReadOnly, Fn: func(t *Thread, args []Value) (Value, error) {
 			return BoolV(refEqual(args[0], args[1])), nil
 		}},
-		{Name: "__hash", Sig: "int __hash(Object a)", Fn: func(t *Thread, args []Value) (Value, error) {
+		{Name: "__hash", Sig: "int __hash(Object a)", Flags: ReadOnly, Fn: func(t *Thread, args []Value) (Value, error) {
 			return IntV(int64(int32(HashValue(t.M, args[0])))), nil
 		}},
 		{Name: "__defaultToString", Sig: "string __defaultToString(Object a)", Fn: func(t *Thread, args []Value) (Value, error) {
@@ -23,13 +23,13 @@ func BuiltinLib() *Library {
 			}
 			return t.formatValue(args[0], ObjectT, "Object.toString")
 		}},
-		{Name: "__exceptionToString", Sig: "string __exceptionToString(Exception e)", Fn: func(t *Thread, args []Value) (Value, error) {
+		{Name: "__exceptionToString", Sig: "string __exceptionToString(Exception e)", Flags: ReadOnly, Fn: func(t *Thread, args []Value) (Value, error) {
 			if o, ok := args[0].R.(*Object); ok {
 				return StrV(ExceptionString(o)), nil
 			}
 			return StrV("null"), nil
 		}},
-		{Name: "__chars", Sig: "char[] __chars(string s)", Fn: func(t *Thread, args []Value) (Value, error) {
+		{Name: "__chars", Sig: "char[] __chars(string s)", Flags: ReadOnly, Fn: func(t *Thread, args []Value) (Value, error) {
 			s := args[0].S()
 			a := &Array{Type: ArrayOf(Char)}
 			for _, r := range s {
@@ -37,7 +37,7 @@ func BuiltinLib() *Library {
 			}
 			return RefV(a), nil
 		}},
-		{Name: "__dictKeys", Sig: "", Fn: func(t *Thread, args []Value) (Value, error) {
+		{Name: "__dictKeys", Sig: "", Flags: ReadOnly, Fn: func(t *Thread, args []Value) (Value, error) {
 			d, ok := args[0].R.(*Dict)
 			if !ok {
 				return Value{}, Throwf("NullPointerException", "foreach over a null Dict")

@@ -45,114 +45,25 @@ func DisassembleFunc(w io.Writer, fn *Funcode) {
 	}
 }
 
-// FormatInstr renders the instruction at pc (as compiled, ignoring traps).
+// FormatInstr renders the instruction at pc (as compiled, ignoring traps):
+// its operands as the opcode table describes them (registers as r1,
+// immediates and jump targets as numbers, constants as k1, virtual-table
+// slots as v1), and a comment naming what an index operand refers to.
 func (fn *Funcode) FormatInstr(pc int32) string {
 	in := fn.original(pc)
-	op := in.Op
-	r := func(x int32) string { return "r" + strconv.Itoa(int(x)) }
+	info := in.Op.Info()
 	var ops []string
 	comment := ""
-	switch op {
-	case NOP:
-		if in.A != 0 {
-			ops = []string{strconv.Itoa(int(in.A))}
+	for i, kind := range info.Args {
+		x := in.Operand(Operand(i + 1))
+		if s := formatOperand(kind, x); s != "" {
+			ops = append(ops, s)
 		}
-	case LOADNIL, RETV, RET, THROW, RETHROW, ASSERT:
-		if op != RETV {
-			ops = []string{r(in.A)}
+		if c := fn.operandComment(kind, x); c != "" && comment == "" {
+			comment = c
 		}
-	case MOVE, NOT, NEGI, NEGL, NEGF, NEGD, ISNULL, NOTNULL, COPY:
-		ops = []string{r(in.A), r(in.B)}
-	case LOADK:
-		ops = []string{r(in.A), "k" + strconv.Itoa(int(in.B))}
-		if int(in.B) < len(fn.Consts) {
-			comment = constString(fn.Consts[in.B])
-		}
-	case LOADI:
-		ops = []string{r(in.A), strconv.Itoa(int(in.B))}
-	case ADDIK, ADDLK:
-		ops = []string{r(in.A), r(in.B), strconv.Itoa(int(in.C))}
-	case JMP, LOOP:
-		ops = []string{strconv.Itoa(int(in.A))}
-	case JT, JF:
-		ops = []string{r(in.A), strconv.Itoa(int(in.B))}
-	case LOOPT:
-		ops = []string{r(in.A), strconv.Itoa(int(in.C))}
-	case LOOPLTI, LOOPLEI:
-		ops = []string{r(in.A), r(in.B), strconv.Itoa(int(in.C))}
-	case JNLTIK, JNLEIK, JNGTIK, JNGEIK, LOOPLTIK, LOOPLEIK, LOOPGTIK, LOOPGEIK:
-		ops = []string{r(in.A), strconv.Itoa(int(in.B)), strconv.Itoa(int(in.C))}
-	case JNLTI, JNLEI, JNLTD, JNLED:
-		ops = []string{r(in.A), r(in.B), strconv.Itoa(int(in.C))}
-	case CONV:
-		ops = []string{r(in.A), r(in.B)}
-		comment = fmt.Sprintf("%s -> %s", kindName(Kind(in.C>>8)), kindName(Kind(in.C&255)))
-	case TOSTR, BOX, UNBOX, CAST, NEWARRAY, LEN:
-		ops = []string{r(in.A), r(in.B)}
-		if int(in.C) < len(fn.Types) {
-			comment = fn.Types[in.C].String()
-		}
-	case NEW:
-		ops = []string{r(in.A)}
-		if int(in.B) < len(fn.Classes) {
-			comment = fn.Classes[in.B].Name
-		}
-	case GETF:
-		ops = []string{r(in.A), r(in.B), strconv.Itoa(int(in.C))}
-	case SETF:
-		ops = []string{r(in.A), strconv.Itoa(int(in.B)), r(in.C)}
-	case NEWLIST:
-		ops = []string{r(in.A), r(in.C)}
-		if int(in.B) < len(fn.Types) {
-			comment = fn.Types[in.B].String()
-		}
-	case NEWDICT:
-		ops = []string{r(in.A)}
-		if int(in.B) < len(fn.Types) {
-			comment = fn.Types[in.B].String()
-		}
-	case CALL:
-		ops = []string{r(in.A), r(in.C)}
-		if int(in.B) < len(fn.Funcs) {
-			comment = fn.Funcs[in.B].Name
-		}
-	case CALLV:
-		ops = []string{r(in.A), "v" + strconv.Itoa(int(in.B)), r(in.C)}
-		if fn.Class != nil || true {
-			comment = "virtual"
-		}
-	case CALLI:
-		ops = []string{r(in.A), r(in.C)}
-		if int(in.B) < len(fn.Dyns) {
-			comment = fn.Dyns[in.B].Name
-		}
-	case CALLN:
-		ops = []string{r(in.A), r(in.C)}
-		if int(in.B) < len(fn.NCalls) {
-			comment = fn.NCalls[in.B].Native.Name
-		}
-	case CALLF:
-		ops = []string{r(in.A), r(in.B), r(in.C)}
-	case BIND:
-		ops = []string{r(in.A)}
-		if in.B >= 0 {
-			ops = append(ops, r(in.B))
-		}
-		if int(in.C) < len(fn.Binds) {
-			b := fn.Binds[in.C]
-			switch {
-			case b.Fn != nil:
-				comment = b.Fn.Name
-			case b.Native != nil:
-				comment = b.Native.Name
-			default:
-				comment = "by name " + b.Name
-			}
-		}
-	default:
-		ops = []string{r(in.A), r(in.B), r(in.C)}
 	}
-	s := fmt.Sprintf("%-8s %s", op, strings.Join(ops, ", "))
+	s := fmt.Sprintf("%-8s %s", in.Op, strings.Join(ops, ", "))
 	if comment != "" {
 		s = fmt.Sprintf("%-28s ; %s", s, comment)
 	}
@@ -160,6 +71,77 @@ func (fn *Funcode) FormatInstr(pc int32) string {
 		s += "  [trap]"
 	}
 	return strings.TrimRight(s, " ")
+}
+
+// formatOperand renders an operand of the given kind ("" for one not
+// shown: unused, or an index that only the comment names).
+func formatOperand(kind OperandKind, x int32) string {
+	switch kind {
+	case Reg:
+		return "r" + strconv.Itoa(int(x))
+	case RegOrNone:
+		if x >= 0 {
+			return "r" + strconv.Itoa(int(x))
+		}
+	case Imm, PCArg, FieldArg:
+		return strconv.Itoa(int(x))
+	case CountArg:
+		if x != 0 {
+			return strconv.Itoa(int(x))
+		}
+	case ConstArg:
+		return "k" + strconv.Itoa(int(x))
+	case SlotArg:
+		return "v" + strconv.Itoa(int(x))
+	}
+	return ""
+}
+
+// operandComment names what an index operand refers to ("" if nothing).
+func (fn *Funcode) operandComment(kind OperandKind, x int32) string {
+	in := func(n int) bool { return x >= 0 && int(x) < n }
+	switch kind {
+	case ConstArg:
+		if in(len(fn.Consts)) {
+			return constString(fn.Consts[x])
+		}
+	case TypeArg:
+		if in(len(fn.Types)) {
+			return fn.Types[x].String()
+		}
+	case ClassArg:
+		if in(len(fn.Classes)) {
+			return fn.Classes[x].Name
+		}
+	case FuncArg:
+		if in(len(fn.Funcs)) {
+			return fn.Funcs[x].Name
+		}
+	case SlotArg:
+		return "virtual"
+	case DynArg:
+		if in(len(fn.Dyns)) {
+			return fn.Dyns[x].Name
+		}
+	case NCallArg:
+		if in(len(fn.NCalls)) {
+			return fn.NCalls[x].Native.Name
+		}
+	case BindArg:
+		if in(len(fn.Binds)) {
+			b := fn.Binds[x]
+			switch {
+			case b.Fn != nil:
+				return b.Fn.Name
+			case b.Native != nil:
+				return b.Native.Name
+			}
+			return "by name " + b.Name
+		}
+	case KindsArg:
+		return fmt.Sprintf("%s -> %s", kindName(Kind(x>>8)), kindName(Kind(x&255)))
+	}
+	return ""
 }
 
 func constString(v Value) string {

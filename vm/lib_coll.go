@@ -5,17 +5,19 @@ package vm
 // are the compiler's business (it emits COPY), as for l[i] and l[i] = v.
 func listMethods() []*Native {
 	m := func(name, sig string, fn func(t *Thread, l *List, a []Value) (Value, error)) *Native {
-		return libFn("List."+name, sig, func(t *Thread, a []Value) (Value, error) {
+		n := libFn("List."+name, sig, func(t *Thread, a []Value) (Value, error) {
 			l, ok := a[0].R.(*List)
 			if !ok || l == nil {
 				return Value{}, Throwf("NullPointerException", "List.%s called on null", name)
 			}
 			return fn(t, l, a)
 		})
+		n.Recv, n.Flags = RecvReads, ReadOnly
+		return n
 	}
 	length := func(t *Thread, l *List, a []Value) (Value, error) { return IntV(int64(len(l.Data))), nil }
 	return []*Native{
-		m("add", "void add(T x)", func(t *Thread, l *List, a []Value) (Value, error) {
+		writes(m("add", "void add(T x)", func(t *Thread, l *List, a []Value) (Value, error) {
 			if t.M != nil && t.M.MaxHeap > 0 && int64(len(l.Data)+1)*24 > t.M.MaxHeap {
 				return Value{}, Throwf("OutOfMemoryException", "a List of %d elements exceeds the heap limit", len(l.Data)+1)
 			}
@@ -26,7 +28,7 @@ func listMethods() []*Native {
 			}
 			l.Data = append(l.Data, a[1])
 			return Value{}, nil
-		}),
+		})),
 		m("get", "T get(int i)", func(t *Thread, l *List, a []Value) (Value, error) {
 			i, err := libListIndex("get", l, a[1])
 			if err != nil {
@@ -34,17 +36,17 @@ func listMethods() []*Native {
 			}
 			return l.Data[i], nil
 		}),
-		m("set", "void set(int i, T x)", func(t *Thread, l *List, a []Value) (Value, error) {
+		writes(m("set", "void set(int i, T x)", func(t *Thread, l *List, a []Value) (Value, error) {
 			i, err := libListIndex("set", l, a[1])
 			if err != nil {
 				return Value{}, err
 			}
 			l.Data[i] = a[2]
 			return Value{}, nil
-		}),
+		})),
 		m("length", "int length()", length),
 		m("count", "int count()", length),
-		m("removeAt", "void removeAt(int i)", func(t *Thread, l *List, a []Value) (Value, error) {
+		writes(m("removeAt", "void removeAt(int i)", func(t *Thread, l *List, a []Value) (Value, error) {
 			i, err := libListIndex("removeAt", l, a[1])
 			if err != nil {
 				return Value{}, err
@@ -53,21 +55,21 @@ func listMethods() []*Native {
 			l.Data[len(l.Data)-1] = Value{} // drop the reference for the GC
 			l.Data = l.Data[:len(l.Data)-1]
 			return Value{}, nil
-		}),
+		})),
 		m("indexOf", "int indexOf(T x)", func(t *Thread, l *List, a []Value) (Value, error) {
 			return IntV(int64(libListFind(l, a[1]))), nil
 		}),
 		m("contains", "bool contains(T x)", func(t *Thread, l *List, a []Value) (Value, error) {
 			return BoolV(libListFind(l, a[1]) >= 0), nil
 		}),
-		m("clear", "void clear()", func(t *Thread, l *List, a []Value) (Value, error) {
+		writes(m("clear", "void clear()", func(t *Thread, l *List, a []Value) (Value, error) {
 			clear(l.Data)
 			l.Data = l.Data[:0]
 			return Value{}, nil
-		}),
-		m("toString", "string toString()", func(t *Thread, l *List, a []Value) (Value, error) {
+		})),
+		formats(m("toString", "string toString()", func(t *Thread, l *List, a []Value) (Value, error) {
 			return libFormatRecv(t, a[0], l.Type)
-		}),
+		})),
 	}
 }
 
@@ -118,16 +120,18 @@ func libFormatRecv(t *Thread, v Value, typ *Type) (Value, error) {
 // identity otherwise (see Dict).
 func dictMethods() []*Native {
 	m := func(name, sig string, fn func(t *Thread, d *Dict, a []Value) (Value, error)) *Native {
-		return libFn("Dict."+name, sig, func(t *Thread, a []Value) (Value, error) {
+		n := libFn("Dict."+name, sig, func(t *Thread, a []Value) (Value, error) {
 			d, ok := a[0].R.(*Dict)
 			if !ok || d == nil {
 				return Value{}, Throwf("NullPointerException", "Dict.%s called on null", name)
 			}
 			return fn(t, d, a)
 		})
+		n.Recv, n.Flags = RecvReads, ReadOnly
+		return n
 	}
 	return []*Native{
-		m("set", "void set(K k, V v)", func(t *Thread, d *Dict, a []Value) (Value, error) {
+		writes(m("set", "void set(K k, V v)", func(t *Thread, d *Dict, a []Value) (Value, error) {
 			defer lockDict(t, d)()
 			// A full Dict grows its key and value slices and its index at
 			// once (the old ones stay until the next collection): charge
@@ -141,7 +145,7 @@ func dictMethods() []*Native {
 			}
 			d.Set(a[1], a[2])
 			return Value{}, nil
-		}),
+		})),
 		m("get", "V get(K k)", func(t *Thread, d *Dict, a []Value) (Value, error) {
 			unlock := lockDict(t, d)
 			v, ok := d.Get(a[1])
@@ -163,18 +167,18 @@ func dictMethods() []*Native {
 			_, ok := d.Get(a[1])
 			return BoolV(ok), nil
 		}),
-		m("remove", "int remove(K k)", func(t *Thread, d *Dict, a []Value) (Value, error) {
+		writes(m("remove", "int remove(K k)", func(t *Thread, d *Dict, a []Value) (Value, error) {
 			defer lockDict(t, d)()
 			if d.Remove(a[1]) {
 				return IntV(1), nil
 			}
 			return IntV(0), nil
-		}),
-		m("clear", "void clear()", func(t *Thread, d *Dict, a []Value) (Value, error) {
+		})),
+		writes(m("clear", "void clear()", func(t *Thread, d *Dict, a []Value) (Value, error) {
 			defer lockDict(t, d)()
 			d.Clear()
 			return Value{}, nil
-		}),
+		})),
 		m("count", "int count()", func(t *Thread, d *Dict, a []Value) (Value, error) {
 			defer lockDict(t, d)()
 			return IntV(int64(d.Len())), nil
@@ -188,9 +192,9 @@ func dictMethods() []*Native {
 			copy(l.Data, d.Keys)
 			return RefV(l), nil
 		}),
-		m("toString", "string toString()", func(t *Thread, d *Dict, a []Value) (Value, error) {
+		formats(m("toString", "string toString()", func(t *Thread, d *Dict, a []Value) (Value, error) {
 			return libFormatRecv(t, a[0], d.Type)
-		}),
+		})),
 	}
 }
 
@@ -211,21 +215,23 @@ func noUnlock() {}
 // args[0] (an *Array).
 func arrayMethods() []*Native {
 	m := func(name, sig string, fn func(t *Thread, arr *Array, a []Value) (Value, error)) *Native {
-		return libFn("array."+name, sig, func(t *Thread, a []Value) (Value, error) {
+		n := libFn("array."+name, sig, func(t *Thread, a []Value) (Value, error) {
 			arr, ok := a[0].R.(*Array)
 			if !ok || arr == nil {
 				return Value{}, Throwf("NullPointerException", "array.%s called on null", name)
 			}
 			return fn(t, arr, a)
 		})
+		n.Flags = ReadOnly
+		return n
 	}
 	return []*Native{
 		m("length", "int length()", func(t *Thread, arr *Array, a []Value) (Value, error) {
 			return IntV(int64(len(arr.Data))), nil
 		}),
-		m("toString", "string toString()", func(t *Thread, arr *Array, a []Value) (Value, error) {
+		formats(m("toString", "string toString()", func(t *Thread, arr *Array, a []Value) (Value, error) {
 			return libFormatRecv(t, a[0], arr.Type)
-		}),
+		})),
 	}
 }
 
@@ -237,4 +243,16 @@ func grownCap(c int) int {
 		return max(2*c, 4)
 	}
 	return c + (c+3*256)/4
+}
+
+// writes marks a collection method that changes its receiver.
+func writes(n *Native) *Native {
+	n.Recv, n.Flags = RecvWrites, n.Flags&^ReadOnly
+	return n
+}
+
+// formats marks a method that formats its receiver's elements.
+func formats(n *Native) *Native {
+	n.Flags |= Formats
+	return n
 }

@@ -32,7 +32,12 @@ func mathFuncs() []*Native {
 			return IntV(int64(r)), nil
 		})
 	}
-	return []*Native{
+	// the generator's natives: its state is outside the state hash
+	rng := func(n *Native) *Native {
+		n.Flags = OutsideState
+		return n
+	}
+	ns := []*Native{
 		unary("sin", math.Sin),
 		unary("cos", math.Cos),
 		unary("tan", math.Tan),
@@ -96,25 +101,31 @@ func mathFuncs() []*Native {
 		toInt("floor", math.Floor),
 		toInt("ceil", math.Ceil),
 		toInt("round", math.Round), // half away from zero
-		libFn("math.random", "double random()", func(t *Thread, a []Value) (Value, error) {
+		rng(libFn("math.random", "double random()", func(t *Thread, a []Value) (Value, error) {
 			return FloatV(float64(nextRandom(t.M)>>8) / (1 << 24)), nil
-		}),
-		libFn("math.srand", "void srand(int seed)", func(t *Thread, a []Value) (Value, error) {
+		})),
+		rng(libFn("math.srand", "void srand(int seed)", func(t *Thread, a []Value) (Value, error) {
 			st := libStateOf(t.M)
 			st.rngMu.Lock()
 			st.rng.seed(uint32(a[0].I()))
 			st.rngMu.Unlock()
 			return Value{}, nil
-		}),
-		libFn("math.randomi", "int randomi(int min, int max)", func(t *Thread, a []Value) (Value, error) {
+		})),
+		rng(libFn("math.randomi", "int randomi(int min, int max)", func(t *Thread, a []Value) (Value, error) {
 			lo, hi := int64(int32(a[0].I())), int64(int32(a[1].I()))
 			if lo > hi {
 				return Value{}, Throwf("Exception", "math.randomi: min %d is greater than max %d", lo, hi)
 			}
 			span := uint64(hi-lo) + 1 // up to 2^32: no overflow in 64 bits
 			return IntV(lo + int64(uint64(nextRandom(t.M))%span)), nil
-		}),
+		})),
 	}
+	for _, n := range ns {
+		if !n.Is(OutsideState) {
+			n.Flags |= ReadOnly // a function of its arguments
+		}
+	}
+	return ns
 }
 
 // nextRandom draws the next output of m's generator.

@@ -18,7 +18,7 @@ func StdLib() *Library {
 	l := NewLibrary()
 	l.Packages["io"] = &Package{Name: "io", Funcs: ioFuncs()}
 	l.Packages["math"] = &Package{Name: "math", Funcs: mathFuncs()}
-	l.Packages["fs"] = &Package{Name: "fs", Funcs: fsFuncs()}
+	l.Packages["fs"] = &Package{Name: "fs", Funcs: withFlags(OutsideState, fsFuncs()...)}
 	l.Methods["string"] = stringMethods()
 	l.Methods["List"] = listMethods()
 	l.Methods["Dict"] = dictMethods()
@@ -37,7 +37,7 @@ func libFn(name, sig string, fn NativeFunc) *Native {
 // Its result depends on the file system: it goes through the machine's
 // Outside (see outsideFn).
 func libPinnedFn(name, sig string, fn NativeFunc) *Native {
-	return &Native{Name: name, Sig: sig, Fn: outsideFn(name, fn), Pinned: true}
+	return &Native{Name: name, Sig: sig, Fn: outsideFn(name, fn), Pinned: true, Flags: OutsideState}
 }
 
 // libMachineState is the library state that belongs to one Machine: the

@@ -247,6 +247,10 @@ func init() {
 			})
 		}),
 	)
+	for _, h := range []*HostType{byteStreamHost, fileStreamHost} {
+		withFlags(OutsideState, h.Ctors...) // host data the state hash does not see
+		withFlags(OutsideState, h.Methods...)
+	}
 }
 
 // openFileStream is the FileStream(path, mode) constructor. Recorded or

@@ -31,7 +31,7 @@ func stringMethods() []*Native {
 			return v, nil
 		})
 	}
-	return []*Native{
+	return withFlags(ReadOnly, []*Native{ // strings do not change
 		m("length", "int length()", func(s string, a []Value) (Value, error) {
 			return IntV(int64(len(s))), nil
 		}),
@@ -119,7 +119,7 @@ func stringMethods() []*Native {
 		m("toString", "string toString()", func(s string, a []Value) (Value, error) {
 			return StrV(s), nil
 		}),
-	}
+	}...)
 }
 
 // libSubstring returns s[start:end] or raises IndexOutOfBoundsException

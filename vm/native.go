@@ -29,6 +29,42 @@ type Native struct {
 	Fn  NativeFunc
 	// Pinned marks a native that blocks its carrier (a blocking read).
 	Pinned bool
+	// Recv says whether a method reads or changes its receiver as a
+	// whole (the methods of List and Dict): see Funcode.AccessOf.
+	Recv RecvAccess
+	// Flags say what else the native does, for the tools that must know
+	// without calling it (the debugger, schedule exploration).
+	Flags NativeFlags
+}
+
+// NativeFlags are attributes of a native.
+type NativeFlags uint8
+
+// Native attributes.
+const (
+	// ReadOnly: the native changes nothing a program can see — not its
+	// arguments, the heap, the output, nor hidden state such as the
+	// random generator — and runs no NLang code (but see Formats): a
+	// debugger may call it in a watch, hover or breakpoint condition.
+	ReadOnly NativeFlags = 1 << iota
+	// Formats: it formats values of its receiver's type, and so calls the
+	// toString of the objects among them (NLang code).
+	Formats
+	// OutsideState: what it reads or changes is outside the state a
+	// scheduler's state hash sees — the file system, streams, the random
+	// generator.
+	OutsideState
+)
+
+// Is reports whether the native has every attribute of f.
+func (n *Native) Is(f NativeFlags) bool { return n.Flags&f == f }
+
+// withFlags adds f to each native of ns and returns ns.
+func withFlags(f NativeFlags, ns ...*Native) []*Native {
+	for _, n := range ns {
+		n.Flags |= f
+	}
+	return ns
 }
 
 // Method returns the method part of the native's name ("add" of

@@ -14,7 +14,9 @@ type Instr struct {
 	A, B, C int32
 }
 
-// Opcodes.
+// Opcodes. Each one has an entry in the opcode table (opinfo.go: its
+// name, operands and attributes), in the same order; a missing entry
+// does not compile.
 const (
 	NOP     Opcode = iota //                               -
 	MOVE                  // R[A] = R[B]
@@ -157,34 +159,9 @@ const (
 	numOpcodes
 )
 
-var opNames = [...]string{
-	NOP: "nop", MOVE: "move", LOADK: "loadk", LOADI: "loadi", LOADNIL: "loadnil",
-	ADDI: "addi", SUBI: "subi", MULI: "muli", DIVI: "divi", MODI: "modi",
-	ADDL: "addl", SUBL: "subl", MULL: "mull", DIVL: "divl", MODL: "modl",
-	ADDU: "addu", SUBU: "subu", MULU: "mulu", DIVU: "divu", MODU: "modu",
-	ADDUL: "addul", SUBUL: "subul", MULUL: "mulul", DIVUL: "divul", MODUL: "modul",
-	ADDF: "addf", SUBF: "subf", MULF: "mulf", DIVF: "divf", MODF: "modf",
-	ADDD: "addd", SUBD: "subd", MULD: "muld", DIVD: "divd", MODD: "modd",
-	ADDIK: "addik", ADDLK: "addlk", NEGI: "negi", NEGL: "negl", NEGF: "negf", NEGD: "negd", NOT: "not",
-	EQ: "eq", NE: "ne", LTI: "lti", LEI: "lei", LTU: "ltu", LEU: "leu",
-	EQD: "eqd", NED: "ned", LTD: "ltd", LED: "led",
-	EQS: "eqs", NES: "nes", LTS: "lts", LES: "les", EQR: "eqr", NER: "ner",
-	ISNULL: "isnull", NOTNULL: "notnull",
-	JMP: "jmp", LOOP: "loop", JT: "jt", JF: "jf",
-	JNLTI: "jnlti", JNLEI: "jnlei", LOOPLTIK: "loopltik", LOOPLEIK: "loopleik", LOOPGTIK: "loopgtik", LOOPGEIK: "loopgeik",
-	LOOPLTI: "looplti", LOOPLEI: "looplei", LOOPT: "loopt", JNLTIK: "jnltik", JNLEIK: "jnleik", JNGTIK: "jngtik", JNGEIK: "jngeik", JNLTD: "jnltd", JNLED: "jnled",
-	CONV: "conv", TOSTR: "tostr", CONCAT: "concat", BOX: "box", UNBOX: "unbox", CAST: "cast",
-	NEW: "new", GETF: "getf", SETF: "setf", COPY: "copy", NEWARRAY: "newarray",
-	AGET: "aget", ASET: "aset", LGET: "lget", LSET: "lset", SGET: "sget", LEN: "len",
-	NEWLIST: "newlist", NEWDICT: "newdict",
-	CALL: "call", CALLV: "callv", CALLI: "calli", CALLN: "calln", CALLF: "callf",
-	RET: "ret", RETV: "retv", BIND: "bind",
-	THROW: "throw", RETHROW: "rethrow", ASSERT: "assert", TRAP: "trap", CONT: "cont",
-}
-
 func (op Opcode) String() string {
-	if int(op) < len(opNames) && opNames[op] != "" {
-		return opNames[op]
+	if int(op) < len(opTable) {
+		return opTable[op].Name
 	}
 	return fmt.Sprintf("op%d", op)
 }

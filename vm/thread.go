@@ -334,11 +334,7 @@ func (t *Thread) callStack(midInstr bool) []CallFrame {
 }
 
 func frameInfo(f *Frame, top bool) CallFrame {
-	pc := f.PC
-	if !top && pc > 0 {
-		pc-- // the call instruction
-	}
-	line, col := f.Fn.Pos(pc)
+	line, col := f.Fn.Pos(framePC(f, !top)) // (see DebugFrame.PC)
 	return CallFrame{Func: f.Fn.Name, File: f.Fn.File, Line: line, Col: col}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/nlangdbg/nlangdbg/internal/testmode"
 	"github.com/nlangdbg/nlangdbg/sched/explore"
 )
 
@@ -198,8 +199,12 @@ func TestReplayRace(t *testing.T) {
 func TestExploreStateCache(t *testing.T) {
 	dir := t.TempDir()
 	var got [2]explore.Result
+	depth := "2" // (3 in the full run: 5,810 schedules without the cache)
+	if testmode.Full() {
+		depth = "3"
+	}
 	for i, args := range [][]string{nil, {"--state-cache"}} {
-		args = append(append([]string{"explore", "--json", "--strategy", "dfs", "--depth", "3", "--schedules", "100000", "--out", dir}, args...),
+		args = append(append([]string{"explore", "--json", "--strategy", "dfs", "--depth", depth, "--schedules", "100000", "--out", dir}, args...),
 			"../../testdata/explore/atomicity.n")
 		code, out, errs := cli(args...)
 		if code != 3 {

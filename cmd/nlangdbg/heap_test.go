@@ -84,10 +84,14 @@ func TestMaxHeapBoundsTheHeap(t *testing.T) {
 		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		limit := "16MB" // (64MB in the full run)
+		if testmode.Full() {
+			limit = "64MB"
+		}
 		var out, errb bytes.Buffer
-		code := doMain([]string{"run", "--max-heap", "64MB", path}, strings.NewReader(""), &out, &errb)
+		code := doMain([]string{"run", "--max-heap", limit, path}, strings.NewReader(""), &out, &errb)
 		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-		if code != 0 || len(lines) != 2 || !strings.Contains(lines[0], "the heap limit of 64MB is reached") && !strings.Contains(lines[0], "exceeds the heap limit") || lines[1] != "true" {
+		if code != 0 || len(lines) != 2 || !strings.Contains(lines[0], "the heap limit of "+limit+" is reached") && !strings.Contains(lines[0], "exceeds the heap limit") || lines[1] != "true" {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", name, code, out.String(), errb.String())
 		}
 	}
@@ -127,8 +131,13 @@ int main() {
 
 // TestMaxHeapBoundsTheStack: a deep recursion whose frames would take
 // the heap past --max-heap overflows before --max-frames; without the
-// limit it runs.
+// limit it runs. (A million frames over 64MB in the full run, 200,000
+// over 8MB otherwise.)
 func TestMaxHeapBoundsTheStack(t *testing.T) {
+	depth, limit := "200000", "8MB"
+	if testmode.Full() {
+		depth, limit = "1000000", "64MB"
+	}
 	path := filepath.Join(t.TempDir(), "rec.n")
 	os.WriteFile(path, []byte(`import io;
 int down(int n) {
@@ -137,17 +146,17 @@ int down(int n) {
     return 1 + down(n - 1) + c - c;
 }
 int main() {
-    io.print(down(1000000));
+    io.print(down(`+depth+`));
     return 0;
 }`), 0o644)
 	var out, errb bytes.Buffer
-	code := doMain([]string{"run", "--max-heap", "64MB", path}, strings.NewReader(""), &out, &errb)
+	code := doMain([]string{"run", "--max-heap", limit, path}, strings.NewReader(""), &out, &errb)
 	if code != 1 || !strings.HasPrefix(errb.String(), "Runtime error: StackOverflowException") {
-		t.Fatalf("--max-heap 64MB: exit %d, stderr %.200q", code, errb.String())
+		t.Fatalf("--max-heap %s: exit %d, stderr %.200q", limit, code, errb.String())
 	}
 	out.Reset()
 	errb.Reset()
-	if code := doMain([]string{"run", path}, strings.NewReader(""), &out, &errb); code != 0 || out.String() != "1000000\n" {
+	if code := doMain([]string{"run", path}, strings.NewReader(""), &out, &errb); code != 0 || out.String() != depth+"\n" {
 		t.Fatalf("no limit: exit %d, stdout %q, stderr %.200q", code, out.String(), errb.String())
 	}
 }

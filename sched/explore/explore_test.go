@@ -562,13 +562,14 @@ func TestDFSRunsEachScheduleOnce(t *testing.T) {
 // TestStateCache: with the state cache, the bounded search over each
 // planted bug still runs to its end and finds the same failures, with
 // fewer schedules; the correct concurrency scripts stay clean with it.
+// (Outside the full run the bound is 2 and the scripts get 15 schedules.)
 func TestStateCache(t *testing.T) {
 	for _, p := range planted {
 		if p.file == "lost_update.n" {
 			continue // millions of schedules within the bound (BenchmarkDFSComplete)
 		}
 		depth := 3
-		if p.file == "dict_check_then_act.n" || p.file == "atomicity.n" {
+		if p.file == "dict_check_then_act.n" || p.file == "atomicity.n" || !testmode.Full() {
 			depth = 2 // 14,383 and 5,810 schedules at depth 3: BenchmarkDFSComplete
 		}
 		var keys [2][]string
@@ -603,7 +604,10 @@ func TestStateCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg.Expect, cfg.Schedules, cfg.Strategy, cfg.StateCache = []byte(sc.Stdout), 60, DFS, true
+		cfg.Expect, cfg.Schedules, cfg.Strategy, cfg.StateCache = []byte(sc.Stdout), 15, DFS, true
+		if testmode.Full() {
+			cfg.Schedules = 60
+		}
 		res, err := Explore(cfg, nil)
 		if err != nil {
 			t.Fatal(err)

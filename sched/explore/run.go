@@ -72,26 +72,12 @@ func cacheable(cfg *Config) bool {
 	}
 	for _, fn := range cfg.Prog.Funcs {
 		for _, nc := range fn.NCalls {
-			if outsideNative(nc.Native.Name) {
+			if nc.Native.Is(vm.OutsideState) {
 				return false
 			}
 		}
 	}
 	return true
-}
-
-// outsideNative reports whether a native reads or changes what the state
-// hash does not see.
-func outsideNative(name string) bool {
-	switch {
-	case strings.HasPrefix(name, "fs."), strings.HasPrefix(name, "FileStream"), strings.HasPrefix(name, "ByteStream"):
-		return true
-	}
-	switch name {
-	case "io.readFile", "io.writeFile", "io.appendFile", "math.random", "math.randomi", "math.srand":
-		return true
-	}
-	return false
 }
 
 // run runs the program once with ch choosing and returns what failed, or

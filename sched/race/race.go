@@ -130,12 +130,21 @@ type Detector struct {
 	lastT  *vm.Thread
 	lastTS *threadState
 	// the last location (a read and a write of it often follow each
-	// other) and the instructions of the last function, as compiled
-	lastL    loc
-	lastC    *cell
-	code     map[*vm.Funcode][]vm.Instr
-	lastFn   *vm.Funcode
-	lastCode []vm.Instr
+	// other) and the accesses of the last function's instructions
+	lastL     loc
+	lastC     *cell
+	sites     map[*vm.Funcode][]site
+	lastFn    *vm.Funcode
+	lastSites []site
+}
+
+// site is what the instruction at a pc accesses (vm.Funcode.AccessOf),
+// with its operands resolved: the register of the object, and the field
+// number or the register of the index.
+type site struct {
+	kind     vm.AccessKind
+	write    bool
+	obj, key int32
 }
 
 // A Race is one data race found.
@@ -233,66 +242,45 @@ func (d *Detector) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		return false
 	}
 	fr := t.Frame(0)
-	ins := d.instr(fn, pc)
-	reg := func(r int32) vm.Value { return *t.Reg(fr, r) }
-	var obj any
+	s := d.site(fn, pc)
 	var i int64
-	write := false
-	switch ins.Op {
-	case vm.GETF:
-		obj, i = reg(ins.B).R, int64(ins.C)
-	case vm.SETF:
-		obj, i, write = reg(ins.A).R, int64(ins.B), true
-	case vm.AGET, vm.LGET:
-		obj, i = reg(ins.B).R, int64(reg(ins.C).N)
-	case vm.ASET, vm.LSET:
-		obj, i, write = reg(ins.A).R, int64(reg(ins.B).N), true
-	case vm.CALLN:
-		w, ok := collectionNative(fn.NCalls[ins.B].Native.Name)
-		if !ok {
-			return false
-		}
-		obj, i, write = reg(ins.A).R, -1, w
+	switch s.kind {
+	case vm.AccessField:
+		i = int64(s.key) // the field number
+	case vm.AccessArray, vm.AccessList:
+		i = int64(t.Reg(fr, s.key).N)
+	case vm.AccessCollection:
+		i = -1 // the collection as a whole
 	default:
 		return false
 	}
+	obj := t.Reg(fr, s.obj).R
 	if l, ok := locOf(obj, i); ok {
-		d.access(t, l, obj, write)
+		d.access(t, l, obj, s.write)
 	}
 	return false
 }
 
-// instr returns the instruction of fn at pc as compiled (under the trap).
-func (d *Detector) instr(fn *vm.Funcode, pc int32) vm.Instr {
+// site returns what the instruction of fn at pc (as compiled, under the
+// trap) accesses.
+func (d *Detector) site(fn *vm.Funcode, pc int32) site {
 	if fn != d.lastFn {
-		code := d.code[fn]
-		if code == nil {
-			code = make([]vm.Instr, len(fn.Code))
-			for i := range code {
-				code[i] = fn.Instr(int32(i))
+		sites := d.sites[fn]
+		if sites == nil {
+			sites = make([]site, len(fn.Code))
+			for i := range sites {
+				in := fn.Instr(int32(i))
+				a := fn.AccessOf(in)
+				sites[i] = site{kind: a.Kind, write: a.Write, obj: in.Operand(a.Obj), key: in.Operand(a.Key)}
 			}
-			if d.code == nil {
-				d.code = map[*vm.Funcode][]vm.Instr{}
+			if d.sites == nil {
+				d.sites = map[*vm.Funcode][]site{}
 			}
-			d.code[fn] = code
+			d.sites[fn] = sites
 		}
-		d.lastFn, d.lastCode = fn, code
+		d.lastFn, d.lastSites = fn, sites
 	}
-	return d.lastCode[pc]
-}
-
-// collectionNative says whether the native is a method of a List or a
-// Dict (a collection as a whole is one location) and whether it writes.
-func collectionNative(name string) (write, ok bool) {
-	typ, m, found := strings.Cut(name, ".")
-	if !found || (typ != "List" && typ != "Dict") {
-		return false, false
-	}
-	switch m {
-	case "set", "add", "remove", "removeAt", "insert", "clear", "put", "sort", "reverse", "addAll", "pop", "push":
-		return true, true
-	}
-	return false, true
+	return d.lastSites[pc]
 }
 
 // access checks an access of t to l (element i of obj) and records it.
@@ -359,12 +347,8 @@ func (d *Detector) access(t *vm.Thread, l loc, obj any, write bool) {
 func (d *Detector) at(t *vm.Thread, write bool) access {
 	a := access{write: write, thread: t}
 	for i := 0; i < len(a.stack) && i < t.Depth(); i++ {
-		f := t.Frame(i)
-		pc := f.PC
-		if i > 0 {
-			pc-- // a caller's PC is its return address
-		}
-		a.stack[i] = frameAt{f.Fn, pc}
+		df := t.DebugFrame(i)
+		a.stack[i] = frameAt{df.Func(), df.PC()}
 	}
 	return a
 }

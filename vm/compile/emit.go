@@ -39,17 +39,11 @@ func (b *fbuilder) emit(op vm.Opcode, a, bb, c int32) int32 {
 	return int32(len(b.fn.Code) - 1)
 }
 
-// patch sets the jump target of the jump at pc to target.
+// patch sets the jump target of the jump at pc to target (the operand
+// the opcode table names).
 func (b *fbuilder) patch(pc, target int32) {
 	in := &b.fn.Code[pc]
-	switch in.Op {
-	case vm.JMP, vm.LOOP:
-		in.A = target
-	case vm.JT, vm.JF:
-		in.B = target
-	default: // fused compare-and-branch
-		in.C = target
-	}
+	in.SetOperand(in.Op.Info().Target, target)
 }
 
 // patchHere points the jumps at pcs to the current pc.
