@@ -65,9 +65,19 @@ func (c *session) reloadBody(res *inspect.ReloadResult) api.ReloadBody {
 		b.Frames = append(b.Frames, api.ReloadFrame{ThreadID: f.Thread, Depth: f.Depth, Function: f.Func, Line: f.Line, How: f.How, Why: f.Why})
 	}
 	for _, bp := range res.Breakpoints {
-		b.Breakpoints = append(b.Breakpoints, c.breakpoint(bp, nil))
+		b.Breakpoints = append(b.Breakpoints, c.reloadBreakpoint(bp))
 	}
 	return b
+}
+
+// reloadBreakpoint is a breakpoint a reload moved, or left unplaced
+// (reason "failed").
+func (c *session) reloadBreakpoint(bp inspect.Breakpoint) api.Breakpoint {
+	out := api.Breakpoint{Breakpoint: c.breakpoint(bp, nil)}
+	if !bp.Verified {
+		out.Reason = "failed"
+	}
+	return out
 }
 
 // Reloaded implements inspect.ReloadListener: the client refetches
@@ -75,7 +85,7 @@ func (c *session) reloadBody(res *inspect.ReloadResult) api.ReloadBody {
 func (l *listener) Reloaded(res inspect.ReloadResult) {
 	c := l.c
 	for _, bp := range res.Breakpoints {
-		c.send(&dap.BreakpointEvent{Event: newEvent("breakpoint"), Body: dap.BreakpointEventBody{Reason: "changed", Breakpoint: c.breakpoint(bp, nil)}})
+		c.send(&api.BreakpointEvent{Event: newEvent("breakpoint"), Body: api.BreakpointEventBody{Reason: "changed", Breakpoint: c.reloadBreakpoint(bp)}})
 	}
 	c.mu.Lock()
 	inv := c.invalidated

@@ -199,3 +199,36 @@ func TestReloadDAPNewFunctionAndField(t *testing.T) {
 		t.Errorf("stdout %q", out)
 	}
 }
+
+// TestReloadDAPBreakpointOnDeletedLine: a breakpoint whose line the edit
+// deleted is no longer placed (verified false, reason failed, why).
+func TestReloadDAPBreakpointOnDeletedLine(t *testing.T) {
+	c, f := reloadSession(t, "print", "f2")
+	checkStop(t, c, 1, "f", f.Line("f2")) // f(0)
+	c.ContinueRequest(1, false)
+	daptest.ExpectResponse[*dap.ContinueResponse](t, c)
+	checkStop(t, c, 1, "main", f.Line("print")) // f(0) done
+	editFixture(t, f, "    y = y + 1; // @bp f2\n", "")
+	b := reload(t, c, api.ReloadArgs{})
+	var gone, moved *api.Breakpoint
+	for i := range b.Breakpoints {
+		switch {
+		case !b.Breakpoints[i].Verified:
+			gone = &b.Breakpoints[i]
+		default:
+			moved = &b.Breakpoints[i]
+		}
+	}
+	if gone == nil || gone.Reason != "failed" || gone.Message != "line 11 was removed by the reload" || moved == nil || moved.Line != f.Line("print")-1 {
+		t.Fatalf("breakpoints after the reload: %+v", b.Breakpoints)
+	}
+	c.ContinueRequest(1, false)
+	daptest.ExpectResponse[*dap.ContinueResponse](t, c)
+	checkStop(t, c, 1, "main", f.Line("print")-1)
+	c.SetBreakpointsRequest(f.Path)
+	daptest.ExpectResponse[*dap.SetBreakpointsResponse](t, c)
+	continueToExit(t, c, 1, 0)
+	if out := c.Output("stdout"); out != "r 1\nr 2\nr 4\nr 6\ntotal 13\n" {
+		t.Errorf("stdout %q", out)
+	}
+}

@@ -64,11 +64,31 @@ type ReloadBody struct {
 	// Frames are the frames of the functions whose code changed.
 	Frames []ReloadFrame `json:"frames,omitempty"`
 	// Breakpoints are those whose place changed: moved with their line,
-	// or no longer placed (verified false, with a message).
-	Breakpoints []dap.Breakpoint `json:"breakpoints,omitempty"`
+	// or no longer placed (verified false, reason "failed", a message).
+	Breakpoints []Breakpoint `json:"breakpoints,omitempty"`
 	// Notes say what else changed (the race detector's history, the
 	// recorded future).
 	Notes []string `json:"notes,omitempty"`
+}
+
+// Breakpoint is DAP's Breakpoint with the protocol's reason (1.65:
+// "pending" or "failed" for one that is not verified), which go-dap's
+// type does not have yet.
+type Breakpoint struct {
+	dap.Breakpoint
+	Reason string `json:"reason,omitempty"`
+}
+
+// BreakpointEvent is DAP's breakpoint event with Breakpoint's reason.
+type BreakpointEvent struct {
+	dap.Event
+	Body BreakpointEventBody `json:"body"`
+}
+
+// BreakpointEventBody is DAP's breakpoint event body.
+type BreakpointEventBody struct {
+	Reason     string     `json:"reason"`
+	Breakpoint Breakpoint `json:"breakpoint"`
 }
 
 // ReloadFrame is a frame of a function whose code changed, and where it
