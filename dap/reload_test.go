@@ -232,3 +232,26 @@ func TestReloadDAPBreakpointOnDeletedLine(t *testing.T) {
 		t.Errorf("stdout %q", out)
 	}
 }
+
+// TestReloadDAPDataBreakpoint: a data breakpoint on a field of a live
+// object still stops after a reload, at a write of the new code.
+func TestReloadDAPDataBreakpoint(t *testing.T) {
+	c, f := reloadSession(t, "print")
+	_, top := checkStop(t, c, 1, "main", f.Line("print"))
+	acc := variables(t, c, scopes(t, c, top.Id)["Locals"].VariablesReference)["acc"]
+	id, _ := dataID(t, c, acc.VariablesReference, "total", 0)
+	setWatches(t, c, dap.DataBreakpoint{DataId: id, AccessType: "write"})
+	c.SetBreakpointsRequest(f.Path)
+	daptest.ExpectResponse[*dap.SetBreakpointsResponse](t, c)
+	editFixture(t, f, "total = total + v; // @bp add", "total = total + v * 10; // @bp add")
+	reload(t, c, api.ReloadArgs{})
+	c.ContinueRequest(1, false)
+	daptest.ExpectResponse[*dap.ContinueResponse](t, c)
+	stop, top := checkStop(t, c, 1, "Acc.add", f.Line("add")+1)
+	if stop.Body.Reason != "data breakpoint" || !strings.Contains(stop.Body.Description, "total changed from 1 to 31") {
+		t.Errorf("stop after the reload: %+v", stop.Body)
+	}
+	c.SetDataBreakpointsRequest()
+	daptest.ExpectResponse[*dap.SetDataBreakpointsResponse](t, c)
+	continueToExit(t, c, 1, 0)
+}
