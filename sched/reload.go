@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/nlangdbg/nlangdbg/vm"
 )
@@ -29,7 +30,7 @@ func (s *Scheduler) SnapshotRelinked(r *vm.Relink) (sn *Snapshot, err error) {
 	if s.running > 0 || s.pinnedN > 0 {
 		return nil, ErrReloadNow
 	}
-	m := vm.NewMachine(r.New, nil, nil, nil)
+	m := vm.NewMachine(r.New, nil, io.Discard, io.Discard) // (code run on the copy prints nothing)
 	cp, c := s.copyInto(m, nil, s.objects, 0, r)
 	if err := c.Err(); err != nil {
 		return nil, err
