@@ -87,10 +87,7 @@ func (l *listener) Reloaded(res inspect.ReloadResult) {
 	for _, bp := range res.Breakpoints {
 		c.send(&api.BreakpointEvent{Event: newEvent("breakpoint"), Body: api.BreakpointEventBody{Reason: "changed", Breakpoint: c.reloadBreakpoint(bp)}})
 	}
-	c.mu.Lock()
-	inv := c.invalidated
-	c.mu.Unlock()
-	if inv {
+	if c.client.invalidated {
 		c.send(&dap.InvalidatedEvent{Event: newEvent("invalidated"),
 			Body: dap.InvalidatedEventBody{Areas: []dap.InvalidatedAreas{"threads", "stacks", "variables"}}})
 	}
