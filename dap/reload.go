@@ -75,7 +75,7 @@ func (c *session) reloadBody(res *inspect.ReloadResult) api.ReloadBody {
 func (c *session) reloadBreakpoint(bp inspect.Breakpoint) api.Breakpoint {
 	out := api.Breakpoint{Breakpoint: c.breakpoint(bp, nil)}
 	if !bp.Verified {
-		out.Reason = "failed"
+		out.Reason = bpFailed
 	}
 	return out
 }
@@ -85,7 +85,10 @@ func (c *session) reloadBreakpoint(bp inspect.Breakpoint) api.Breakpoint {
 func (l *listener) Reloaded(res inspect.ReloadResult) {
 	c := l.c
 	for _, bp := range res.Breakpoints {
-		c.send(&api.BreakpointEvent{Event: newEvent("breakpoint"), Body: api.BreakpointEventBody{Reason: "changed", Breakpoint: c.reloadBreakpoint(bp)}})
+		e := &breakpointEvent{Event: newEvent("breakpoint")}
+		e.Body.Reason = "changed"
+		e.Body.Breakpoint = breakpoint(c.reloadBreakpoint(bp))
+		c.send(e)
 	}
 	if c.client.invalidated {
 		c.send(&dap.InvalidatedEvent{Event: newEvent("invalidated"),

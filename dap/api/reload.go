@@ -79,18 +79,6 @@ type Breakpoint struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// BreakpointEvent is DAP's breakpoint event with Breakpoint's reason.
-type BreakpointEvent struct {
-	dap.Event
-	Body BreakpointEventBody `json:"body"`
-}
-
-// BreakpointEventBody is DAP's breakpoint event body.
-type BreakpointEventBody struct {
-	Reason     string     `json:"reason"`
-	Breakpoint Breakpoint `json:"breakpoint"`
-}
-
 // ReloadFrame is a frame of a function whose code changed, and where it
 // goes on.
 type ReloadFrame struct {
