@@ -70,6 +70,7 @@ type Checkpoint struct {
 	Where string
 	at    moment
 	sets  int // tt.sets when it was made
+	epoch int // the number of the program's epoch it was made in (reload.go)
 }
 
 // moment names a point of a deterministic run. With trap set, it is the
@@ -304,6 +305,9 @@ func (p *pass) red0(id int64) int64 {
 // trap; onEv every scheduler event.
 func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, moment, []int), onEv func(*pass, sched.Event), prepare func(*pass)) (*pass, error) {
 	tt := s.tt
+	if from == nil {
+		from = s.floorSnap() // the start of the program's epoch (reload.go)
+	}
 	off := 0
 	if from != nil {
 		off = from.off
@@ -754,7 +758,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 		if !reached {
 			return p.failed(errors.New("the re-execution ended before the present (the recording diverged)"))
 		}
-		if !last.isStart() || from == nil {
+		if !last.isStart() || from == nil || from == s.floorSnap() {
 			break
 		}
 		end = moment{byOff: true, off: from.off}
@@ -815,7 +819,7 @@ func (s *Session) AddCheckpoint(note string) (Checkpoint, error) {
 	}
 	now := s.present()
 	s.tt.nextCP++
-	cp := Checkpoint{ID: s.tt.nextCP, Note: note, at: now, Where: s.describeMoment(now), sets: s.tt.sets}
+	cp := Checkpoint{ID: s.tt.nextCP, Note: note, at: now, Where: s.describeMoment(now), sets: s.tt.sets, epoch: s.epochIndex()}
 	s.tt.checkpoints = append(s.tt.checkpoints, cp)
 	return cp, nil
 }
@@ -837,6 +841,9 @@ func (s *Session) RestartAt(id int) error {
 		if cp.ID == id {
 			if cp.sets > 0 {
 				return fmt.Errorf("checkpoint %d was made after a variable was set, which a re-execution does not do: it cannot be reached again", id)
+			}
+			if cp.epoch != s.epochIndex() {
+				return s.restartBeforeReload(cp) // reload.go
 			}
 			if cp.at.isStart() {
 				err := s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: fmt.Sprintf("Checkpoint %d", id)})

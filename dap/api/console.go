@@ -44,7 +44,9 @@ const ConsoleHelp = `debugger commands (type them with a leading ':' in a debug 
   origin EXPR           where the value of EXPR came from
   query FILE:LINE EXPR [if COND]   EXPR at every execution of the line so far
   timeline [THREAD]     what happened to THREAD: spawn, runs, parks, wakes, stops, end
-  travel MOMENT         go to a moment of an answer (the [..] before it)`
+  travel MOMENT         go to a moment of an answer (the [..] before it)
+  reload [-move]        install the edited files' code in the paused program
+  whatif [FILE:LINE EXPR]   re-execute the recorded run with the edited code: where does it differ?`
 
 // CmdReverseContinue is the standard reverseContinue request, which the
 // console's `rev continue` sends (its arguments: ThreadArgs).
@@ -202,6 +204,8 @@ func ParseConsole(line string, thread int64, depth int) (Call, error) {
 		return Call{Command: CmdDump, Args: DumpArgs{Path: f[1]}}, nil
 	case "when":
 		return Call{Command: CmdWhen, Args: None{}}, nil
+	case "reload", "whatif":
+		return parseReload(f)
 	}
 	return Call{}, fmt.Errorf("unknown debugger command %q (see :help)", f[0])
 }
@@ -332,6 +336,10 @@ func (c Call) Format(body any) string {
 		return FormatCheckpoints(b)
 	case WhenBody:
 		return FormatWhen(b)
+	case ReloadBody:
+		return FormatReload(b)
+	case WhatIfBody:
+		return FormatWhatIf(b)
 	}
 	if text, ok := formatPast(body); ok { // (past.go)
 		return text
@@ -373,6 +381,10 @@ func NewBody(command string) any {
 		return new(CheckpointsBody)
 	case CmdWhen:
 		return new(WhenBody)
+	case CmdReload:
+		return new(ReloadBody)
+	case CmdWhatIf:
+		return new(WhatIfBody)
 	}
 	return newPastBody(command) // (past.go)
 }

@@ -18,6 +18,10 @@ function makeStub() {
     trackers: {},
     inputs: [], // answers showInputBox gives, in order
     prompts: [],
+    infos: [],
+    status: [],
+    saveHooks: [],
+    output: [],
   };
   class EventEmitter {
     constructor() {
@@ -78,6 +82,20 @@ function makeStub() {
         rec.prompts.push(opts);
         return Promise.resolve(rec.inputs.shift());
       },
+      showInformationMessage: (msg) => {
+        rec.infos.push(msg);
+        return Promise.resolve(undefined);
+      },
+      setStatusBarMessage: (msg) => {
+        rec.status.push(msg);
+        return { dispose() {} };
+      },
+      createOutputChannel: () => ({
+        appendLine: (l) => rec.output.push(l),
+        clear: () => rec.output.splice(0),
+        show() {},
+        dispose() {},
+      }),
     },
     workspace: {
       workspaceFolders: undefined,
@@ -90,6 +108,10 @@ function makeStub() {
       }),
       getWorkspaceFolder: (uri) =>
         (vscode.workspace.workspaceFolders || []).find((f) => uri.fsPath.startsWith(f.uri.fsPath + '/')),
+      onDidSaveTextDocument: (fn) => {
+        rec.saveHooks.push(fn);
+        return { dispose() {} };
+      },
     },
     debug: {
       activeDebugSession: undefined,
