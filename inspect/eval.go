@@ -105,7 +105,7 @@ func (s *Session) runEvalOn(m *vm.Machine, fn *vm.Funcode, args []vm.Value) (v v
 	th.NoDebug = true
 	th.SetHeapBudget(EvalHeapBudget)
 	defer th.SetHeapBudget(0)
-	th.Name = "eval"
+	th.SetName("eval")
 	for {
 		left := EvalStepLimit - int(th.Reductions())
 		if left <= 0 {

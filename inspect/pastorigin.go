@@ -663,7 +663,7 @@ func opText(op vm.Opcode) string {
 // it is gone).
 func (s *Session) threadName(id int64) string {
 	if t := s.r.sch.Thread(id); t != nil {
-		return t.Name
+		return t.Name()
 	}
 	return fmt.Sprintf("thread-%d", id)
 }
@@ -859,7 +859,7 @@ func (w *chanWatch) trap(t *vm.Thread, m moment) bool {
 			return false // it throws
 		}
 		try := m.fn.NCalls[in.B].Native.Name == "Channel.trySend"
-		snd := &sendInfo{frameAt: *captureFrame(t, 0, m), name: t.Name}
+		snd := &sendInfo{frameAt: *captureFrame(t, 0, m), name: t.Name()}
 		switch {
 		case len(q.recvs) > 0:
 			r := q.recvs[0]

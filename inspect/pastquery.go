@@ -191,7 +191,7 @@ func (w *queryWatch) trap(t *vm.Thread, m moment) bool {
 			// (as a logpoint whose condition fails: it counts, and says why)
 			w.total++
 			if len(w.hits) < w.limit {
-				w.hits = append(w.hits, rawHit{m: m, name: t.Name, err: fmt.Sprintf("condition %q failed: %v", w.b.cond, err)})
+				w.hits = append(w.hits, rawHit{m: m, name: t.Name(), err: fmt.Sprintf("condition %q failed: %v", w.b.cond, err)})
 			}
 			return false
 		}
@@ -200,7 +200,7 @@ func (w *queryWatch) trap(t *vm.Thread, m moment) bool {
 	if len(w.hits) >= w.limit {
 		return false
 	}
-	h := rawHit{m: m, name: t.Name}
+	h := rawHit{m: m, name: t.Name()}
 	p := w.b.logParts[0]
 	c := p.at[k]
 	v, err := w.s.run(c, t)

@@ -135,7 +135,7 @@ func (s *Session) Timeline(threadID int64, limit int, progress func(done, total 
 	}
 	if tl.Name == "" {
 		if t := s.r.sch.Thread(threadID); t != nil {
-			tl.Name = t.Name
+			tl.Name = t.Name()
 		}
 	}
 	tl.Total = len(entries)
@@ -172,7 +172,7 @@ func (w *timelineWatch) trap(t *vm.Thread, m moment) bool {
 	if w.spawns == nil {
 		w.spawns = map[int64][]spawnSite{}
 	}
-	w.spawns[t.ID] = append(w.spawns[t.ID], spawnSite{m: m, name: t.Name})
+	w.spawns[t.ID] = append(w.spawns[t.ID], spawnSite{m: m, name: t.Name()})
 	return false
 }
 
@@ -204,9 +204,9 @@ func (w *timelineWatch) event(ev sched.Event, p *scanPass) {
 			w.spawns[ev.By.ID] = list[1:]
 			if ev.Thread != nil && ev.Thread.ID == w.id {
 				pl := place(site.m.fn, site.m.pc)
-				w.name = ev.Thread.Name
+				w.name = ev.Thread.Name()
 				w.red, w.known = 0, true
-				w.add(TimelineEntry{Kind: TimelineSpawned, Moment: s.encodeMoment(site.m), ByThread: ev.By.ID, ByName: ev.By.Name,
+				w.add(TimelineEntry{Kind: TimelineSpawned, Moment: s.encodeMoment(site.m), ByThread: ev.By.ID, ByName: ev.By.Name(),
 					Func: pl.Func, File: pl.File, Line: pl.Line, off: p.j.Offset()})
 			}
 		}
@@ -227,7 +227,7 @@ func (w *timelineWatch) event(ev sched.Event, p *scanPass) {
 		return
 	}
 	t := ev.Thread
-	w.name = t.Name
+	w.name = t.Name()
 	if end {
 		red := t.Reductions()
 		if w.ran == nil {
@@ -255,7 +255,7 @@ func (w *timelineWatch) event(ev sched.Event, p *scanPass) {
 	case sched.EventWake:
 		e := TimelineEntry{Kind: TimelineWoken, Reason: "woken by the runtime (a timer, input)"}
 		if ev.By != nil {
-			e.ByThread, e.ByName, e.Reason = ev.By.ID, ev.By.Name, ""
+			e.ByThread, e.ByName, e.Reason = ev.By.ID, ev.By.Name(), ""
 		}
 		w.woken = &e
 	case sched.EventExit:

@@ -590,7 +590,7 @@ func (w *writesWatch) trap(t *vm.Thread, m moment) bool {
 		}
 		if tg.stores(in) {
 			if v, ok := tg.value(f, t, in); ok {
-				w.stores = append(w.stores, &pendingStore{w: rawWrite{m: m, name: t.Name, old: w.s.brief(v, tg.typ, 0), fr: w.capture(t, m)},
+				w.stores = append(w.stores, &pendingStore{w: rawWrite{m: m, name: t.Name(), old: w.s.brief(v, tg.typ, 0), fr: w.capture(t, m)},
 					t: t, depth: m.depth, pc: m.pc + 1})
 			}
 		}
@@ -612,13 +612,13 @@ func (w *writesWatch) trap(t *vm.Thread, m moment) bool {
 			// the present one's
 			w.writes, w.pending, w.entry, w.began = nil, nil, nil, true
 		case m.pc == 0 && w.entry == nil:
-			w.entry = &rawWrite{m: m, name: t.Name, new: w.s.brief(reg(tg.reg), tg.typ, 0), fr: w.capture(t, m)}
+			w.entry = &rawWrite{m: m, name: t.Name(), new: w.s.brief(reg(tg.reg), tg.typ, 0), fr: w.capture(t, m)}
 			if tg.capture && t.Depth() > 1 && !t.Frame(1).Fn.Cont {
 				w.entry.caller = captureFrame(t, 1, m)
 			}
 		}
 		if tg.writes(m.pc, in) {
-			w.pending = &pendingWrite{w: rawWrite{m: m, name: t.Name, old: w.s.brief(reg(tg.reg), tg.typ, 0), fr: w.capture(t, m)},
+			w.pending = &pendingWrite{w: rawWrite{m: m, name: t.Name(), old: w.s.brief(reg(tg.reg), tg.typ, 0), fr: w.capture(t, m)},
 				depth: m.depth, pc: m.pc + 1}
 		}
 	}
@@ -691,7 +691,7 @@ func (w *writesWatch) stored(t *vm.Thread, m moment) {
 		p.w.old = nowText // (it runs later: it finds this value)
 	}
 	if done == nil {
-		w.writes = append(w.writes, rawWrite{m: moment{thread: t.ID, depth: m.depth, fn: m.fn, pc: m.pc}, name: t.Name,
+		w.writes = append(w.writes, rawWrite{m: moment{thread: t.ID, depth: m.depth, fn: m.fn, pc: m.pc}, name: t.Name(),
 			new: nowText, orphan: true, old: w.last})
 		w.last = nowText
 		return

@@ -877,7 +877,7 @@ func (s *Session) describeMoment(m moment) string {
 	t := s.r.sch.Thread(m.thread)
 	name := fmt.Sprintf("thread %d", m.thread)
 	if t != nil {
-		name = fmt.Sprintf("thread %d %q", t.ID, t.Name)
+		name = fmt.Sprintf("thread %d %q", t.ID, t.Name())
 	}
 	if m.trap || m.throw {
 		line, _ := m.fn.Pos(m.pc)

@@ -86,7 +86,7 @@ func (s *Session) SchedView() (SchedInfo, error) {
 	now := s.r.stoppedAt
 	s.mu.Unlock()
 	for _, tm := range s.r.sch.Timers() {
-		info.Timers = append(info.Timers, TimerInfo{ThreadID: tm.Thread.ID, Name: tm.Thread.Name, In: tm.Deadline - now})
+		info.Timers = append(info.Timers, TimerInfo{ThreadID: tm.Thread.ID, Name: tm.Thread.Name(), In: tm.Deadline - now})
 	}
 	return info, nil
 }
@@ -108,7 +108,7 @@ func (s *Session) SchedStep() (DispatchInfo, error) {
 	s.mu.Unlock()
 	d := DispatchInfo{Reductions: ev.Reductions}
 	if ev.Thread != nil {
-		d.ThreadID, d.Name = ev.Thread.ID, ev.Thread.Name
+		d.ThreadID, d.Name = ev.Thread.ID, ev.Thread.Name()
 	}
 	for _, t := range ev.Woken {
 		d.Woken = append(d.Woken, t.ID)
@@ -268,7 +268,7 @@ func (s *Session) schedEventStop(ev sched.Event) (StopInfo, bool) {
 	}
 	desc := fmt.Sprintf("Scheduler event: %s", ev.Kind)
 	if ev.Thread != nil {
-		desc = fmt.Sprintf("Scheduler event: %s of thread %d %q", ev.Kind, ev.Thread.ID, ev.Thread.Name)
+		desc = fmt.Sprintf("Scheduler event: %s of thread %d %q", ev.Kind, ev.Thread.ID, ev.Thread.Name())
 		if ev.Kind == sched.EventPark {
 			desc += " on " + ev.Reason
 		}

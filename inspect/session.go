@@ -638,7 +638,7 @@ func (s *Session) checkSingleThreadBlocked() {
 		desc := "Paused: the only thread allowed to run is blocked"
 		text := ""
 		if t != nil {
-			text = fmt.Sprintf("thread %d %q waits for %s; the other threads are frozen", t.ID, t.Name, t.WaitReason)
+			text = fmt.Sprintf("thread %d %q waits for %s; the other threads are frozen", t.ID, t.Name(), t.WaitReason)
 		}
 		s.emit(func(l Listener) { l.Output("console", text+"\n") })
 		s.stopWorld(StopInfo{Reason: ReasonPause, Description: desc, Text: text}, t)
@@ -658,9 +658,9 @@ func (s *Session) checkSingleThreadBlocked() {
 		if first == nil {
 			first = t
 		}
-		fmt.Fprintf(&b, "  thread %d %q waits for %s", t.ID, t.Name, t.WaitReason)
+		fmt.Fprintf(&b, "  thread %d %q waits for %s", t.ID, t.Name(), t.WaitReason)
 		if owner := lockOwner(t.WaitOn); owner != nil {
-			fmt.Fprintf(&b, ", held by thread %d %q", owner.ID, owner.Name)
+			fmt.Fprintf(&b, ", held by thread %d %q", owner.ID, owner.Name())
 			if s.r.sch.Frozen(owner) {
 				b.WriteString(" (frozen)")
 			}
@@ -672,7 +672,7 @@ func (s *Session) checkSingleThreadBlocked() {
 	}
 	var names []string
 	for _, t := range frozen {
-		names = append(names, fmt.Sprintf("%d %q", t.ID, t.Name))
+		names = append(names, fmt.Sprintf("%d %q", t.ID, t.Name()))
 	}
 	text := "nothing can run: every thread is blocked or frozen\n" + b.String() +
 		"  frozen: thread " + strings.Join(names, ", thread ") + " (thaw to let it run)"

@@ -46,7 +46,7 @@ func (s *Session) TerminateThreads(ids []int64) error {
 		ts = append(ts, t)
 	}
 	for _, t := range ts {
-		exc := s.r.m.NewTermination(fmt.Sprintf("thread %d %q terminated by the debugger", t.ID, t.Name))
+		exc := s.r.m.NewTermination(fmt.Sprintf("thread %d %q terminated by the debugger", t.ID, t.Name()))
 		if err := s.r.sch.Terminate(t, exc); err != nil {
 			return err
 		}

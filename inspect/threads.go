@@ -10,7 +10,7 @@ import (
 
 // threadInfo describes t (the program must be stopped).
 func (s *Session) threadInfo(t *vm.Thread) ThreadInfo {
-	ti := ThreadInfo{ID: t.ID, Name: t.Name, State: t.State.String(), Stopped: t == s.r.stopped}
+	ti := ThreadInfo{ID: t.ID, Name: t.Name(), State: t.State.String(), Stopped: t == s.r.stopped}
 	if ti.Stopped && t.State == vm.Runnable {
 		ti.State = "stopped" // the thread the stop is about
 	}

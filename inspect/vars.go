@@ -378,7 +378,7 @@ func (s *Session) threadKids(t *vm.Thread, expr string) []child {
 	ti := s.threadInfo(t)
 	out := []child{
 		{name: "id", v: vm.IntV(t.ID), typ: vm.Int, expr: join(expr, ".id()")},
-		{name: "name", v: vm.StrV(t.Name), typ: vm.String, expr: join(expr, ".name()")},
+		{name: "name", v: vm.StrV(t.Name()), typ: vm.String, expr: join(expr, ".name()")},
 		{name: "state", v: vm.StrV(ti.State), typ: vm.String},
 		{name: "waitReason", v: vm.StrV(ti.WaitReason), typ: vm.String},
 		{name: "alive", v: vm.BoolV(t.State != vm.Dead && !t.Done()), typ: vm.Bool, expr: join(expr, ".isAlive()")},
@@ -402,7 +402,7 @@ func (s *Session) threadType() *vm.Type {
 }
 
 // threadLabel names a thread in lists: "[2] producer".
-func threadLabel(t *vm.Thread) string { return fmt.Sprintf("[%d] %s", t.ID, t.Name) }
+func threadLabel(t *vm.Thread) string { return fmt.Sprintf("[%d] %s", t.ID, t.Name()) }
 
 // threadChild is a thread value shown as text (its summary if empty).
 func (s *Session) threadChild(name string, t *vm.Thread, text string) child {

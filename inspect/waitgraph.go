@@ -75,14 +75,14 @@ func (s *Session) WaitGraph() (WaitGraph, error) {
 			kind, desc := describeWaitObject(obj, t.WaitReason)
 			g.Objects = append(g.Objects, WaitObject{ID: id, Kind: kind, Description: desc})
 		}
-		g.Names[t.ID] = t.Name
+		g.Names[t.ID] = t.Name()
 		g.Edges = append(g.Edges, WaitEdge{From: threadNode(t.ID), To: id, Label: t.WaitReason})
 		in := len(g.Edges) - 1
 		o, label := waitOwner(obj)
 		if o == nil || o.State == vm.Dead {
 			continue
 		}
-		g.Names[o.ID] = o.Name
+		g.Names[o.ID] = o.Name()
 		if !seen {
 			g.Edges = append(g.Edges, WaitEdge{From: id, To: threadNode(o.ID), Label: label})
 		}
@@ -153,7 +153,7 @@ func describeWaitObject(obj any, reason string) (kind, desc string) {
 	case sched.Primitive:
 		return o.Kind(), o.String()
 	case *vm.Thread:
-		return "Thread", fmt.Sprintf("Thread %d %q", o.ID, o.Name)
+		return "Thread", fmt.Sprintf("Thread %d %q", o.ID, o.Name())
 	}
 	name := strings.TrimPrefix(fmt.Sprintf("%T", obj), "*")
 	if st, ok := obj.(fmt.Stringer); ok {

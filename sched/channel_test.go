@@ -18,12 +18,12 @@ func TestRecvWokenBySend(t *testing.T) {
 		join(2).ret0()
 	s := e.start(main, Options{})
 
-	if ev := s.Dispatch(); ev.Thread.Name != "main" || ev.Stop != vm.StopYield || len(ev.Spawned) != 1 {
+	if ev := s.Dispatch(); ev.Thread.Name() != "main" || ev.Stop != vm.StopYield || len(ev.Spawned) != 1 {
 		t.Fatalf("1: %v", ev)
 	}
 	ev := s.Dispatch()
 	recv := ev.Thread
-	if recv.Name != "thread-2" || ev.Stop != vm.StopPark {
+	if recv.Name() != "thread-2" || ev.Stop != vm.StopPark {
 		t.Fatalf("2: %v", ev)
 	}
 	if recv.State != vm.Waiting || recv.WaitReason != "chan recv" {
@@ -40,7 +40,7 @@ func TestRecvWokenBySend(t *testing.T) {
 		t.Errorf("String = %q", got)
 	}
 	ev = s.Dispatch() // main sends: direct handoff, then parks in join
-	if ev.Thread.Name != "main" || len(ev.Woken) != 1 || ev.Woken[0] != recv || ev.Stop != vm.StopPark {
+	if ev.Thread.Name() != "main" || len(ev.Woken) != 1 || ev.Woken[0] != recv || ev.Stop != vm.StopPark {
 		t.Fatalf("3: %v", ev)
 	}
 	if recv.State != vm.Runnable || recv.WaitReason != "" || recv.WaitOn != nil {

@@ -242,7 +242,7 @@ func (s *Scheduler) deadlock() {
 		if t.State == vm.Dead {
 			continue
 		}
-		fmt.Fprintf(&b, "thread %d %q [%s]:\n", t.ID, t.Name, waitText(t))
+		fmt.Fprintf(&b, "thread %d %q [%s]:\n", t.ID, t.Name(), waitText(t))
 		b.WriteString(vm.FormatBacktrace(backtrace(t)))
 	}
 	s.report(b.String())

@@ -88,7 +88,7 @@ func (e Event) String() string {
 	var b strings.Builder
 	b.WriteString(e.Kind.String())
 	if e.Thread != nil {
-		b.WriteString(" " + e.Thread.Name)
+		b.WriteString(" " + e.Thread.Name())
 	}
 	switch e.Kind {
 	case EventDispatch:
@@ -102,7 +102,7 @@ func (e Event) String() string {
 		b.WriteString(" [" + e.Reason + "]")
 	case EventSpawn, EventWake:
 		if e.By != nil {
-			b.WriteString(" by " + e.By.Name)
+			b.WriteString(" by " + e.By.Name())
 		}
 	case EventEnd, EventDeadlock:
 		fmt.Fprintf(&b, " code %d", e.Code)
@@ -119,7 +119,7 @@ func (e Event) String() string {
 func names(ts []*vm.Thread) string {
 	s := make([]string, len(ts))
 	for i, t := range ts {
-		s[i] = t.Name
+		s[i] = t.Name()
 	}
 	return "[" + strings.Join(s, " ") + "]"
 }

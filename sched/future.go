@@ -64,7 +64,7 @@ func (f *Future) get(t *vm.Thread) (vm.Value, error) {
 		return f.val, nil
 	}
 	if f.thread == t {
-		return vm.Value{}, vm.Throwf("DeadlockException", "thread %q cannot wait for its own result", t.Name)
+		return vm.Value{}, vm.Throwf("DeadlockException", "thread %q cannot wait for its own result", t.Name())
 	}
 	s, err := blocking(t)
 	if err != nil {

@@ -45,11 +45,11 @@ func newEnv(t *testing.T) *env {
 		addClass(e.prog, n, exc)
 	}
 	e.logN = &vm.Native{Name: "log", Sig: "void log(int v)", Fn: func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
-		e.log = append(e.log, fmt.Sprintf("%s:%d", t.Name, args[0].I()))
+		e.log = append(e.log, fmt.Sprintf("%s:%d", t.Name(), args[0].I()))
 		return vm.Value{}, nil
 	}}
 	e.logS = &vm.Native{Name: "logs", Sig: "void logs(string s)", Fn: func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
-		e.log = append(e.log, fmt.Sprintf("%s:%s", t.Name, args[0].S()))
+		e.log = append(e.log, fmt.Sprintf("%s:%s", t.Name(), args[0].S()))
 		return vm.Value{}, nil
 	}}
 	return e

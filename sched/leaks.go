@@ -242,7 +242,7 @@ func (s *Scheduler) LeakReport(leaks []Leak) string {
 		if at, ok := s.MadeAt(l.On); ok && !isThread(l.On) {
 			what += ", made at " + siteText(at)
 		}
-		fmt.Fprintf(&b, "thread %d %q [%s]", t.ID, t.Name, what)
+		fmt.Fprintf(&b, "thread %d %q [%s]", t.ID, t.Name(), what)
 		if parent, at := s.SpawnedBy(t); at.Known() {
 			fmt.Fprintf(&b, ", spawned by thread %d at %s", parent, siteText(at))
 		}

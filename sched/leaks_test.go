@@ -97,7 +97,7 @@ func TestLeaksServer(t *testing.T) {
 		parent, at := s.SpawnedBy(l.Thread)
 		file, line, _ := at.Pos()
 		ch, _ := l.On.(*Channel)
-		got = append(got, fmt.Sprintf("%s %s on channel:%v by %d at %s:%d", l.Thread.Name, l.Thread.WaitReason, ch != nil, parent, file, line))
+		got = append(got, fmt.Sprintf("%s %s on channel:%v by %d at %s:%d", l.Thread.Name(), l.Thread.WaitReason, ch != nil, parent, file, line))
 	}
 	spawn := markerLine(t, serverSrc, "spawn")
 	var want []string
@@ -228,7 +228,7 @@ func checkNoFalseLeaks(t *testing.T, name, src string, quota int) {
 	var failed []string
 	s.OnEvent = func(ev Event) {
 		if ev.Kind == EventWake && leaked[ev.Thread] {
-			failed = append(failed, fmt.Sprintf("thread %d %q was reported leaked, then woken", ev.Thread.ID, ev.Thread.Name))
+			failed = append(failed, fmt.Sprintf("thread %d %q was reported leaked, then woken", ev.Thread.ID, ev.Thread.Name()))
 		}
 		if ev.Kind == EventEnd {
 			return

@@ -45,10 +45,10 @@ func threadMethods() []*vm.Native {
 			return vm.IntV(th.ID), nil
 		})),
 		readOnly(method("Thread", "string name()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
-			return vm.StrV(th.Name), nil
+			return vm.StrV(th.Name()), nil
 		})),
 		method("Thread", "void setName(string n)", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
-			th.Name = args[1].S()
+			th.SetName(args[1].S())
 			return vm.Value{}, nil
 		}),
 		readOnly(method("Thread", "bool isAlive()", func(t *vm.Thread, th *vm.Thread, args []vm.Value) (vm.Value, error) {
@@ -168,7 +168,7 @@ func sigName(sig string) string {
 
 func formatThread(v any) string {
 	if t, ok := v.(*vm.Thread); ok && t != nil {
-		return fmt.Sprintf("Thread[%d %s]", t.ID, t.Name)
+		return fmt.Sprintf("Thread[%d %s]", t.ID, t.Name())
 	}
 	return "null"
 }
@@ -190,7 +190,7 @@ func blocking(t *vm.Thread) (*Scheduler, error) {
 }
 
 func cannotBlock(t *vm.Thread) error {
-	return vm.Throwf("IllegalStateException", "thread %q cannot block: it is not run by the scheduler", t.Name)
+	return vm.Throwf("IllegalStateException", "thread %q cannot block: it is not run by the scheduler", t.Name())
 }
 
 // spawn implements thread.spawn(f, args…): args[0] is the function value,
@@ -242,13 +242,13 @@ func join(t, th *vm.Thread) (vm.Value, error) {
 		return vm.Value{}, nil
 	}
 	if th == t {
-		return vm.Value{}, vm.Throwf("DeadlockException", "thread %q cannot join itself", t.Name)
+		return vm.Value{}, vm.Throwf("DeadlockException", "thread %q cannot join itself", t.Name())
 	}
 	s, err := blocking(t)
 	if err != nil {
 		return vm.Value{}, err
 	}
-	ti.extra().joiners.push(s.park(t, "join "+th.Name, th))
+	ti.extra().joiners.push(s.park(t, "join "+th.Name(), th))
 	return vm.Value{}, vm.ErrPark
 }
 

@@ -61,7 +61,7 @@ func (l *lockState) unlock(t *vm.Thread, kind string) (vm.Value, error) {
 	case l.owner == nil:
 		return vm.Value{}, vm.Throwf("IllegalStateException", "unlock of unlocked %s", kind)
 	case l.owner != t:
-		return vm.Value{}, vm.Throwf("IllegalStateException", "unlock of %s held by %q from %q", kind, l.owner.Name, t.Name)
+		return vm.Value{}, vm.Throwf("IllegalStateException", "unlock of %s held by %q from %q", kind, l.owner.Name(), t.Name())
 	}
 	l.holds--
 	if l.holds > 0 {
@@ -85,7 +85,7 @@ func (l *lockState) format(kind string) string {
 	if l.owner == nil {
 		return kind + "(unlocked)"
 	}
-	s := kind + "(locked by " + l.owner.Name
+	s := kind + "(locked by " + l.owner.Name()
 	if l.holds > 1 {
 		s += " x" + strconv.Itoa(l.holds)
 	}

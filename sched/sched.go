@@ -220,10 +220,9 @@ func (s *Scheduler) Start(main *vm.Thread) {
 func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	s.nextID++
 	t.ID = s.nextID
-	if name == "" {
-		name = defaultName(t.ID)
+	if name != "" { // else the default, made when asked for (vm.Thread.Name)
+		t.SetName(name)
 	}
-	t.Name = name
 	t.State = vm.Runnable
 	ti := &threadInfo{}
 	if fut != nil {
@@ -244,23 +243,6 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	if s.watched() {
 		s.emit(Event{Kind: EventSpawn, Thread: t, By: s.cur})
 	}
-}
-
-// defaultName returns "thread-ID" (spawning is a hot path: no fmt, no
-// strconv).
-func defaultName(id int64) string {
-	var b [32]byte
-	i := len(b)
-	for u := uint64(id); ; u /= 10 {
-		i--
-		b[i] = byte('0' + u%10)
-		if u < 10 {
-			break
-		}
-	}
-	i -= len("thread-")
-	copy(b[i:], "thread-")
-	return string(b[i:])
 }
 
 // stateNames spell states as in the transition panic.

@@ -303,7 +303,7 @@ func TestPauseResumeConcurrentViews(t *testing.T) {
 			_ = th.State
 			_ = th.WaitReason
 			if th.State == vm.Running {
-				t.Errorf("thread %s running while paused", th.Name)
+				t.Errorf("thread %s running while paused", th.Name())
 			}
 		}
 		_ = s.RunQueue()
@@ -396,7 +396,7 @@ func TestTrapRequeuesFirst(t *testing.T) {
 	}
 	s.Dispatch() // main
 	ev := s.Dispatch()
-	if ev.Stop != vm.StopTrap || ev.Thread.Name != "thread-2" {
+	if ev.Stop != vm.StopTrap || ev.Thread.Name() != "thread-2" {
 		t.Fatalf("%v", ev)
 	}
 	if got := names(s.RunQueue()); got != "[thread-2 thread-3]" {

@@ -21,7 +21,7 @@ func (s *scripted) Pick(runnable []*vm.Thread) sched.Pick {
 	s.picks++
 	var ids []string
 	for _, t := range runnable {
-		ids = append(ids, t.Name)
+		ids = append(ids, t.Name())
 	}
 	s.log = append(s.log, strings.Join(ids, ","))
 	return s.choose(s.picks, runnable)
@@ -78,7 +78,7 @@ func TestStrategyChoosesThreadAndBudget(t *testing.T) {
 	st := &scripted{choose: func(n int, r []*vm.Thread) sched.Pick {
 		t := r[0]
 		for _, c := range r {
-			if c != last && c.Name != "main" {
+			if c != last && c.Name() != "main" {
 				t = c
 				break
 			}

@@ -25,7 +25,7 @@ func parks(s *Scheduler) *[]string {
 	var out []string
 	s.OnEvent = func(ev Event) {
 		if ev.Kind == EventPark {
-			out = append(out, ev.Thread.Name+" ["+ev.Reason+"]")
+			out = append(out, ev.Thread.Name()+" ["+ev.Reason+"]")
 		}
 	}
 	return &out
@@ -236,7 +236,7 @@ func TestTimersInDeadlineOrder(t *testing.T) {
 	}
 	var got []string
 	for _, tm := range s.Timers() {
-		got = append(got, tm.Thread.Name+"@"+tm.Deadline.String())
+		got = append(got, tm.Thread.Name()+"@"+tm.Deadline.String())
 	}
 	if want := "main@1ms thread-3@10ms thread-5@10ms thread-4@20ms thread-2@30ms"; strings.Join(got, " ") != want {
 		t.Errorf("timers: %s\nwant:   %s", strings.Join(got, " "), want)
@@ -335,8 +335,9 @@ func TestSelfLockDeadlocks(t *testing.T) {
 }
 
 func TestFormats(t *testing.T) {
-	main := &vm.Thread{ID: 1, Name: "main"}
-	other := &vm.Thread{ID: 2, Name: "thread-2", State: vm.Waiting, Sched: &threadInfo{seq: 1}}
+	main := &vm.Thread{ID: 1}
+	main.SetName("main")
+	other := &vm.Thread{ID: 2, State: vm.Waiting, Sched: &threadInfo{seq: 1}} // the default name, thread-2
 	rm := &ReentrantMutex{l: lockState{owner: main, holds: 2}}
 	rm.l.waiters.push(other)
 	a := &AtomicInt{}

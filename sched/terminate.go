@@ -74,5 +74,5 @@ const TerminatedExitCode = 143
 // terminatedException is what a Future's get throws when the thread
 // computing it was terminated: an IllegalStateException naming it.
 func terminatedException(s *Scheduler, th *vm.Thread) *vm.Object {
-	return s.m.NewException("IllegalStateException", fmt.Sprintf("thread %d %q was terminated before it computed the future", th.ID, th.Name))
+	return s.m.NewException("IllegalStateException", fmt.Sprintf("thread %d %q was terminated before it computed the future", th.ID, th.Name()))
 }

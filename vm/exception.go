@@ -132,11 +132,11 @@ func (t *Thread) recordTrace(exc *Object) {
 	if tr, ok := exc.Native.(*Trace); ok {
 		if tr.Thread != t.ID && t.ID != 0 && len(tr.Rethrown) < maxRethrows {
 			for _, r := range tr.Rethrown {
-				if r.Thread == t.Name {
+				if r.Thread == t.Name() {
 					return
 				}
 			}
-			tr.Rethrown = append(tr.Rethrown, Rethrow{Thread: t.Name, Frames: t.callStack(true)})
+			tr.Rethrown = append(tr.Rethrown, Rethrow{Thread: t.Name(), Frames: t.callStack(true)})
 		}
 		return
 	}
@@ -227,7 +227,7 @@ func (t *Thread) findHandler(exc *Object) *Handler {
 // other than main.
 func ThreadExceptionText(t *Thread) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Exception in thread %q: %s\n", t.Name, ExceptionString(t.Uncaught))
+	fmt.Fprintf(&b, "Exception in thread %q: %s\n", t.Name(), ExceptionString(t.Uncaught))
 	b.WriteString(FormatTrace(t.Uncaught))
 	return b.String()
 }

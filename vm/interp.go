@@ -65,7 +65,7 @@ func (t *Thread) runQuantum(budget int, switching bool) (cur *Thread, stop Stop)
 // the thread, and returns how Run ends.
 func (t *Thread) contain(r any) Stop {
 	if w := t.M.DebugLog; w != nil {
-		fmt.Fprintf(w, "nlangdbg: internal error in thread %d %q: %v\n%s\n", t.ID, t.Name, r, debug.Stack())
+		fmt.Fprintf(w, "nlangdbg: internal error in thread %d %q: %v\n%s\n", t.ID, t.Name(), r, debug.Stack())
 	}
 	if t.cold != nil {
 		t.cold.call = nil

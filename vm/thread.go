@@ -154,9 +154,13 @@ func NewMachine(prog *Program, stdin io.Reader, stdout, stderr io.Writer) *Machi
 // Thread is a virtual thread: a chain of heap frames and a state. It never
 // owns a goroutine; a scheduler calls Run to advance it.
 type Thread struct {
-	M    *Machine
-	ID   int64
-	Name string
+	M  *Machine
+	ID int64
+	// name is the name the thread was given (named); if none, its name
+	// is "thread-ID", made only when asked for (Name): a spawn allocates
+	// no string, and a parked thread has one pointer fewer for the
+	// collector to follow.
+	name string
 
 	frames []Frame
 	stack  []Value
@@ -193,6 +197,7 @@ type Thread struct {
 	// (threads the debugger runs to evaluate expressions).
 	NoDebug  bool
 	inNative bool // parked inside a native call (top frame PC is past the call)
+	named    bool // name was given (SetName)
 }
 
 // threadCold is the part of a Thread that few threads need, kept out of
@@ -314,7 +319,40 @@ func (t *Thread) Reductions() int64 { return t.reductions }
 func (t *Thread) InNative() bool { return t.inNative }
 
 // String identifies the thread ("Thread[2 thread-2]").
-func (t *Thread) String() string { return fmt.Sprintf("Thread[%d %s]", t.ID, t.Name) }
+func (t *Thread) String() string { return fmt.Sprintf("Thread[%d %s]", t.ID, t.Name()) }
+
+// Name returns the thread's name: the one it was given (SetName), or
+// "thread-ID" for a thread a scheduler numbered; "" for an unnumbered
+// thread (ID 0) nobody named.
+func (t *Thread) Name() string {
+	if t.named || t.ID == 0 {
+		return t.name
+	}
+	return DefaultThreadName(t.ID)
+}
+
+// SetName names the thread ("" too is a name).
+func (t *Thread) SetName(name string) { t.name, t.named = name, true }
+
+// Named reports whether the thread was given a name of its own.
+func (t *Thread) Named() bool { return t.named }
+
+// DefaultThreadName returns "thread-ID", the name of a thread nobody
+// named (without fmt or strconv: it is made each time it is asked for).
+func DefaultThreadName(id int64) string {
+	var b [32]byte
+	i := len(b)
+	for u := uint64(id); ; u /= 10 {
+		i--
+		b[i] = byte('0' + u%10)
+		if u < 10 {
+			break
+		}
+	}
+	i -= len("thread-")
+	copy(b[i:], "thread-")
+	return string(b[i:])
+}
 
 // Scheduler is what the vm and its natives need of the scheduler that
 // runs a machine's threads (Machine.Sched). The scheduler's own natives

@@ -154,7 +154,7 @@ func (tr *tracer) thread(t *vm.Thread) {
 	if _, ok := tr.names[t.ID]; !ok {
 		tr.order = append(tr.order, t.ID)
 	}
-	tr.names[t.ID] = t.Name
+	tr.names[t.ID] = t.Name()
 }
 
 // onEvent receives the replay's scheduler events.

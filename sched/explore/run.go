@@ -204,7 +204,7 @@ func uncaught(t *vm.Thread, text string) *failure {
 	if exc.Class.Name == "AssertionException" {
 		kind = "assertion failure"
 	}
-	return &failure{kind: kind, place: topFrame(vm.ExceptionTrace(exc)), message: fmt.Sprintf("in thread %d %q: %s", t.ID, t.Name, text)}
+	return &failure{kind: kind, place: topFrame(vm.ExceptionTrace(exc)), message: fmt.Sprintf("in thread %d %q: %s", t.ID, t.Name(), text)}
 }
 
 // topFrame names the innermost NLang frame of a stack: "f (file:line)".

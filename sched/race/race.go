@@ -386,7 +386,7 @@ func writeAccess(b *strings.Builder, prefix string, a access, where string) {
 	if prefix == "" {
 		kind = strings.ToUpper(kind[:1]) + kind[1:]
 	}
-	fmt.Fprintf(b, "%s%s of %s by thread %d %q:\n", prefix, kind, where, a.thread.ID, a.thread.Name)
+	fmt.Fprintf(b, "%s%s of %s by thread %d %q:\n", prefix, kind, where, a.thread.ID, a.thread.Name())
 	for _, f := range a.stack {
 		if f.fn == nil {
 			break
