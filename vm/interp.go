@@ -377,6 +377,10 @@ reload: // (the top frame is one this loop ran or pushed: see frameOK)
 			if !(int64((*reg(regs, ia)).N) >= int64(int32(ib))) {
 				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
+		case JEQIK:
+			if int64((*reg(regs, ia)).N) == int64(int32(ib)) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
+			}
 		case JNLTD:
 			if !((*reg(regs, ia)).F() < (*reg(regs, ib)).F()) {
 				ip = unsafe.Add(code, uintptr(ic)*instrSize)

@@ -47,7 +47,7 @@ func inlineOperands(op Opcode) (a, b, c operandKind) {
 		return opPC, opNone, opNone
 	case JT, JF:
 		return opReg, opPC, opNone
-	case LOOPLTIK, LOOPLEIK, LOOPGTIK, LOOPGEIK, LOOPT, JNLTIK, JNLEIK, JNGTIK, JNGEIK:
+	case LOOPLTIK, LOOPLEIK, LOOPGTIK, LOOPGEIK, LOOPT, JNLTIK, JNLEIK, JNGTIK, JNGEIK, JEQIK:
 		return opReg, opNone, opPC
 	case LOOPLTI, LOOPLEI, JNLTI, JNLEI, JNLTD, JNLED:
 		return opReg, opReg, opPC

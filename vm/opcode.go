@@ -107,6 +107,7 @@ const (
 	LOOPT    // if R[A] { pc = C }
 	JNLTD    // floating <
 	JNLED    // floating <=
+	JEQIK    // if R[A] == imm B { pc = C } (integers: a switch's constant label)
 
 	// conversions.
 	CONV   // R[A] = convert(R[B]) from kind C>>8 to kind C&255

@@ -315,6 +315,7 @@ var opTable = [...]OpInfo{
 	{Op: LOOPT, Name: "loopt", Flags: Safepoint, Args: [3]OperandKind{Reg, Unused, PCArg}, Target: OpC},
 	{Op: JNLTD, Name: "jnltd", Args: argRRPC, Target: OpC},
 	{Op: JNLED, Name: "jnled", Args: argRRPC, Target: OpC},
+	{Op: JEQIK, Name: "jeqik", Args: argRIPC, Target: OpC},
 
 	{Op: CONV, Name: "conv", Flags: opVal, Args: [3]OperandKind{Reg, Reg, KindsArg}},
 	{Op: TOSTR, Name: "tostr", Flags: SetsA | MayThrow | RunsCode | Safepoint, Args: argRRT},

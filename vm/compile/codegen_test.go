@@ -131,6 +131,42 @@ func TestCodegen(t *testing.T) {
 				local int i r2 [2, 9)`,
 		},
 		{
+			// a switch's constant labels are one compare-and-branch each
+			// (jeqik), a computed label a comparison and a jt; the last
+			// body falls out of the switch without a jump
+			name: "switch labels",
+			src: `int pick(int x, int k) {
+    int r = 0;
+    switch (x) {
+        case 1, -2:
+            r = 10;
+        case k:
+            r = 20;
+        default:
+            r = 30;
+    }
+    return r;
+}`,
+			fn:       "pick",
+			noLocals: true,
+			want: `
+				0 loadi r2, 0
+				1 move r3, r0
+				2 jeqik r3, 1, 7
+				3 jeqik r3, -2, 7
+				4 eq r4, r3, r1
+				5 jt r4, 9
+				6 jmp 11
+				7 loadi r2, 10
+				8 jmp 12
+				9 loadi r2, 20
+				10 jmp 12
+				11 loadi r2, 30
+				12 ret r2
+				13 loadnil r4
+				14 ret r4`,
+		},
+		{
 			// x > 0 compares with the constant on the left: jngtik;
 			// <= of two registers: jnlei; doubles: jnltd
 			name: "other fused conditions",

@@ -381,7 +381,7 @@ func writtenParams(fn *vm.Funcode) []bool {
 	for _, in := range fn.Code {
 		switch in.Op {
 		case vm.NOP, vm.JMP, vm.LOOP, vm.JT, vm.JF, vm.JNLTI, vm.JNLEI, vm.JNLTIK, vm.JNLEIK, vm.JNGTIK, vm.JNGEIK,
-			vm.LOOPLTIK, vm.LOOPLEIK, vm.LOOPGTIK, vm.LOOPGEIK, vm.LOOPLTI, vm.LOOPLEI, vm.LOOPT, vm.JNLTD, vm.JNLED,
+			vm.LOOPLTIK, vm.LOOPLEIK, vm.LOOPGTIK, vm.LOOPGEIK, vm.LOOPLTI, vm.LOOPLEI, vm.LOOPT, vm.JNLTD, vm.JNLED, vm.JEQIK,
 			vm.SETF, vm.ASET, vm.LSET, vm.RET, vm.RETV, vm.THROW, vm.RETHROW, vm.ASSERT, vm.TRAP:
 		case vm.CALL, vm.CALLV, vm.CALLI, vm.CALLN, vm.CALLF, vm.CONT:
 			mark(in.C)

@@ -53,9 +53,13 @@ func (fc *fcomp) switchStmt(s *syntax.Switch) {
 			defaultCase = ci
 		}
 		for _, lab := range cs.Labels {
-			mark := fc.top
+			mark, start := fc.top, fc.pc()
 			r := fc.caseLabel(lab, d, xt, seen)
-			js = append(js, fc.emit(vm.JT, r, 0, 0))
+			if j, ok := fc.fuseLabel(start, r, d); ok {
+				js = append(js, j)
+			} else {
+				js = append(js, fc.emit(vm.JT, r, 0, 0))
+			}
 			fc.top = mark
 		}
 		bodies = append(bodies, js)
@@ -70,12 +74,35 @@ func (fc *fcomp) switchStmt(s *syntax.Switch) {
 		fc.push()
 		fc.block(cs.Body)
 		fc.pop()
-		lc.breaks = append(lc.breaks, fc.emit(vm.JMP, 0, 0, 0))
+		if ci < len(s.Cases)-1 { // (the last body falls out of the switch)
+			lc.breaks = append(lc.breaks, fc.emit(vm.JMP, 0, 0, 0))
+		}
 	}
 	if defaultCase < 0 {
 		fc.patch(toDefault, fc.pc())
 	}
 	fc.popLoop(lc)
+}
+
+// fuseLabel turns the comparison caseLabel emitted from start, if it is
+// an integer constant's (loadi k; eq r, d, k), into one compare-and-branch
+// (jeqik d, k) and returns its pc: a constant label costs one dispatch,
+// not three (loadi, eq, jt).
+func (fc *fcomp) fuseLabel(start, r, d int32) (int32, bool) {
+	code := fc.fn.Code
+	if len(code) != int(start)+2 {
+		return 0, false
+	}
+	ld, eq := code[start], code[start+1]
+	if ld.Op != vm.LOADI || eq.Op != vm.EQ || eq.A != r || eq.B != d || eq.C != ld.A || eq.C == d {
+		return 0, false
+	}
+	if n := len(fc.fn.Lines); n > 0 && fc.fn.Lines[n-1].PC > start {
+		return 0, false // (a line entry at the eq: none for a constant)
+	}
+	fc.fn.Code = code[:start+1]
+	fc.fn.Code[start] = vm.Instr{Op: vm.JEQIK, A: d, B: ld.B}
+	return start, true
 }
 
 // intFamily reports whether t is an integer, char or enum type: the
