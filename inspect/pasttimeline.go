@@ -329,7 +329,7 @@ func (s *Session) notePastStop(info StopInfo) {
 		m.trap, m.throw = false, true
 	default:
 		if r.sch.Cut() != t {
-			m = s.tt.last // between two quanta
+			m = s.tt.lastMoment() // between two quanta
 		}
 	}
 	ps := pastStop{of: s.tt, thread: t.ID, m: m, off: s.tt.j.Offset(), reason: info.Reason, desc: info.Description, at: place(f.Fn, t.DebugFrame(0).PC())}
