@@ -390,6 +390,7 @@ func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
 		return
 	}
 	s.r.state = stateStopped
+	s.noteStopped(true)
 	s.r.stopping = false
 	s.r.resumeCh = make(chan struct{})
 	info.AllThreadsStopped = true
@@ -414,6 +415,7 @@ func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
 // Must hold s.mu.
 func (s *Session) resumeLocked() {
 	s.r.state = stateRunning
+	s.noteStopped(false)
 	s.releaseOwed() // shared.go
 	s.r.ret = nil
 	s.r.refs.reset()
@@ -692,4 +694,17 @@ func lockOwner(on any) *vm.Thread {
 		}
 	}
 	return nil
+}
+
+// noteStopped tells the checkpoints' run clock that the session stopped
+// (or resumed).
+func (s *Session) noteStopped(stopped bool) {
+	if s.tt == nil {
+		return
+	}
+	if stopped {
+		s.tt.snaps.clock.stop()
+	} else {
+		s.tt.snaps.clock.resume()
+	}
 }

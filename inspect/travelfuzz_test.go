@@ -137,6 +137,7 @@ type tfChange struct {
 // tfStats counts what the sequences did.
 type tfStats struct {
 	seqs, ops, compared, refused, backRefused, changes, outputs int
+	copies, near, restores                                      int
 	byOp                                                        map[string]int
 }
 
@@ -455,6 +456,12 @@ func (f *travelFuzz) session(n int) (sent int) {
 	f.t.Helper()
 	s, l := f.launch(f.cfg)
 	defer s.Terminate()
+	defer func() {
+		st := s.SnapshotStats()
+		f.st.copies += st.Taken
+		f.st.near += st.Near
+		f.st.restores += st.Restores
+	}()
 	if f.lines == nil {
 		f.lines = stmtLines(s, f.path)
 	}
@@ -495,6 +502,17 @@ func (f *travelFuzz) session(n int) (sent int) {
 	}
 	canChange := func() bool { return atStart || cur.thread > 0 }
 	for ; sent < n && !exited; sent++ {
+		select {
+		case <-s.Done():
+			// A pause that raced with the end of the program (after a
+			// deadlock's stop, say) reports its stop, then the end.
+			wait("the end")
+			if !exited {
+				f.fail("the session ended but reported %+v", info)
+			}
+			continue
+		default:
+		}
 		f.st.ops++
 		tid := info.ThreadID
 		if tid == 0 {
@@ -560,6 +578,12 @@ func (f *travelFuzz) session(n int) (sent int) {
 				}
 				f.logf("  refused: %v", err)
 				f.st.backRefused++
+				select {
+				case <-s.Done(): // (the end of a pause that raced with it: above)
+					wait("the end")
+					continue
+				default:
+				}
 				if after := view(s); after != before {
 					f.fail("a refused %s changed the session:\n--- before\n%s--- after\n%s", op, before, after)
 				}
@@ -755,8 +779,8 @@ func TestTimeTravelDifferential(t *testing.T) {
 	for _, o := range opWeights {
 		byOp = append(byOp, fmt.Sprintf("%s %d", o.op, st.byOp[o.op]))
 	}
-	t.Logf("%d sequences, %d requests (%s); %d stops compared with a fresh run, %d outputs compared, %d changes of the execution, %d going back refused after one, %d other refusals",
-		st.seqs, st.ops, strings.Join(byOp, ", "), st.compared, st.outputs, st.changes, st.backRefused, st.refused)
+	t.Logf("%d sequences, %d requests (%s); %d stops compared with a fresh run, %d outputs compared, %d changes of the execution, %d going back refused after one, %d other refusals; %d checkpoints taken (%d near a moment gone back to), %d re-executions from one",
+		st.seqs, st.ops, strings.Join(byOp, ", "), st.compared, st.outputs, st.changes, st.backRefused, st.refused, st.copies, st.near, st.restores)
 	if st.compared < st.seqs {
 		t.Errorf("only %d stops compared in %d sequences", st.compared, st.seqs)
 	}
