@@ -187,19 +187,24 @@ func (f *travelFuzz) launch(cfg Config) (*Session, *tfListener) {
 }
 
 // view renders what the comparison looks at: every thread with its
-// state and stack, the stopped thread, and the locals of the stopped
-// thread's frames (values one level deep).
-func view(s *Session) string {
+// state and stack, and the locals of the frames of thread stopped (the
+// thread the stop is about; values one level deep).
+func view(s *Session, stopped int64) string {
 	var b strings.Builder
 	ths, err := s.Threads()
 	if err != nil {
 		return "threads: " + err.Error()
 	}
 	sort.Slice(ths, func(i, j int) bool { return ths[i].ID < ths[j].ID })
-	stopped := s.StoppedThread()
-	fmt.Fprintf(&b, "stopped thread %d\n", stopped)
 	for _, th := range ths {
-		fmt.Fprintf(&b, "thread %d %q %s %s\n", th.ID, th.Name, th.State, th.WaitReason)
+		// (which thread a stop is about is the stop's, not the moment's:
+		// a fresh session stopped by goto on thread 4 at the moment a
+		// pause stops thread 1; check compares it with the moment)
+		state := th.State
+		if state == "stopped" {
+			state = "runnable"
+		}
+		fmt.Fprintf(&b, "thread %d %q %s %s\n", th.ID, th.Name, state, th.WaitReason)
 		frames, _, err := s.Stack(th.ID, 0, 64)
 		if err != nil {
 			fmt.Fprintf(&b, "  stack: %v\n", err)
@@ -306,9 +311,10 @@ func (f *travelFuzz) drive(o *Session, l *tfListener, m tmoment) {
 // that made the same changes.
 func (f *travelFuzz) checkChanged(s *Session) {
 	f.t.Helper()
-	got := view(s)
+	tid := s.StoppedThread()
+	got := view(s, tid)
 	o, _ := f.oracle(tmoment{}, false, true)
-	want := view(o)
+	want := view(o, tid)
 	o.Terminate()
 	f.st.compared++
 	if got != want {
@@ -327,9 +333,13 @@ func (f *travelFuzz) check(s *Session, info StopInfo) {
 	if start && len(f.changes) > 0 {
 		return
 	}
-	got := view(s)
+	if ok && s.StoppedThread() != m.thread {
+		f.fail("the stop is about thread %d, at a moment of thread %d (%v)", s.StoppedThread(), m.thread, m)
+	}
+	tid := s.StoppedThread()
+	got := view(s, tid)
 	o, _ := f.oracle(m, start, false)
-	want := view(o)
+	want := view(o, tid)
 	o.Terminate()
 	f.st.compared++
 	if got != want {
@@ -558,7 +568,7 @@ func (f *travelFuzz) session(n int) (sent int) {
 			f.logf("%s thread %d", op, tid)
 			before := ""
 			if len(f.changes) > 0 {
-				before = view(s)
+				before = view(s, s.StoppedThread())
 			}
 			var err error
 			switch op {
@@ -584,7 +594,7 @@ func (f *travelFuzz) session(n int) (sent int) {
 					continue
 				default:
 				}
-				if after := view(s); after != before {
+				if after := view(s, s.StoppedThread()); after != before {
 					f.fail("a refused %s changed the session:\n--- before\n%s--- after\n%s", op, before, after)
 				}
 				continue
