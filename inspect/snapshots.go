@@ -301,8 +301,10 @@ type snapHook struct {
 // nearCopy is how a re-execution that goes back takes a copy near the
 // moment it goes to: at the end of the quantum after which the target's
 // thread may reach the target in its next quantum (the copy is before
-// the target), if the re-execution has run by then for longer than a
-// copy costs. The copies the run took going forward are spaced by the
+// the target), if the re-execution has run by then for longer than half
+// what a copy costs: a step back re-executes twice (to find its target,
+// then to reach it), so the copy pays for itself on the next one. The
+// copies the run took going forward are spaced by the
 // policy (a copy every twenty times its cost of run time), so a program
 // with a large heap has copies seconds of run apart; a user who stops
 // and goes back goes back near the stop, again and again: from the near
@@ -388,8 +390,8 @@ func (k *snapHook) nearQuantum(sch *sched.Scheduler, nc *nearCopy) {
 	st.mu.Lock()
 	cost := st.cost
 	st.mu.Unlock()
-	if st.interval >= time.Millisecond && now.Sub(nc.start) < max(cost, time.Millisecond) {
-		return // (the copy would cost more than the re-execution it saves)
+	if st.interval >= time.Millisecond && now.Sub(nc.start) < max(cost/2, time.Millisecond) {
+		return // (the copy would cost more than the re-executions it saves)
 	}
 	off := k.j.Offset()
 	if st.passed(off-1, off) {
