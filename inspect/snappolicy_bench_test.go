@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nlangdbg/nlangdbg/internal/testmode"
 )
 
 // liveHeapSrc keeps OBJECTS objects live and loops over them, 100
@@ -107,7 +109,7 @@ func BenchmarkStepBackLiveHeap(b *testing.B) {
 					step() // back to the stop stepped back from
 					step() // the next stop
 					q0 := s.SnapshotStats().Reexecuted
-					t0, c0 := time.Now(), cpuTime()
+					t0, c0 := time.Now(), testmode.CPUTime()
 					if err := s.StepBack(1, StepOver); err != nil {
 						b.Fatal(err)
 					}
@@ -115,7 +117,7 @@ func BenchmarkStepBackLiveHeap(b *testing.B) {
 						b.Fatalf("stop %+v", st)
 					}
 					times = append(times, time.Since(t0))
-					cpus = append(cpus, cpuTime()-c0)
+					cpus = append(cpus, testmode.CPUTime()-c0)
 					quanta = append(quanta, s.SnapshotStats().Reexecuted-q0)
 				}
 				slices.Sort(times)
