@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nlangdbg/nlangdbg/internal/testmode"
 )
 
 // thousandFuncs is a program of 1,000 functions (f0 calls f1, … each a
@@ -43,12 +45,12 @@ func BenchmarkReload1000(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		t0, c0 := time.Now(), cpuTime()
+		t0, c0 := time.Now(), testmode.CPUTime()
 		res, err := s.Reload(ReloadOptions{})
 		if d := time.Since(t0); i == 0 || d < fastest {
 			fastest = d
 		}
-		cpu += cpuTime() - c0
+		cpu += testmode.CPUTime() - c0
 		if err != nil || len(res.Changed) != 1 {
 			b.Fatalf("reload: %v %+v", err, res)
 		}

@@ -43,7 +43,11 @@ type timeTravel struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer // the session's own writers (unwrapped)
 	// the last quantum: its thread, how it ended and where the journal
-	// was (a stop between dispatches is "after this quantum")
+	// was (a stop between dispatches is "after this quantum"); written on
+	// the carrier that delivers the events, read at a stop (lastMu: a
+	// pause returns once the quantum is over, maybe before its event is
+	// delivered)
+	lastMu      sync.Mutex
 	last        moment
 	checkpoints []Checkpoint
 	nextCP      int
@@ -183,7 +187,7 @@ func (tt *timeTravel) noteEvent(ev sched.Event) bool {
 	if !ok {
 		return false
 	}
-	tt.last = m
+	tt.setLast(m)
 	if tt.stopped == "" && int64(tt.j.Size()) > tt.budget && tt.j.Stop() {
 		tt.stopped = fmt.Sprintf("the recording reached its budget of %d MiB and was stopped", tt.budget>>20)
 		return true
@@ -346,6 +350,20 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 	// The target's trap is patched only once its thread may reach it in
 	// its next quantum (it may be in a hot loop).
 	quota := int64(sch.Quota())
+	var near *nearCopy
+	if (target.trap || target.throw) && tt.snaps.active() {
+		near = &nearCopy{thread: sch.Thread(target.thread), red: target.red, quota: quota}
+		near.counts = func() map[*bp]int {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			counts := map[*bp]int{}
+			for b, c := range p.r.counts {
+				counts[b] = c.hits
+			}
+			return counts
+		}
+		sch.SetCheckpointer(&snapHook{s: s, tt: tt, j: j, near: near})
+	}
 	armed := false
 	arm := func() {
 		armed = true
@@ -375,6 +393,14 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 		if onEv != nil {
 			onEv(p, ev)
 		}
+		if _, ok := quantumEnd(ev, j); ok {
+			tt.snaps.mu.Lock()
+			tt.snaps.quanta++
+			tt.snaps.mu.Unlock()
+		}
+		if near != nil && near.thread == nil && ev.Thread != nil && ev.Thread.ID == target.thread {
+			near.thread = ev.Thread // (spawned after the copy the pass started from)
+		}
 		armOn(ev)
 		if ev.Kind == sched.EventTrap && (target.trap || target.throw) {
 			p.finish(true)
@@ -390,6 +416,9 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 		prepare(p)
 	}
 	p.r.carrierDone = make(chan struct{})
+	if near != nil {
+		near.start = tt.snaps.clock.Now()
+	}
 	go func() {
 		defer close(p.r.carrierDone)
 		code := sch.Run()
@@ -486,16 +515,30 @@ func (s *Session) present() moment {
 		f := t.Frame(0)
 		return moment{thread: t.ID, red: t.Reductions(), depth: t.Depth(), fn: f.Fn, pc: f.PC, trap: true}
 	}
-	return s.tt.last
+	return s.tt.lastMoment()
+}
+
+// setLast and lastMoment write and read the end of the last quantum.
+func (tt *timeTravel) setLast(m moment) {
+	tt.lastMu.Lock()
+	tt.last = m
+	tt.lastMu.Unlock()
+}
+
+func (tt *timeTravel) lastMoment() moment {
+	tt.lastMu.Lock()
+	defer tt.lastMu.Unlock()
+	return tt.last
 }
 
 // adopt makes the run of p the session's, stopped at its target with
 // info; the old run ends.
 func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
-	s.tt.last = moment{} // the start, or a trap (present uses the stop)
+	last := moment{} // the start, or a trap (present uses the stop)
 	if tg := p.h.target; !tg.trap {
-		s.tt.last = tg
+		last = tg
 	}
+	s.tt.setLast(last)
 	r := p.r
 	if h := p.h; h.exc != nil && t != nil {
 		mode := "always"

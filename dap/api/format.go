@@ -39,7 +39,7 @@ func FormatThreads(b ThreadsBody) string {
 	for _, t := range b.Threads {
 		s.WriteString(FormatThread(t) + "\n")
 	}
-	fmt.Fprintf(&s, "%d threads", len(b.Threads))
+	s.WriteString(Count(len(b.Threads), "thread"))
 	if len(b.Threads) != b.Total {
 		fmt.Fprintf(&s, " (of %d)", b.Total)
 	}
@@ -70,7 +70,7 @@ func FormatThreadGroups(b ThreadGroupsBody) string {
 		}
 		fmt.Fprintf(&s, "%6d  %-30s threads %s\n", g.Count, g.Key, strings.Join(ids, " "))
 	}
-	fmt.Fprintf(&s, "%d threads in %d groups", b.Selected, len(b.Groups))
+	fmt.Fprintf(&s, "%s in %s", Count(b.Selected, "thread"), Count(len(b.Groups), "group"))
 	return s.String()
 }
 
@@ -297,8 +297,12 @@ func FormatCheckpoints(c CheckpointsBody) string {
 		fmt.Fprintf(&b, "the recording: %d bytes in memory\n", c.RecordingBytes)
 	}
 	st := c.Copies
-	fmt.Fprintf(&b, "copies of the execution: %d kept (%d taken, %d dropped to stay within the budget), %s of %s",
-		st.Kept, st.Taken, st.Dropped, mib(st.Bytes), mib(st.Budget))
+	near := ""
+	if st.Near > 0 {
+		near = fmt.Sprintf(" (%d near moments gone back to)", st.Near)
+	}
+	fmt.Fprintf(&b, "copies of the execution: %d kept (%d taken%s, %d dropped to stay within the budget), %s of %s",
+		st.Kept, st.Taken, near, st.Dropped, mib(st.Bytes), mib(st.Budget))
 	if st.Stopped == "" {
 		interval := time.Duration(st.IntervalMs * float64(time.Millisecond))
 		fmt.Fprintf(&b, ", one every %v of run or more; going back re-executes from the nearest one before the target", interval)
@@ -338,3 +342,12 @@ func FormatWhen(w WhenBody) string {
 
 // mib renders a size in MiB with one decimal.
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+// Count is n and the noun, in the plural unless n is 1 ("1 thread",
+// "3 threads").
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -210,11 +210,15 @@ test('the Virtual threads view marks the leaked threads, where they were spawned
       new RegExp(`Leaked \\(3\\)\\s*\\[6\\] thread-6\\s*chan send · ${spawned}\\s*\\[9\\] thread-9\\s*chan send · ${spawned}\\s*\\[12\\] thread-12`));
   });
   await wb.screenshot('4-leaks');
+  const others = ['Variables', 'Watch', 'Breakpoints'];
   await step('groups', async () => {
-    // nlang/threadGroups by function: expanded, the three handlers count as one group
+    // nlang/threadGroups by function: expanded, the three handlers count
+    // as one group (the other views folded, for the room)
+    await wb.setPanes(others, false);
     await wb.expandUntil(wb.viewPane('Virtual threads'), /^Groups by function/, /handle\s*× 3/);
   });
   await wb.screenshot('4-groups');
+  await wb.setPanes(others, true);
   await step('continue-leaky', async () => {
     await page.keyboard.press('F5');
     await wb.waitForText('.repl', /served[\s\S]*69/, 30000);

@@ -122,3 +122,9 @@ test('vsce packages a .vsix that holds every file the extension needs and nothin
   for (const n of names) assert.ok(!/^extension\/(test|node_modules)\//.test(n), `${n} should not be packaged`);
   fs.rmSync(path.dirname(out), { recursive: true, force: true });
 });
+
+test('the Questions about the past view starts collapsed (the Virtual threads view keeps the room)', () => {
+  const views = Object.fromEntries(manifest.contributes.views.debug.map((v) => [v.id, v]));
+  assert.equal(views['nlang.past'].visibility, 'collapsed');
+  assert.equal(views['nlang.virtualThreads'].visibility, undefined);
+});

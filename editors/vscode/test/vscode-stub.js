@@ -22,6 +22,7 @@ function makeStub() {
     status: [],
     saveHooks: [],
     output: [],
+    executed: [], // the commands executeCommand ran
   };
   class EventEmitter {
     constructor() {
@@ -137,6 +138,10 @@ function makeStub() {
       registerCommand: (id, fn) => {
         rec.commands[id] = fn;
         return { dispose() {} };
+      },
+      executeCommand: (id, ...args) => {
+        rec.executed.push(id);
+        return Promise.resolve(undefined);
       },
     },
   };
