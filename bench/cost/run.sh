@@ -11,15 +11,22 @@
 # pingpong and park) are counted whole, minus an empty program, divided
 # by their 1M round trips or threads; park also with the collector off
 # (GOGC=off; Lua: collectgarbage("stop")), to tell the mutator's share
-# from the collector's.
+# from the collector's. The collector's cost of a parked thread at each
+# cycle is counted with 100,000 threads parked: 11 full collections
+# (runtime.GC in BenchmarkParkedGC100k; Lua: collectgarbage()) less 1,
+# divided by 10 and by the threads.
 set -e
 cd "$(dirname "$0")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-(cd ../.. && go build -o "$tmp/nlangdbg" ./cmd/nlangdbg)
+(cd ../.. && go build -o "$tmp/nlangdbg" ./cmd/nlangdbg && go test -c -o "$tmp/nlangdbg.test" ./cmd/nlangdbg)
 printf 'int main() {\n    return 0;\n}\n' > "$tmp/empty.n"
 : > "$tmp/empty.lua"
 sed 's/^local n = 1000000$/collectgarbage("stop")\nlocal n = 1000000/' ../programs/park.lua > "$tmp/park_nogc.lua"
+for k in 0 10; do # 100,000 parked coroutines, then k full collections
+	sed 's/^local n = 1000000$/local n = 100000/; s/^print("spawned")$/collectgarbage()\nfor i = 1, '$k' do collectgarbage() end\nprint("spawned")/' \
+		../programs/park.lua > "$tmp/parked_gc$k.lua"
+done
 
 # count CMD...: the instructions cachegrind counts for a whole process
 count() {
@@ -48,3 +55,8 @@ row "spawn and park a thread, with the collector (Lua: create + resume to a yiel
 	$(per "$(nl ../programs/park.n)" "$nempty" 1000000) $(per "$(lua ../programs/park.lua)" "$lempty" 1000000)
 row "the same, collector off" \
 	$(per "$(GOGC=off nl ../programs/park.n)" "$nempty" 1000000) $(per "$(lua "$tmp/park_nogc.lua")" "$lempty" 1000000)
+gcbench() { # benchtime
+	(cd ../../cmd/nlangdbg && count "$tmp/nlangdbg.test" -test.run '^$' -test.bench '^BenchmarkParkedGC100k$' -test.benchtime "$1")
+}
+row "a parked thread, one full collection (100,000 parked)" \
+	$(per "$(gcbench 11x)" "$(gcbench 1x)" 1000000) $(per "$(lua "$tmp/parked_gc10.lua")" "$(lua "$tmp/parked_gc0.lua")" 1000000)

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -142,4 +144,33 @@ func BenchmarkRelease300k(b *testing.B) {
 		runBench(b, prog)
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/300k")
+}
+
+// BenchmarkParkedGC100k parks 100,000 threads on one channel (once,
+// before the timer) and then measures one full collection of Go's heap
+// with them parked: what a parked thread costs the collector at each
+// cycle (reported per thread). For instructions, run it under cachegrind
+// with -test.benchtime 1x and 11x: the difference over 10 collections.
+func BenchmarkParkedGC100k(b *testing.B) {
+	const n = 100_000
+	path := "../../testdata/bench/park.n"
+	src, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src = bytes.Replace(src, []byte("1000000"), []byte(strconv.Itoa(n)), 1)
+	prog := compileProgram(path, src, os.Stderr)
+	if prog == nil {
+		b.Fatal("compile failed")
+	}
+	s := runBench(b, prog)
+	if got := len(s.Threads()); got < n {
+		b.Fatalf("%d live threads, want %d", got, n)
+	}
+	runtime.GC()
+	for b.Loop() {
+		runtime.GC()
+	}
+	runtime.KeepAlive(s)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/thread/cycle")
 }
