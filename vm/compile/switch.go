@@ -94,7 +94,7 @@ func (fc *fcomp) fuseLabel(start, r, d int32) (int32, bool) {
 		return 0, false
 	}
 	ld, eq := code[start], code[start+1]
-	if ld.Op != vm.LOADI || eq.Op != vm.EQ || eq.A != r || eq.B != d || eq.C != ld.A || eq.C == d {
+	if ld.Op != vm.LOADI || eq.Op != vm.EQ || eq.A != r || eq.B != d || eq.C != ld.A {
 		return 0, false
 	}
 	if n := len(fc.fn.Lines); n > 0 && fc.fn.Lines[n-1].PC > start {
