@@ -218,13 +218,18 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	// the Event returned holds them only until c's next dispatch
 	// (dispatchStep, which returns the Event to the debugger, copies).
 	c.woken, c.spawned, c.list = c.woken[:0], c.spawned[:0], ev != nil
-	if (s.cut == nil || !s.trapCont()) && (s.rec != nil || len(s.timers) > 0) {
-		s.curC, s.firing = c, true // threads woken by timers (or input) go to c
-		if s.rec != nil {
-			s.beforeDispatch()
+	if s.cut == nil || !s.trapCont() {
+		if s.holdRec != nil || len(s.holdReqs) > 0 {
+			s.applyHolds() // the debugger's (hold.go)
 		}
-		s.fireTimers()
-		s.curC, s.firing = nil, false
+		if s.rec != nil || len(s.timers) > 0 {
+			s.curC, s.firing = c, true // threads woken by timers (or input) go to c
+			if s.rec != nil {
+				s.beforeDispatch()
+			}
+			s.fireTimers()
+			s.curC, s.firing = nil, false
+		}
 	}
 	t := s.pickOn(c)
 	if t == nil {
@@ -266,6 +271,9 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	ti.on, c.cur = nil, nil
 	s.cur, s.curC = t, c
 	s.act(t, stop)
+	if ti.frozen {
+		s.lateHold(t, ti) // held while it ran (hold.go)
+	}
 	if stop == vm.StopTrap && !once {
 		// A stop at a trap does not change the schedule: the thread goes
 		// on with the rest of its quantum (and replays stay in step).

@@ -166,8 +166,12 @@ type Funcode struct {
 	// runtime code with no source, whose only instruction is CONT.
 	Cont bool
 
-	// debugger state: original instructions of patched (trapped) pcs.
+	// debugger state: original instructions of patched (trapped) pcs;
+	// the holders of the pinned ones (PinTrap), and the pinned pcs whose
+	// trap SetTrap does not hold (nobody set it, or ClearTrap cleared it).
 	trapped map[int32]Instr
+	pins    map[int32]int32
+	unset   map[int32]bool
 }
 
 type icEntry struct {

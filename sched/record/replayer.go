@@ -44,6 +44,11 @@ type Replayer struct {
 	div      *Divergence
 	divOff   int // where in the events the divergence is
 	traps    trapSplits
+	// The recorded holds at traps ahead (hold.go), the program and the
+	// index of its functions.
+	holds *holdState
+	prog  *vm.Program
+	fns   map[*vm.Funcode]int
 }
 
 // NewReplayer returns a replayer of rec.
@@ -72,6 +77,10 @@ func (p *Replayer) Start(m *vm.Machine, s *sched.Scheduler) error {
 	if p.rec.Header.Shared {
 		sharedPoints(m) // schedule.go
 	}
+	p.mu.Lock()
+	p.prog = m.Prog
+	p.startHolds(m) // hold.go
+	p.mu.Unlock()
 	if p.rec.Header.Scheduled {
 		return s.SetStrategy(p) // schedule.go
 	}
@@ -83,6 +92,7 @@ func (p *Replayer) Start(m *vm.Machine, s *sched.Scheduler) error {
 func (p *Replayer) Finish(code int) *Divergence {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.unpinHoldsLocked()
 	if p.div == nil {
 		if p.d.off < len(p.d.p) {
 			p.diverge(p.describeNext(), "ended (exit code "+strconv.Itoa(code)+")")
@@ -112,6 +122,7 @@ func (p *Replayer) diverge(want, got string) {
 	if p.div == nil {
 		p.div = &Divergence{Event: p.n, Dispatch: p.dispatch, Want: want, Got: got}
 		p.divOff = p.d.off
+		p.unpinHoldsLocked() // (hold.go)
 	}
 }
 
@@ -162,6 +173,8 @@ func (p *Replayer) describeNext() string {
 	case evOut:
 		stream := d.byte()
 		return describeOut(stream, d.bytes())
+	case evHold:
+		return d.hold().String()
 	}
 	return "a corrupt event"
 }
