@@ -44,6 +44,7 @@ type DataBreakpointSpec struct {
 	AccessType   string // AccessWrite (default) or AccessReadWrite
 	HitCondition string
 	Condition    string // not supported: the breakpoint is refused
+	Mode         string // as BreakpointSpec's
 }
 
 type watchKind int
@@ -122,6 +123,7 @@ type watch struct {
 	hitTest func(int) bool
 	hits    int
 	traps   []trapKey // the instructions that may touch it
+	mode    string    // ModeAll, ModeThread or "" (the session's)
 }
 
 // pendingCheck is an instruction that touched a watched location: the
@@ -169,7 +171,7 @@ type localKey struct {
 // DataBreakpointInfo says whether the variable name among the children of
 // variables reference ref can be watched, and gives its data id.
 func (s *Session) DataBreakpointInfo(ref int, name string) (DataInfo, error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return DataInfo{}, err
 	}
 	n, err := s.node(ref)
@@ -276,6 +278,8 @@ func (s *Session) SetDataBreakpoints(specs []DataBreakpointSpec) []Breakpoint {
 				b.Message = "data breakpoints take no condition (use a hit count)"
 			case herr != nil:
 				b.Message = herr.Error()
+			case checkMode(sp.Mode) != nil:
+				b.Message = checkMode(sp.Mode).Error()
 			}
 			var w *watch
 			for _, o := range old {
@@ -289,7 +293,8 @@ func (s *Session) SetDataBreakpoints(specs []DataBreakpointSpec) []Breakpoint {
 			}
 			b.ID = w.id
 			if b.Message == "" {
-				w.loc, w.read, w.hitTest, w.traps = loc, sp.AccessType == AccessReadWrite, hit, nil
+				w.loc, w.read, w.hitTest, w.traps, w.mode = loc, sp.AccessType == AccessReadWrite, hit, nil, sp.Mode
+				b.Mode = sp.Mode
 				s.patchWatchLocked(w)
 				d.watches = append(d.watches, w)
 				s.precheckStoppedLocked(w)
@@ -520,7 +525,9 @@ func (s *Session) decideLocked(p *pendingCheck) *StopInfo {
 	if w.hitTest != nil && !w.hitTest(w.hits) {
 		return nil
 	}
-	return s.dataStop(w, p.old, now, p.read, "Data breakpoint")
+	info := s.dataStop(w, p.old, now, p.read, "Data breakpoint")
+	info.hold = s.threadModeLocked(w.mode) // (nonstop.go)
+	return info
 }
 
 // dataStop is the stop of data breakpoint w at a write of now over old

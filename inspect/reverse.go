@@ -514,15 +514,26 @@ func (s *Session) travelTo(target moment, info StopInfo) error {
 	return nil
 }
 
-// checkTravel checks that the session can go back now.
-func (s *Session) checkTravel() error {
+// checkTravel checks that the session can go back now. A session that
+// runs with threads held alone (non-stop) stops every thread first
+// (nonstop.go): about thread threadID if fromHeld and it is held.
+func (s *Session) checkTravel(threadID int64, fromHeld bool) error {
+	if err := s.checkRecording(); err != nil {
+		return err
+	}
+	s.stopForTravel(threadID, fromHeld)
+	return s.checkStopped()
+}
+
+// checkRecording checks that the session records (and still does).
+func (s *Session) checkRecording() error {
 	if s.tt == nil {
 		return ErrNoRecording
 	}
 	if s.tt.stopped != "" {
 		return errors.New("going back is no longer possible: " + s.tt.stopped)
 	}
-	return s.checkStopped()
+	return nil
 }
 
 // ErrAfterSet is returned by StepBack and ReverseContinue after a
@@ -531,8 +542,8 @@ func (s *Session) checkTravel() error {
 var ErrAfterSet = errors.New("a variable was set since the start: re-executing the program would not set it, so the session cannot find its way back from here (restart CHECKPOINT still goes to a checkpoint made before it)")
 
 // checkBack checks that the session can go back from the present.
-func (s *Session) checkBack() error {
-	if err := s.checkTravel(); err != nil {
+func (s *Session) checkBack(threadID int64, fromHeld bool) error {
+	if err := s.checkTravel(threadID, fromHeld); err != nil {
 		return err
 	}
 
@@ -566,7 +577,7 @@ func (s *Session) afterSet(err error) {
 // function. The other threads are where they were at that moment. At the
 // start of the recording it stops at entry.
 func (s *Session) StepBack(threadID int64, kind StepKind) error {
-	if err := s.checkBack(); err != nil {
+	if err := s.checkBack(threadID, true); err != nil {
 		return err
 	}
 	t, err := s.thread(threadID)
@@ -678,7 +689,7 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 // says stop; logpoints never stop), or to the start of the recording if
 // there is none.
 func (s *Session) ReverseContinue(threadID int64) error {
-	if err := s.checkBack(); err != nil {
+	if err := s.checkBack(threadID, false); err != nil {
 		return err
 	}
 	now := s.present()
@@ -784,7 +795,10 @@ func (s *Session) When() (Where, error) {
 // AddCheckpoint names the present (REPL checkpoint NOTE) and returns the
 // checkpoint.
 func (s *Session) AddCheckpoint(note string) (Checkpoint, error) {
-	if err := s.checkTravel(); err != nil {
+	if err := s.checkRecording(); err != nil {
+		return Checkpoint{}, err
+	}
+	if err := s.checkStopped(); err != nil {
 		return Checkpoint{}, err
 	}
 	now := s.present()
@@ -804,7 +818,7 @@ func (s *Session) Checkpoints() []Checkpoint {
 
 // RestartAt goes to checkpoint id (REPL restart ID): forward or back.
 func (s *Session) RestartAt(id int) error {
-	if err := s.checkTravel(); err != nil {
+	if err := s.checkTravel(0, false); err != nil {
 		return err
 	}
 	for _, cp := range s.tt.checkpoints {

@@ -327,7 +327,7 @@ func (s *Scheduler) runCarriers() int {
 func (s *Scheduler) carrierLoop(c *carrier) {
 	s.mu.Lock()
 	for !s.ended {
-		if s.paused || s.busy {
+		if s.paused || s.busy || s.between > 0 {
 			s.waitWork()
 			continue
 		}
@@ -341,6 +341,12 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 		}
 		if s.ended { // a strategy ended the program
 			continue
+		}
+		if len(s.events) > 0 && s.OnEvent != nil {
+			// (a hold or release done with nothing to run)
+			s.mu.Unlock()
+			s.deliverShared()
+			s.mu.Lock()
 		}
 		_, virtual := s.clock.(*VirtualClock)
 		switch {
@@ -543,7 +549,7 @@ func (s *Scheduler) ExitPinned(t *vm.Thread) {
 	if ti == nil || ti.pinned() == nil {
 		return
 	}
-	for s.paused && !s.ended {
+	for (s.paused || s.between > 0) && !s.ended {
 		s.wait()
 	}
 	ti.x.pinned = nil

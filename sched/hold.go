@@ -216,3 +216,27 @@ func (s *Scheduler) lateHold(t *vm.Thread, ti *threadInfo) {
 		}
 	}
 }
+
+// Between runs f between two dispatches: no quantum starts while f runs,
+// and those running when Between is called end first (at the end of
+// their quantum: Between does not cut one short, so the schedule does not
+// change). A thread inside a pinned native is still in host code; it
+// waits for the end of f when the native returns. The debugger reads and
+// changes the threads it holds (non-stop) this way while the others run.
+// f may call the Scheduler's methods, but not from a dispatch.
+func (s *Scheduler) Between(f func()) {
+	s.mu.Lock()
+	s.between++
+	for s.running-s.pinnedN > 0 {
+		s.wait()
+	}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.between--
+		s.broadcast()
+		s.mu.Unlock()
+		s.notify()
+	}()
+	f()
+}

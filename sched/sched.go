@@ -102,6 +102,7 @@ type Scheduler struct {
 	rec        Recorder     // recording or replaying (SetRecorder); nil otherwise
 	holdRec    HoldRecorder // rec, if it records holds (hold.go)
 	holdReqs   []holdReq    // holds and releases asked for, done at the next dispatch
+	between    int          // Between calls under way: no quantum starts
 	cut        *vm.Thread   // the thread whose quantum a trap cut (see trapCont)
 	// The strategy choosing the schedule (SetStrategy; strategy.go), the
 	// budget of its last pick and a buffer for the runnable threads.
