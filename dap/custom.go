@@ -164,7 +164,14 @@ func (c *session) customRequest(content []byte) bool {
 			return true
 		}
 	}
-	body, err := c.runCustom(head.Command, derefArgs(args))
+	var body any
+	var err error
+	run := func() { body, err = c.runCustom(head.Command, derefArgs(args)) }
+	if stillCustom[head.Command] {
+		c.stillRequest(run) // (reads threads that may be held alone: nonstop.go)
+	} else {
+		run()
+	}
 	if err != nil {
 		c.sendErrorResponse(head.Seq, head.Command, customErrID(err), head.Command+": "+err.Error())
 		return true
@@ -174,6 +181,12 @@ func (c *session) customRequest(content []byte) bool {
 		Body: body})
 	return true
 }
+
+// stillCustom are the custom requests that read the program's threads:
+// while it runs with threads held alone (non-stop), they read them
+// between two dispatches.
+var stillCustom = map[string]bool{api.CmdScheduler: true, api.CmdWaitGraph: true, api.CmdThreads: true,
+	api.CmdThreadGroups: true, api.CmdDisassemble: true}
 
 // derefArgs returns the value a pointer to arguments points to.
 func derefArgs(p any) any { return reflect.ValueOf(p).Elem().Interface() }
@@ -233,7 +246,7 @@ func (c *session) schedStep(_ api.None) (any, error) {
 
 // apiThread is a thread as the custom requests show it.
 func (c *session) apiThread(t inspect.ThreadInfo) api.Thread {
-	th := api.Thread{ID: t.ID, Name: t.Name, State: t.State, WaitReason: t.WaitReason, Function: t.Func, Line: t.Line, Stopped: t.Stopped}
+	th := api.Thread{ID: t.ID, Name: t.Name, State: t.State, WaitReason: t.WaitReason, Function: t.Func, Line: t.Line, Stopped: t.Stopped, Held: t.Held}
 	if t.File != "" {
 		th.Source = c.source(t.File)
 	}

@@ -44,6 +44,7 @@
 //	denyFs       no file access at all
 //	token        the server's token, if it has one
 //	race         detect data races (one carrier): a race stops the thread
+//	nonStop      breakpoints without a mode stop their thread only, pause pauses one thread
 //
 // Limits out of range are refused with the words the command line uses.
 // A compile error fails the launch with the file:line:col report as its

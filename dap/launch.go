@@ -82,6 +82,7 @@ type launchArgs struct {
 	DenyFS      bool     `json:"denyFs"`      // no file access at all
 	Token       string   `json:"token"`       // the server's token, if it has one
 	Race        bool     `json:"race"`        // detect data races (one carrier): a race stops with reason "data race"
+	NonStop     bool     `json:"nonStop"`     // breakpoints without a mode stop their thread only; pause pauses one thread
 }
 
 // limits returns the run limits of the arguments, with the defaults for
@@ -136,7 +137,8 @@ func (c *session) onInitializeRequest(req *dap.InitializeRequest) {
 		return
 	}
 	c.initialized = true
-	c.respond(&dap.InitializeResponse{Response: newResponse(req), Body: capabilities()})
+	c.respond(&initializeModesResponse{Response: newResponse(req),
+		Body: capabilitiesModes{Capabilities: capabilities(), BreakpointModes: breakpointModes()}})
 	c.send(&dap.InitializedEvent{Event: newEvent("initialized")})
 }
 
@@ -213,6 +215,7 @@ func (c *session) launch(args launchArgs) error {
 		DebugLog:    c.srv.DebugLog,
 		Replay:      args.Replay,
 		Race:        args.Race,
+		NonStop:     args.NonStop,
 	}
 	if args.Replay != "" {
 		cfg.Program = ""
@@ -319,8 +322,8 @@ func (c *session) detach() {
 	}
 	p.SetFunctionBreakpoints(nil)
 	p.SetExceptionBreakpoints(false, false)
-	c.srcBps = map[string][]dap.SourceBreakpoint{}
-	c.funcBps, c.excFilters, c.excOptions = nil, nil, nil
+	c.srcBps, c.srcModes = map[string][]dap.SourceBreakpoint{}, map[string][]string{}
+	c.funcBps, c.funcModes, c.excFilters, c.excOptions = nil, nil, nil, nil
 	c.srv.mux.set(nil)
 	c.resumed()
 	p.Continue(0, false) // ErrRunning if it runs already: fine

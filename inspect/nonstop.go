@@ -141,9 +141,9 @@ func (s *Session) heldAtTrap(t *vm.Thread) (*StopInfo, bool) {
 	h.info.ThreadID, h.info.AllThreadsStopped = t.ID, false
 	s.r.held[t] = h
 	s.r.lastHeld = t
-	s.endStepLocked(t)
 	info := h.info
 	s.mu.Unlock()
+	s.endStepOf(t)
 	s.emit(func(l Listener) { l.Stopped(info) })
 	return all, all != nil
 }
@@ -178,8 +178,8 @@ func (s *Session) onHold(ev sched.Event) {
 	}
 	s.r.held[t] = &heldStop{info: info, recorded: !asked}
 	s.r.lastHeld = t
-	s.endStepLocked(t) // a pause of a thread that steps ends the step
 	s.mu.Unlock()
+	s.endStepOf(t) // a pause of a thread that steps ends the step
 	s.emit(func(l Listener) { l.Stopped(info) })
 }
 
@@ -482,11 +482,15 @@ func (s *Session) stopForTravel(threadID int64, fromHeld bool) {
 		info.Description += " (going back stops every thread)"
 	}
 	s.r.stopping = true
+	sch := s.r.sch
 	s.mu.Unlock()
 	s.emit(func(l Listener) {
 		l.Output("console", "note: going back stops every thread first\n")
 	})
-	s.stopWorld(info, t)
+	// between two dispatches: the quantum under way ends by itself (a
+	// pause's interrupt would cut it short, which the recording, whose
+	// re-execution going back is, does not know)
+	sch.Between(func() { s.stopWorld(info, t) })
 }
 
 // heldOf returns the threads the scheduler of a run holds (a run going

@@ -42,8 +42,10 @@ type timeTravel struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer // the session's own writers (unwrapped)
 	// the last quantum: its thread, how it ended and where the journal
-	// was (a stop between dispatches is "after this quantum")
+	// was (a stop between dispatches is "after this quantum"); lastMu
+	// guards it (the carrier delivers a quantum's events after a stop)
 	last        moment
+	lastMu      sync.Mutex
 	checkpoints []Checkpoint
 	nextCP      int
 	budget      int64
@@ -177,12 +179,17 @@ func quantumEnd(ev sched.Event, j *record.Journal) (moment, bool) {
 // noteEvent keeps the end of the last quantum, and stops the recording
 // once it is over budget (it reports true then).
 func (tt *timeTravel) noteEvent(ev sched.Event) bool {
-	m, ok := quantumEnd(ev, tt.j)
+	tt.lastMu.Lock()
+	j := tt.j
+	m, ok := quantumEnd(ev, j)
+	if ok {
+		tt.last = m
+	}
+	tt.lastMu.Unlock()
 	if !ok {
 		return false
 	}
-	tt.last = m
-	if tt.stopped == "" && int64(tt.j.Size()) > tt.budget && tt.j.Stop() {
+	if tt.stopped == "" && int64(j.Size()) > tt.budget && j.Stop() {
 		tt.stopped = fmt.Sprintf("the recording reached its budget of %d MiB and was stopped", tt.budget>>20)
 		return true
 	}
@@ -203,6 +210,9 @@ type travelHook struct {
 	// the exception the target is a throw of, once reached
 	exc    *vm.Object
 	caught bool
+	// hit: the target was reached (a trap of the recording's holds is
+	// not the target's)
+	hit atomic.Bool
 }
 
 // throwMoment names the throw of exc by t (inside OnThrow).
@@ -218,6 +228,7 @@ func (h *travelHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	m := moment{thread: t.ID, red: t.TrapReductions(), depth: t.Depth(), fn: fn, pc: pc, trap: true}
 	fired := h.countHits(t, fn, pc)
 	if h.target.trap && m == h.target {
+		h.hit.Store(true)
 		return true
 	}
 	if h.watch != nil {
@@ -260,6 +271,7 @@ func (h *travelHook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
 	if h.target.throw || h.watchThrow != nil {
 		m := throwMoment(t)
 		if h.target.throw && m == h.target {
+			h.hit.Store(true)
 			h.exc, h.caught = exc, caught
 			return true
 		}
@@ -361,8 +373,13 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 		if onEv != nil {
 			onEv(p, ev)
 		}
+		if ev.Kind == sched.EventIdle {
+			// only threads the recording holds could run, and it no
+			// longer releases them (it diverged): it cannot go on
+			p.finish(false)
+		}
 		armOn(ev)
-		if ev.Kind == sched.EventTrap && (target.trap || target.throw) {
+		if ev.Kind == sched.EventTrap && (target.trap || target.throw) && h.hit.Load() {
 			p.finish(true)
 		}
 		if !target.trap && !target.throw && !target.isStart() {
@@ -466,16 +483,20 @@ func (s *Session) present() moment {
 			return m
 		}
 	}
+	s.tt.lastMu.Lock()
+	defer s.tt.lastMu.Unlock()
 	return s.tt.last
 }
 
 // adopt makes the run of p the session's, stopped at its target with
 // info; the old run ends.
 func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
+	s.tt.lastMu.Lock()
 	s.tt.last = moment{} // the start, or a trap (present uses the stop)
 	if tg := p.h.target; !tg.trap {
 		s.tt.last = tg
 	}
+	s.tt.lastMu.Unlock()
 	r := p.r
 	if h := p.h; h.exc != nil && t != nil {
 		mode := "always"
@@ -484,7 +505,9 @@ func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
 		}
 		r.excStops[t.ID] = excStop{exc: h.exc, uncaught: !h.caught, breakmode: mode}
 	}
+	s.tt.lastMu.Lock()
 	s.tt.j = p.j
+	s.tt.lastMu.Unlock()
 	p.h.adopted.Store(true)
 	s.swap(r, info, t)
 }

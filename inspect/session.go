@@ -346,10 +346,8 @@ func (s *Session) onEvent(ev sched.Event) {
 	case sched.EventExit:
 		id := ev.Thread.ID
 		s.emit(func(l Listener) { l.ThreadExited(id) })
-		s.mu.Lock()
 		// The stepping thread ended: the step becomes a continue.
-		s.endStepLocked(ev.Thread)
-		s.mu.Unlock()
+		s.endStepOf(ev.Thread)
 	case sched.EventDeadlock:
 		s.mu.Lock()
 		s.r.deadlock = true

@@ -196,6 +196,32 @@ func (s *Session) endStepLocked(t *vm.Thread) {
 	}
 }
 
+// endStepOf ends the step of t, if any, while other threads may run (a
+// thread held alone, or ended): its traps are removed between two
+// dispatches. Must not hold s.mu.
+func (s *Session) endStepOf(t *vm.Thread) {
+	s.mu.Lock()
+	st := s.r.steps[t]
+	delete(s.r.steps, t)
+	running, sch := s.r.state == stateRunning, s.r.sch
+	s.mu.Unlock()
+	if st == nil {
+		return
+	}
+	clear := func() {
+		s.mu.Lock()
+		for _, k := range st.traps {
+			s.clearTrapLocked(k)
+		}
+		s.mu.Unlock()
+	}
+	if running {
+		sch.Between(clear)
+	} else {
+		clear()
+	}
+}
+
 // endStepsLocked ends every step under way (a stop of every thread).
 // Must hold s.mu with no dispatch running.
 func (s *Session) endStepsLocked() {

@@ -343,10 +343,12 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 			continue
 		}
 		if len(s.events) > 0 && s.OnEvent != nil {
-			// (a hold or release done with nothing to run)
+			// (a hold or release done with nothing to run; then decide
+			// again: the lock was let go)
 			s.mu.Unlock()
 			s.deliverShared()
 			s.mu.Lock()
+			continue
 		}
 		_, virtual := s.clock.(*VirtualClock)
 		switch {
