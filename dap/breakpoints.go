@@ -70,8 +70,7 @@ func (c *session) onSetBreakpointsRequest(req *dap.SetBreakpointsRequest) {
 			out = append(out, c.breakpoint(b, &args.Source))
 		}
 	}
-	c.respond(&dap.SetBreakpointsResponse{Response: newResponse(req),
-		Body: dap.SetBreakpointsResponseBody{Breakpoints: out}})
+	c.respondBreakpoints(req, out, c.prog == nil)
 }
 
 // sourceSpecs converts line breakpoints for inspect.
@@ -132,8 +131,7 @@ func (c *session) onSetFunctionBreakpointsRequest(req *dap.SetFunctionBreakpoint
 			out = append(out, c.breakpoint(b, nil))
 		}
 	}
-	c.respond(&dap.SetFunctionBreakpointsResponse{Response: newResponse(req),
-		Body: dap.SetFunctionBreakpointsResponseBody{Breakpoints: out}})
+	c.respondBreakpoints(req, out, c.prog == nil)
 }
 
 func (c *session) onSetExceptionBreakpointsRequest(req *dap.SetExceptionBreakpointsRequest) {
@@ -177,8 +175,7 @@ func (c *session) onSetExceptionBreakpointsRequest(req *dap.SetExceptionBreakpoi
 			}
 		}
 	}
-	c.respond(&dap.SetExceptionBreakpointsResponse{Response: newResponse(req),
-		Body: dap.SetExceptionBreakpointsResponseBody{Breakpoints: out}})
+	c.respondBreakpoints(req, out, false)
 }
 
 // applyExceptionFilters passes the exception filters to the program: as
@@ -237,8 +234,10 @@ func (c *session) announce(key string, placed []inspect.Breakpoint, src *dap.Sou
 		if i >= len(ids) {
 			continue // set after launch: the response said it all
 		}
-		bp := c.breakpoint(b, src)
-		c.send(&dap.BreakpointEvent{Event: newEvent("breakpoint"), Body: dap.BreakpointEventBody{Reason: "changed", Breakpoint: bp}})
+		e := &breakpointEvent{Event: newEvent("breakpoint")}
+		e.Body.Reason = "changed"
+		e.Body.Breakpoint = withReasons([]dap.Breakpoint{c.breakpoint(b, src)}, false)[0]
+		c.send(e)
 	}
 }
 

@@ -27,9 +27,35 @@ type readResult struct {
 
 // cancels is the set of cancelled request seqs.
 type cancels struct {
-	mu  sync.Mutex
-	set map[int]bool
-	all bool // the client disconnected or went away: everything is
+	mu       sync.Mutex
+	set      map[int]bool
+	all      bool           // the client disconnected or went away: everything is
+	progress map[string]int // progress id -> the request it reports on (progress.go)
+}
+
+// progressOf records that progress id reports on request seq (0: the
+// report is over).
+func (x *cancels) progressOf(id string, seq int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if seq == 0 {
+		delete(x.progress, id)
+		return
+	}
+	if x.progress == nil {
+		x.progress = map[string]int{}
+	}
+	x.progress[id] = seq
+}
+
+// addProgress cancels the request progress id reports on.
+func (x *cancels) addProgress(id string) {
+	x.mu.Lock()
+	seq, ok := x.progress[id]
+	x.mu.Unlock()
+	if ok {
+		x.add(seq)
+	}
 }
 
 func (x *cancels) add(seq int) {
@@ -115,7 +141,8 @@ func (c *session) noteCancel(content []byte) {
 		Type      string `json:"type"`
 		Command   string `json:"command"`
 		Arguments struct {
-			RequestID *int `json:"requestId"`
+			RequestID  *int   `json:"requestId"`
+			ProgressID string `json:"progressId"`
 		} `json:"arguments"`
 	}
 	if json.Unmarshal(content, &m) != nil || m.Type != "request" {
@@ -124,6 +151,8 @@ func (c *session) noteCancel(content []byte) {
 	switch {
 	case m.Command == "cancel" && m.Arguments.RequestID != nil:
 		c.cancelled.add(*m.Arguments.RequestID)
+	case m.Command == "cancel" && m.Arguments.ProgressID != "":
+		c.cancelled.addProgress(m.Arguments.ProgressID)
 	case m.Command == "disconnect":
 		// what runs before the disconnect is cut short
 		c.cancelled.cancelAll()
@@ -152,6 +181,11 @@ func (c *session) cancellable(req dap.RequestMessage, run func()) {
 	}
 	c.startAhead(c.readDone)
 	defer c.long.Store(false)
+	title := map[string]string{"evaluate": "Evaluating", "variables": "Loading variables", "stackTrace": "Loading the stack"}[req.GetRequest().Command]
+	if title == "" {
+		title = req.GetRequest().Command
+	}
+	defer c.progress(seq, title)()
 	run()
 }
 

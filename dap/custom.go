@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
@@ -144,6 +145,7 @@ func (c *session) customRequest(content []byte) bool {
 	if json.Unmarshal(content, &head) != nil || head.Type != "request" || !strings.HasPrefix(head.Command, "nlang/") {
 		return false
 	}
+	c.curSeq = head.Seq
 	c.hold()
 	defer c.release()
 	defer func() {
@@ -269,8 +271,17 @@ func (c *session) selectThreads(a api.ThreadsArgs) ([]inspect.ThreadInfo, int, e
 		}
 		sel = append(sel, t)
 	}
+	if a.State != "" && len(sel) == 0 && !slices.Contains(threadStates, a.State) {
+		// (a state no thread is in is fine; a word that is neither a
+		// state nor any thread's wait reason is a mistake)
+		return nil, 0, &reqError{errBadArguments, fmt.Sprintf("no thread is %s or waits for %q (states: %s; or a wait reason as threads shows it, such as \"chan recv\")",
+			a.State, a.State, strings.Join(threadStates, ", "))}
+	}
 	return sel, len(ths), nil
 }
+
+// threadStates are the states a thread is shown in (inspect.ThreadInfo).
+var threadStates = []string{"runnable", "running", "waiting", "stopped", "frozen", "pinned", "dead"}
 
 // threadsBody answers api.CmdThreads.
 func (c *session) threadsBody(a api.ThreadsArgs) (any, error) {
@@ -375,8 +386,8 @@ func (c *session) ignore(a api.IgnoreArgs) (any, error) {
 
 // checkpointsBody answers api.CmdCheckpoints.
 func (c *session) checkpointsBody(_ api.None) (any, error) {
-	if !c.prog.CanGoBack() {
-		return nil, inspect.ErrNoRecording
+	if err := c.prog.NoRecordingReason(); err != nil {
+		return nil, err
 	}
 	b := api.CheckpointsBody{Checkpoints: []api.Checkpoint{}}
 	for _, cp := range c.prog.Checkpoints() {

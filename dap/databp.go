@@ -69,7 +69,7 @@ func (c *session) onSetDataBreakpointsRequest(req *dap.SetDataBreakpointsRequest
 		for range bps {
 			out = append(out, dap.Breakpoint{Verified: false, Message: "no program: data breakpoints are set on a running program's variables"})
 		}
-		c.respond(&dap.SetDataBreakpointsResponse{Response: newResponse(req), Body: dap.SetDataBreakpointsResponseBody{Breakpoints: out}})
+		c.respondBreakpoints(req, out, true)
 		return
 	}
 	var specs []inspect.DataBreakpointSpec
@@ -82,5 +82,5 @@ func (c *session) onSetDataBreakpointsRequest(req *dap.SetDataBreakpointsRequest
 		d := c.breakpoint(b, nil)
 		out = append(out, d)
 	}
-	c.respond(&dap.SetDataBreakpointsResponse{Response: newResponse(req), Body: dap.SetDataBreakpointsResponseBody{Breakpoints: out}})
+	c.respondBreakpoints(req, out, false)
 }

@@ -1,6 +1,7 @@
 package dap
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -200,4 +201,84 @@ func TestReverseContinueToADataChange(t *testing.T) {
 		expectDataStop(t, c, 2, "mover", f.Line("moved"), "p.x changed from 1 to 5")
 		continueToExit(t, c, 1, 0)
 	}, withBreakpoints("after"))
+}
+
+// TestDataBreakpointOldValueAfterPreemption: in the replay of a lost
+// update found at --granularity shared, a thread is preempted at its
+// write while the other thread writes; the data breakpoint reports what
+// each write really overwrote (each change starts where the one before
+// ended), going forward, going back, and forward again after going back.
+func TestDataBreakpointOldValueAfterPreemption(t *testing.T) {
+	f := loadFixture(t, "testdata/dap/lostwatch.n")
+	rec := exploreShared(t, f)
+	runSession(t, "testdata/dap/lostwatch.n", func(c *daptest.Client, f *fixture) {
+		checkStop(t, c, 1, "main", f.Line("start"))
+		next(t, c, 1)
+		_, top := checkStop(t, c, 1, "main", f.Line("spawned"))
+		cv := variables(t, c, scopes(t, c, top.Id)["Locals"].VariablesReference)["c"]
+		id, _ := dataID(t, c, cv.VariablesReference, "value", 0)
+		setWatches(t, c, dap.DataBreakpoint{DataId: id, AccessType: "write"})
+		c.SetBreakpointsRequest(f.Path)
+		daptest.ExpectResponse[*dap.SetBreakpointsResponse](t, c)
+		// change reads the next stop: a data change "c.value: A -> B", or
+		// the end (forward) or the start (back)
+		change := func() (a, b int, ok bool) {
+			t.Helper()
+			for {
+				switch m := c.Next(t).(type) {
+				case *dap.StoppedEvent:
+					if m.Body.Reason == "entry" {
+						return 0, 0, false
+					}
+					if m.Body.Reason != "data breakpoint" {
+						t.Fatalf("stop %+v, want a data change", m.Body)
+					}
+					if _, err := fmt.Sscanf(m.Body.Text, "c.value: %d -> %d", &a, &b); err != nil {
+						t.Fatalf("stop text %q: %v", m.Body.Text, err)
+					}
+					return a, b, true
+				case *dap.ExitedEvent:
+					return 0, 0, false
+				}
+			}
+		}
+		var forward [][2]int
+		for {
+			c.ContinueRequest(1, false)
+			daptest.ExpectResponse[*dap.ContinueResponse](t, c)
+			a, b, ok := change()
+			if !ok {
+				break
+			}
+			forward = append(forward, [2]int{a, b})
+			if b < a {
+				break // the lost update: the write over a larger value
+			}
+		}
+		n := len(forward)
+		if n < 3 || forward[n-1][1] > forward[n-1][0] {
+			t.Fatalf("changes %v: want a lost update (a write that makes the counter go down)", forward)
+		}
+		for i := 1; i < n; i++ {
+			if forward[i][0] != forward[i-1][1] {
+				t.Errorf("change %d is %d -> %d, but the counter held %d (changes %v)", i+1, forward[i][0], forward[i][1], forward[i-1][1], forward)
+			}
+		}
+		// back two changes, then forward through them again
+		for i := 0; i < 2; i++ {
+			c.ReverseContinueRequest(1)
+			daptest.ExpectResponse[*dap.ReverseContinueResponse](t, c)
+			a, b, ok := change()
+			if want := forward[n-2-i]; !ok || a != want[0] || b != want[1] {
+				t.Errorf("reverse continue %d: %d -> %d, want %v", i+1, a, b, want)
+			}
+		}
+		for i := n - 2; i < n; i++ {
+			c.ContinueRequest(1, false)
+			daptest.ExpectResponse[*dap.ContinueResponse](t, c)
+			if a, b, ok := change(); !ok || a != forward[i][0] || b != forward[i][1] {
+				t.Errorf("forward again, change %d: %d -> %d, want %v", i+1, a, b, forward[i])
+			}
+		}
+	}, withLaunch(map[string]any{"replay": rec}), withBreakpoints("start"))
 }

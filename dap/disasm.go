@@ -77,6 +77,5 @@ func (c *session) onSetInstructionBreakpointsRequest(req *dap.SetInstructionBrea
 		d.InstructionReference = b.Address
 		out = append(out, d)
 	}
-	c.respond(&dap.SetInstructionBreakpointsResponse{Response: newResponse(req),
-		Body: dap.SetInstructionBreakpointsResponseBody{Breakpoints: out}})
+	c.respondBreakpoints(req, out, false)
 }

@@ -95,7 +95,7 @@ func TestInstructionStepping(t *testing.T) {
 		stepAndCheck(t, c, "next", "twice", addrPlus(t, in.InstructionPointerReference, 1), f.Line("twice"))
 		// out: at the instruction after the call, with the value returned
 		out := stepAndCheck(t, c, "stepOut", "main", addrPlus(t, ip, 4), calls)
-		if rv := variables(t, c, scopes(t, c, out.Id)["Locals"].VariablesReference)["Return value"]; rv.Value != "8" {
+		if rv := variables(t, c, scopes(t, c, out.Id)["Return value"].VariablesReference)["Return value"]; rv.Value != "8" {
 			t.Errorf("Return value after stepOut by instruction: %+v, want 8", rv)
 		}
 		// by statements again: the next line

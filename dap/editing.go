@@ -82,6 +82,7 @@ func (c *session) onSetExpressionRequest(req *dap.SetExpressionRequest) {
 	c.respond(&dap.SetExpressionResponse{Response: newResponse(req), Body: dap.SetExpressionResponseBody{
 		Value: formatValue(v.Value, v.Type, a.Format), Type: v.Type, VariablesReference: v.Ref,
 		NamedVariables: v.Named, IndexedVariables: v.Indexed}})
+	c.invalidate(0, "variables")
 }
 
 // onBreakpointLocationsRequest lists the statement starts of a range of

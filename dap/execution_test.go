@@ -49,9 +49,13 @@ func TestStepInAndOut(t *testing.T) {
 		if stop.Body.Reason != "step" || stop.Body.Text != "work returned 12" {
 			t.Errorf("after stepOut: %+v", stop.Body)
 		}
-		locals := variables(t, c, scopes(t, c, top.Id)["Locals"].VariablesReference)
+		sc := scopes(t, c, top.Id)
+		if h := sc["Return value"].PresentationHint; h != "returnValue" {
+			t.Errorf("the return value's scope: hint %q, want returnValue", h)
+		}
+		locals := variables(t, c, sc["Return value"].VariablesReference)
 		if rv, ok := locals["Return value"]; !ok || rv.Value != "12" || rv.Type != "int" {
-			t.Errorf("Locals after stepOut: %+v, want Return value int 12", locals)
+			t.Errorf("the Return value scope after stepOut: %+v, want Return value int 12", locals)
 		}
 		c.NextRequest(1, false)
 		daptest.ExpectResponse[*dap.NextResponse](t, c)

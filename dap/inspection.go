@@ -1,9 +1,9 @@
 package dap
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -239,7 +239,7 @@ func (c *session) source(file string) *dap.Source {
 		return &dap.Source{Name: file, SourceReference: c.srcRefs.add(file),
 			PresentationHint: "deemphasize", Origin: "NLang library"}
 	}
-	return &dap.Source{Name: filepath.Base(file), Path: file}
+	return &dap.Source{Name: c.srcNames.name(c.prog, file), Path: file}
 }
 
 // frame returns what a frame id stands for.
@@ -274,6 +274,8 @@ func (c *session) onScopesRequest(req *dap.ScopesRequest) {
 			hint = "locals"
 		case "Arguments":
 			hint = "arguments"
+		case inspect.ReturnValueName:
+			hint = "returnValue" // (DAP 1.67)
 		}
 		out = append(out, dap.Scope{Name: s.Name, PresentationHint: hint, VariablesReference: s.Ref,
 			NamedVariables: s.Count, Expensive: s.Expensive})
@@ -311,7 +313,7 @@ func (c *session) onVariablesRequest(req *dap.VariablesRequest) {
 		}
 		for _, v := range vars {
 			c.noteShape(v.Ref, v.Named, v.Indexed)
-			out = append(out, dap.Variable{Name: v.Name, Value: formatValue(v.Value, v.Type, a.Format), Type: v.Type, EvaluateName: v.EvaluateName,
+			out = append(out, dap.Variable{Name: v.Name, Value: c.styleValue(formatValue(v.Value, v.Type, a.Format), v.Type), Type: v.Type, EvaluateName: v.EvaluateName,
 				VariablesReference: v.Ref, NamedVariables: v.Named, IndexedVariables: v.Indexed})
 		}
 	}
@@ -357,6 +359,17 @@ func (c *session) onEvaluateRequest(req *dap.EvaluateRequest) {
 		c.sendError(req, errEvaluate, err.Error())
 		return
 	}
+	var at struct {
+		Arguments evalPosition `json:"arguments"`
+	}
+	json.Unmarshal(c.raw, &at) // (DAP 1.67; absent: zero)
+	if p := at.Arguments; p.Line > 0 && p.Source != nil && p.Source.Path != "" {
+		// evaluate at a source position: the frame of this thread whose
+		// function is there (a hover in a caller's code)
+		if d, ok, err := c.prog.FrameAt(tid, canonFile(p.Source.Path), p.Line); err == nil && ok {
+			depth = d
+		}
+	}
 	if a.Context == "repl" && strings.HasPrefix(strings.TrimSpace(a.Expression), api.ConsolePrefix) {
 		c.consoleCommand(req, tid, depth)
 		return
@@ -378,7 +391,7 @@ func (c *session) onEvaluateRequest(req *dap.EvaluateRequest) {
 	}
 	c.noteShape(v.Ref, v.Named, v.Indexed)
 	c.respond(&dap.EvaluateResponse{Response: newResponse(req), Body: dap.EvaluateResponseBody{
-		Result: formatValue(v.Value, v.Type, a.Format), Type: v.Type, VariablesReference: v.Ref,
+		Result: c.styleValue(formatValue(v.Value, v.Type, a.Format), v.Type), Type: v.Type, VariablesReference: v.Ref,
 		NamedVariables: v.Named, IndexedVariables: v.Indexed}})
 }
 
@@ -422,6 +435,7 @@ func (c *session) onSetVariableRequest(req *dap.SetVariableRequest) {
 	c.respond(&dap.SetVariableResponse{Response: newResponse(req), Body: dap.SetVariableResponseBody{
 		Value: v.Value, Type: v.Type, VariablesReference: v.Ref,
 		NamedVariables: v.Named, IndexedVariables: v.Indexed}})
+	c.invalidate(0, "variables")
 }
 
 func (c *session) onSourceRequest(req *dap.SourceRequest) {

@@ -12,6 +12,7 @@ import (
 
 	dap "github.com/google/go-dap"
 
+	"github.com/nlangdbg/nlangdbg/dap/api"
 	"github.com/nlangdbg/nlangdbg/inspect"
 )
 
@@ -83,6 +84,8 @@ type launchArgs struct {
 	Token       string   `json:"token"`       // the server's token, if it has one
 	Race        bool     `json:"race"`        // detect data races (one carrier): a race stops with reason "data race"
 	NonStop     bool     `json:"nonStop"`     // breakpoints without a mode stop their thread only; pause pauses one thread
+	Stdin       string   `json:"stdin"`       // a file the program reads as its input (relative to cwd)
+	Console     string   `json:"console"`     // internalConsole (default), integratedTerminal or externalTerminal (console.go)
 }
 
 // limits returns the run limits of the arguments, with the defaults for
@@ -137,8 +140,9 @@ func (c *session) onInitializeRequest(req *dap.InitializeRequest) {
 		return
 	}
 	c.initialized = true
-	c.respond(&initializeModesResponse{Response: newResponse(req),
-		Body: capabilitiesModes{Capabilities: capabilities(), BreakpointModes: breakpointModes()}})
+	c.client = readClientCaps(c.raw, req.Arguments)
+	c.respond(&initializeResponse{Response: newResponse(req), Body: capabilities171{Capabilities: capabilities(), SupportsANSIStyling: true,
+		BreakpointModes: breakpointModes()}})
 	c.send(&dap.InitializedEvent{Event: newEvent("initialized")})
 }
 
@@ -166,12 +170,30 @@ func (c *session) onLaunchRequest(req *dap.LaunchRequest) {
 	if !c.checkToken(req, args.Token) {
 		return
 	}
+	if err := c.checkConsole(args); err != nil {
+		c.sendError(req, errBadArguments, err.Error())
+		return
+	}
+	if args.Console == consoleIntegrated || args.Console == consoleExternal {
+		// answered once the terminal's console connects (console.go)
+		if err := c.startTerminal(req, args); err != nil {
+			c.sendError(req, errLaunch, err.Error())
+		}
+		return
+	}
+	c.finishLaunch(req, args)
+}
+
+// finishLaunch launches and answers req.
+func (c *session) finishLaunch(req *dap.LaunchRequest, args launchArgs) {
 	if err := c.launch(args); err != nil {
-		c.sendError(req, errLaunch, err.Error())
 		var ce *inspect.CompileError
 		if errors.As(err, &ce) {
 			c.sendOutput("stderr", ce.Report)
+			c.sendError(req, api.ErrCompile, err.Error())
+			return
 		}
+		c.sendError(req, errLaunch, err.Error())
 		return
 	}
 	c.handshakeDone()
@@ -199,7 +221,15 @@ func (c *session) launch(args launchArgs) error {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
+	c.closeIO()
+	pio, err := c.programIO(args)
+	if err != nil {
+		return err
+	}
 	cfg := inspect.Config{
+		Stdin:       pio.stdin,
+		Stdout:      pio.stdout,
+		Stderr:      pio.stderr,
 		Program:     path,
 		Args:        args.Args,
 		Cwd:         args.Cwd,
@@ -371,7 +401,7 @@ func (c *session) onRestartRequest(req *dap.RestartRequest) {
 	// session (a new run: its breakpoints and filters stay); a program
 	// whose sources changed, or other arguments, is launched anew.
 	inPlace := false
-	if same {
+	if same && args.Stdin == "" { // (an input file is opened anew: a launch)
 		old.SetListener(nil) // the old run's end is not the session's
 		inPlace = old.Restart() == nil
 		old.SetListener(c.lis)

@@ -3,8 +3,6 @@ package dap
 import (
 	"encoding/json"
 
-	dap "github.com/google/go-dap"
-
 	"github.com/nlangdbg/nlangdbg/dap/api"
 	"github.com/nlangdbg/nlangdbg/inspect"
 )
@@ -20,7 +18,7 @@ import (
 // variables, evaluate, setVariable, setExpression, …) run between two
 // dispatches of the others (inspect.Session.Still). go-dap v0.12 knows
 // neither the capability nor the breakpoints' mode: the capability is
-// added by a type of this file, and each breakpoint's mode is read from
+// a field of capabilities171, and each breakpoint's mode is read from
 // the request as it came (session.raw).
 
 // breakpointMode is DAP's BreakpointMode.
@@ -43,18 +41,6 @@ func breakpointModes() []breakpointMode {
 		out = append(out, breakpointMode{Mode: m.Mode, Label: m.Label, Description: m.Description, AppliesTo: modeAppliesTo})
 	}
 	return out
-}
-
-// capabilitiesModes is dap.Capabilities with breakpointModes (DAP 1.65).
-type capabilitiesModes struct {
-	dap.Capabilities
-	BreakpointModes []breakpointMode `json:"breakpointModes,omitempty"`
-}
-
-// initializeModesResponse is the response to initialize.
-type initializeModesResponse struct {
-	dap.Response
-	Body capabilitiesModes `json:"body"`
 }
 
 // rawModes returns the mode of each entry of the list field of the

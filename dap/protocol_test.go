@@ -9,6 +9,7 @@ import (
 
 	dap "github.com/google/go-dap"
 
+	"github.com/nlangdbg/nlangdbg/dap/api"
 	"github.com/nlangdbg/nlangdbg/dap/daptest"
 )
 
@@ -194,7 +195,7 @@ func TestLaunchCompileError(t *testing.T) {
 	c.LaunchRequest(map[string]any{"program": f.Path})
 	r := c.ExpectErrorResponse(t, "launch")
 	want := f.Path + ":" + strconv.Itoa(f.Line("bad")) + ":13: cannot use string as int"
-	if !strings.Contains(r.Message, want) || r.Body.Error == nil || r.Body.Error.Id != errLaunch {
+	if !strings.Contains(r.Message, want) || r.Body.Error == nil || r.Body.Error.Id != api.ErrCompile {
 		t.Errorf("launch error %q, want it to contain %q", r.Message, want)
 	}
 	if !strings.Contains(r.Body.Error.Format, want) {

@@ -41,6 +41,10 @@ func (c *session) goBackRequest(req dap.RequestMessage, do func() error) bool {
 		return false
 	}
 	if err := c.goBack(do); err != nil {
+		if errors.Is(err, inspect.ErrCancelled) {
+			c.sendCancelled(req)
+			return false
+		}
 		c.sendError(req, customErrID(err), fmt.Sprintf("%s: %v", cmd, err))
 		return false
 	}
@@ -50,15 +54,19 @@ func (c *session) goBackRequest(req dap.RequestMessage, do func() error) bool {
 // goBack moves the program to another moment of its recording with do
 // (the stop there follows as an event).
 func (c *session) goBack(do func() error) error {
-	if !c.prog.CanGoBack() {
-		return &reqError{errExecution, inspect.ErrNoRecording.Error()}
+	if err := c.prog.NoRecordingReason(); err != nil {
+		return &reqError{errExecution, err.Error()}
 	}
 	c.resumed()
-	if err := do(); err != nil {
+	if err := c.longRequest("Going back", do); err != nil {
+		if errors.Is(err, inspect.ErrCancelled) {
+			return err
+		}
 		if errors.Is(err, inspect.ErrNoThread) {
 			err = fmt.Errorf("no such thread")
 		}
 		return &reqError{errID(err, errExecution), err.Error()}
 	}
+	c.invalidate(0, "all") // another moment: every thread, stack and value
 	return nil
 }

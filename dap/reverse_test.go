@@ -140,7 +140,7 @@ func TestStepBackNeedsOneCarrier(t *testing.T) {
 		checkStop(t, c, 0, "main", f.Line("a"))
 		c.StepBackRequest(1)
 		r := c.ExpectErrorResponse(t, "stepBack")
-		if want := "stepBack: going back needs a recording, and a session records only with one carrier"; r.Message != want {
+		if want := "stepBack: going back needs a recording: a session records only with one carrier, and this one runs with 2"; r.Message != want {
 			t.Fatalf("error %q, want %q", r.Message, want)
 		}
 	}, withBreakpoints("a"), withLaunch(map[string]any{"carriers": 2}))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"regexp"
 	"runtime/debug"
 	"strconv"
@@ -77,6 +78,12 @@ type Server struct {
 	// DebugLog, if set, receives the Go stacks of the internal errors of
 	// launched programs (see inspect.Config.DebugLog).
 	DebugLog io.Writer
+
+	// Stdin, if set, is the input of the programs launched without the
+	// launch arguments "stdin" or "console" (nil: empty input). The
+	// terminal debugger, which runs its server in-process, gives its
+	// terminal.
+	Stdin io.Reader
 
 	logMu    sync.Mutex
 	mux      *attachMux // the Attach session's listener (made once)
@@ -284,13 +291,19 @@ func (c *session) readLoop() error {
 			c.badMessage(content, err)
 			continue
 		}
-		if req, ok := msg.(dap.RequestMessage); ok {
-			c.raw = content // (fields go-dap does not know: nonstop.go)
-			c.handle(req)
+		switch m := msg.(type) {
+		case dap.RequestMessage:
+			c.raw, c.curSeq = content, m.GetRequest().Seq
+			c.handle(m)
 			c.raw = nil
+		case *dap.RunInTerminalResponse:
+			c.onRunInTerminalResponse(m) // (console.go)
+		case *dap.ErrorResponse:
+			if m.Command == "runInTerminal" {
+				c.onRunInTerminalError(m)
+			}
 		}
-		// Responses (to reverse requests we never send) and events from
-		// the client are ignored.
+		// Other responses and events from the client are ignored.
 	}
 	return nil
 }
@@ -470,9 +483,14 @@ type session struct {
 	consoleTimer *time.Timer
 
 	// The fields below belong to the read loop.
-	raw          []byte   // the request being handled, as read (for fields go-dap does not know)
-	disconnected bool     // disconnect answered: stop reading
-	handshake    net.Conn // until launch or attach: its read deadline is set
+	raw          []byte // the request being handled, as read (for fields go-dap does not know)
+	curSeq       int    // its seq
+	client       clientCaps
+	term         *termLaunch // a launch waiting for its terminal (console.go)
+	termConn     net.Conn    // the program's terminal (console.go)
+	stdinFile    *os.File    // the program's input file (launch "stdin")
+	disconnected bool        // disconnect answered: stop reading
+	handshake    net.Conn    // until launch or attach: its read deadline is set
 	initialized  bool
 	prog         *inspect.Session
 	lis          *listener
@@ -482,6 +500,7 @@ type session struct {
 	frames       handles[frameRef]
 	indexed      map[int]bool    // variables references with indexed children
 	srcRefs      handles[string] // source references (never reset)
+	srcNames     sourceNames     // the names sources are shown by (sources.go)
 	srcBps       map[string][]dap.SourceBreakpoint
 	funcBps      []dap.FunctionBreakpoint
 	// the modes of srcBps and funcBps (DAP 1.65; "": the session's)
@@ -531,6 +550,13 @@ func (c *session) cleanup() {
 			c.prog.Terminate()
 		}
 		c.prog = nil
+	}
+	c.closeIO()
+	if c.termConn != nil {
+		c.termConn.Close() // the console in the client's terminal ends
+	}
+	if c.term != nil {
+		c.term.ln.Close()
 	}
 	c.wmu.Lock()
 	c.broken = true
@@ -651,6 +677,9 @@ func (c *session) flushConsoleLocked() {
 func (c *session) writeMessageLocked(m dap.Message) {
 	c.seq++
 	switch m := m.(type) {
+	case dap.RequestMessage: // a reverse request (runInTerminal)
+		m.GetRequest().Seq = c.seq
+		m.GetRequest().Type = "request"
 	case dap.ResponseMessage:
 		m.GetResponse().Seq = c.seq
 		m.GetResponse().Type = "response"
@@ -716,6 +745,9 @@ func (c *session) sendErrorResponse(seq int, command string, id int, msg string)
 
 // sendOutput sends an output event.
 func (c *session) sendOutput(category, text string) {
+	if category == "console" {
+		text = c.styleNote(text)
+	}
 	c.send(&dap.OutputEvent{Event: newEvent("output"), Body: dap.OutputEventBody{Category: category, Output: text}})
 }
 

@@ -56,6 +56,7 @@ func (c *session) onRestartFrameRequest(req *dap.RestartFrameRequest) {
 	}
 	c.resumed()
 	c.respond(&dap.RestartFrameResponse{Response: newResponse(req)})
+	c.invalidate(int(f.thread), "stacks", "variables")
 }
 
 // onGotoTargetsRequest lists the statement starts of a line.
@@ -96,4 +97,5 @@ func (c *session) onGotoRequest(req *dap.GotoRequest) {
 	}
 	c.resumed()
 	c.respond(&dap.GotoResponse{Response: newResponse(req)})
+	c.invalidate(a.ThreadId, "stacks", "variables")
 }

@@ -185,3 +185,24 @@ func TestTerminateThreads(t *testing.T) {
 		}
 	}, withBreakpoints("parked"))
 }
+
+// TestThreadControlAtADeadlockIsRefused: at a deadlock stop the run is
+// over (continuing exits 2 whatever changed), so terminating a thread,
+// moving one or restarting a frame is refused with the reason rather
+// than answered with a success that changes nothing.
+func TestThreadControlAtADeadlockIsRefused(t *testing.T) {
+	runSession(t, "testdata/dap/deadlock.n", func(c *daptest.Client, f *fixture) {
+		if stop := c.ExpectStoppedEvent(t); stop.Body.Description != "Deadlock" {
+			t.Fatalf("stop %+v, want the deadlock", stop.Body)
+		}
+		c.TerminateThreadsRequest(1)
+		if e := c.ExpectErrorResponse(t, "terminateThreads"); !strings.Contains(e.Message, "cannot terminate threads: the program has deadlocked: its run is over") {
+			t.Errorf("terminateThreads at a deadlock: %q", e.Message)
+		}
+		c.RestartFrameRequest(topFrame(t, c, 1).Id)
+		if e := c.ExpectErrorResponse(t, "restartFrame"); !strings.Contains(e.Message, "deadlocked") {
+			t.Errorf("restartFrame at a deadlock: %q", e.Message)
+		}
+		continueToExit(t, c, 1, 2)
+	})
+}

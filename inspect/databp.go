@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -376,9 +377,8 @@ func (s *Session) checkData(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 			kept = append(kept, p)
 			continue
 		default:
-			if info := s.decideLocked(p); info != nil && stop == nil {
-				stop = info
-			}
+			// (two watchpoints on one write: one stop, both their ids)
+			stop = mergeDataStops(stop, s.decideLocked(p))
 		}
 	}
 	clear(d.pending[len(kept):])
@@ -422,6 +422,21 @@ func (s *Session) precheckStoppedLocked(w *watch) {
 		if int(f.PC) < len(f.Fn.Code) {
 			s.precheckLocked(t, f.Fn, f.PC, []*watch{w})
 		}
+	}
+}
+
+// recheckDataLocked starts the data breakpoints' checks over on a
+// machine the session adopts (going back): the threads that will run the
+// instruction they are at without trapping (preempted at its trap, as
+// a recorded schedule that preempts at shared accesses does) are checked
+// now, as for a new watch. Must hold s.mu with the world stopped.
+func (s *Session) recheckDataLocked() {
+	if s.data == nil {
+		return
+	}
+	s.data.pending = nil
+	for _, w := range s.data.watches {
+		s.precheckStoppedLocked(w)
 	}
 }
 
@@ -518,6 +533,9 @@ func (s *Session) decideLocked(p *pendingCheck) *StopInfo {
 	if !ok {
 		return nil
 	}
+	if !p.read {
+		s.data.wrote(p, now)
+	}
 	if !p.read && sameValue(p.old, now, w.loc.typ) {
 		return nil // written with the value it had
 	}
@@ -528,6 +546,36 @@ func (s *Session) decideLocked(p *pendingCheck) *StopInfo {
 	info := s.dataStop(w, p.old, now, p.read, "Data breakpoint")
 	info.hold = s.threadModeLocked(w.mode) // (nonstop.go)
 	return info
+}
+
+// mergeDataStops returns the stop of a trap where data breakpoints
+// decided: the first one's, with the ids of every breakpoint that stops.
+func mergeDataStops(stop, info *StopInfo) *StopInfo {
+	switch {
+	case info == nil:
+		return stop
+	case stop == nil:
+		return info
+	}
+	for _, id := range info.HitBreakpointIDs {
+		if !slices.Contains(stop.HitBreakpointIDs, id) {
+			stop.HitBreakpointIDs = append(stop.HitBreakpointIDs, id)
+		}
+	}
+	return stop
+}
+
+// wrote notes that the instruction of p wrote now to its location: the
+// other writes pending there (of threads that were checked before their
+// instruction, then preempted before it ran) write over now, not over
+// the value they saw. Must hold s.mu.
+func (d *dataState) wrote(p *pendingCheck, now vm.Value) {
+	for _, q := range d.pending {
+		sameInstr := q.t == p.t && q.at == p.at && q.depth == p.depth // (another watch of this write)
+		if q != p && !sameInstr && !q.read && q.w.loc == p.w.loc {
+			q.old = now
+		}
+	}
 }
 
 // dataStop is the stop of data breakpoint w at a write of now over old
@@ -637,6 +685,7 @@ func (s *Session) dataHitCounted() bool {
 // returns the stop a data breakpoint would make there, if any.
 func (ds *dataSearch) at(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 	var stop *StopInfo
+	var wrote []dataCheck
 	depth := t.Depth()
 	kept := ds.pending[:0]
 	for _, p := range ds.pending {
@@ -648,12 +697,21 @@ func (ds *dataSearch) at(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 		case depth > p.depth || p.at != (trapKey{fn, pc}):
 			kept = append(kept, p)
 		default:
-			if info := ds.decide(p); info != nil {
-				stop = info
+			stop = mergeDataStops(stop, ds.decide(p))
+			if !p.read {
+				wrote = append(wrote, p)
 			}
 		}
 	}
 	ds.pending = kept
+	for _, p := range wrote {
+		// as dataState.wrote: the writes pending there write over this one
+		for i := range ds.pending {
+			if q := &ds.pending[i]; !q.read && q.w.loc == p.w.loc && q.obj == p.obj {
+				q.old = p.now()
+			}
+		}
+	}
 	in := fn.Instr(pc)
 	for _, w := range ds.watches {
 		ok, read, o := w.match(t, fn, in)
@@ -675,14 +733,7 @@ func (ds *dataSearch) at(t *vm.Thread, fn *vm.Funcode, pc int32) *StopInfo {
 // the value changed (or was read).
 func (ds *dataSearch) decide(c dataCheck) *StopInfo {
 	w := c.w
-	var now vm.Value
-	switch {
-	case c.obj != nil:
-		now = c.obj.Fields[w.loc.field]
-	default:
-		f := c.t.Frame(0)
-		now = *c.t.Reg(f, w.loc.reg)
-	}
+	now := c.now()
 	if !c.read && sameValue(c.old, now, w.loc.typ) {
 		return nil
 	}
@@ -693,4 +744,12 @@ func (ds *dataSearch) decide(c dataCheck) *StopInfo {
 	st := ds.s.dataStop(w, c.old, now, c.read, "Data breakpoint (going back)")
 	st.Back = true
 	return st
+}
+
+// now reads c's location in the re-execution, at c's post-check.
+func (c *dataCheck) now() vm.Value {
+	if c.obj != nil {
+		return c.obj.Fields[c.w.loc.field]
+	}
+	return *c.t.Reg(c.t.Frame(0), c.w.loc.reg)
 }

@@ -225,7 +225,9 @@ func (s *Session) Evaluate(threadID int64, depth int, expr string, ctx EvalConte
 	if depth < 0 || depth >= t.Depth() {
 		return Var{}, ErrNoFrame
 	}
+	stop := s.watchCancel(s.r.m) // a cancel interrupts the evaluation (cancel.go)
 	v, typ, err := s.evalInFrame(t, depth, expr, ctx == "repl")
+	stop()
 	if err != nil {
 		return Var{}, err
 	}

@@ -25,19 +25,22 @@ func (s *Session) Functions(name string) ([]FuncInfo, error) {
 	var out []FuncInfo
 	seen := map[string]bool{}
 	for _, fn := range s.prog.Funcs {
-		if strings.HasPrefix(fn.File, "<") || seen[fn.Name] || (name == "" && strings.Contains(fn.Name, "<")) {
+		// (one per name and file: overloads share it; functions of one
+		// name in two files are two)
+		key := fn.Name + "\x00" + fn.File
+		if strings.HasPrefix(fn.File, "<") || seen[key] || (name == "" && strings.Contains(fn.Name, "<")) {
 			continue
 		}
 		if name != "" && fn.Name != name {
 			continue
 		}
-		seen[fn.Name] = true
+		seen[key] = true
 		out = append(out, FuncInfo{Name: fn.Name, File: fn.File, Line: int(fn.Line)})
 	}
 	if name != "" && len(out) == 0 {
 		return nil, fmt.Errorf("no function %s", name)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 

@@ -29,8 +29,9 @@ import (
 )
 
 // ErrNoRecording is returned by the going-back methods of a session that
-// does not record (several carriers).
-var ErrNoRecording = errors.New("going back needs a recording, and a session records only with one carrier")
+// does not record (several carriers, Config.NoRecord), wrapped with the
+// reason (NoRecordingReason).
+var ErrNoRecording = errors.New("going back needs a recording")
 
 // DefaultRecordBudget is the memory a session's recording may take
 // (Config.RecordBudget): 512 MiB.
@@ -292,7 +293,9 @@ type pass struct {
 	done  chan bool // true: the target was reached
 	onEv  func(ev sched.Event)
 	traps []trapKey // patched for the pass (cleared by wait)
-	from  *snap     // the checkpoint it started from (nil: the start)
+	// cancelled: the request that went back was cancelled (cancelpass.go)
+	cancelled bool
+	from      *snap // the checkpoint it started from (nil: the start)
 }
 
 // red0 returns the reductions thread id had where the pass started (0
@@ -370,6 +373,13 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 			adopted(ev)
 			return
 		}
+		if j.Forked() != "" {
+			// diverged from the recording: the target cannot be reached
+			// (and a program that loops forever would never end the pass)
+			sch.Pause()
+			p.finish(false)
+			return
+		}
 		if onEv != nil {
 			onEv(p, ev)
 		}
@@ -434,7 +444,7 @@ func (p *pass) unpatch() {
 // wait waits for the pass to reach its target or end; the traps it
 // patched are removed.
 func (p *pass) wait() bool {
-	reached := <-p.done
+	reached := p.waitDone() // (cancelpass.go)
 	p.unpatch()
 	return reached
 }
@@ -525,7 +535,7 @@ func (s *Session) travelTo(target moment, info StopInfo) error {
 	}
 	if !target.isStart() && !p.wait() {
 		p.discard()
-		return errors.New("the re-execution ended before the moment it was going back to (the recording diverged)")
+		return p.failed(errors.New("the re-execution ended before the moment it was going back to (the recording diverged)"))
 	}
 	var t *vm.Thread
 	if target.isStart() {
@@ -551,7 +561,7 @@ func (s *Session) checkTravel(threadID int64, fromHeld bool) error {
 // checkRecording checks that the session records (and still does).
 func (s *Session) checkRecording() error {
 	if s.tt == nil {
-		return ErrNoRecording
+		return s.NoRecordingReason()
 	}
 	if s.tt.stopped != "" {
 		return errors.New("going back is no longer possible: " + s.tt.stopped)
@@ -668,7 +678,9 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 	wants func(moment) bool, near func(sched.Event) bool) (moment, error) {
 	var last moment
 	watch := func(t *vm.Thread, m moment, _ []int) {
-		if m.thread == threadID && wants(m) {
+		// (a trap inside a statement, a data breakpoint's, is no
+		// boundary: forward stepping never stops there)
+		if m.thread == threadID && isStmt(m.fn, m.pc) && wants(m) {
 			last = m
 		}
 	}
@@ -699,7 +711,7 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 	reached := p.wait()
 	p.discard()
 	if !reached {
-		return moment{}, errors.New("the re-execution ended before the present (the recording diverged)")
+		return moment{}, p.failed(errors.New("the re-execution ended before the present (the recording diverged)"))
 	}
 	return last, nil
 }
@@ -760,7 +772,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 		reached := p.wait()
 		p.discard()
 		if !reached {
-			return errors.New("the re-execution ended before the present (the recording diverged)")
+			return p.failed(errors.New("the re-execution ended before the present (the recording diverged)"))
 		}
 		if !last.isStart() || from == nil {
 			break

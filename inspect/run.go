@@ -90,12 +90,10 @@ func (s *Session) swap(r *run, info StopInfo, t *vm.Thread) {
 		info.ThreadID = t.ID
 	}
 	r.stop, r.stopped = info, t
-	if s.data != nil {
-		s.data.pending = nil // checks of the old run's threads
-	}
 	registerHeldLocked(r, held) // threads the recording holds there (nonstop.go)
 	s.r = r
 	s.live.Store(r)
+	s.recheckDataLocked() // (the checks were of the old run's threads)
 	if old.resumeCh != nil {
 		close(old.resumeCh)
 		old.resumeCh = nil

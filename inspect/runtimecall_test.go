@@ -108,7 +108,7 @@ class Spin {
     public string toString() {
         int i = 0;
         while (true) {
-            i = i + 1;
+            i = i + 1; // @spin
         }
         return "never";
     }
@@ -121,36 +121,32 @@ int main() {
 `
 
 // TestPauseInEndlessToString: a toString that never returns is preempted
-// like any code: pause stops it at once, in the toString, and terminate
-// ends the program at once.
+// like any code: pause stops it in the toString (called by the runtime,
+// with no nested run), and terminate ends the program. (Nothing here
+// waits on the clock: a breakpoint puts the thread in the loop first.)
 func TestPauseInEndlessToString(t *testing.T) {
-	s, l, _ := launchSrc(t, endlessToString, Config{})
+	s, l, path := launchSrc(t, endlessToString, Config{})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, endlessToString, "spin"), HitCondition: "==1000"}})
 	s.ConfigurationDone()
-	time.Sleep(20 * time.Millisecond) // let it spin (nothing to wait for: it never ends)
-	start := time.Now()
+	if st := l.waitStop(t); st.Reason != ReasonBreakpoint {
+		t.Fatalf("stop %+v, want the breakpoint in the loop", st)
+	}
+	s.SetBreakpoints(path, nil)
+	s.Continue(1, false)
 	if err := s.Pause(); err != nil {
 		t.Fatal(err)
 	}
 	st := l.waitStop(t)
-	if d := time.Since(start); d > 100*time.Millisecond {
-		t.Errorf("pause took %v", d)
-	}
 	frames, _, _ := s.Stack(st.ThreadID, 0, 0)
 	if len(frames) != 3 || frames[0].Func != "Spin.toString" || !frames[1].Native {
 		t.Errorf("paused in %+v", frames)
 	}
+	if v := eval(t, s, "i"); v == "" || v[0] == '<' {
+		t.Errorf("i = %s", v)
+	}
 	s.Continue(1, false)
-	time.Sleep(10 * time.Millisecond)
-	start = time.Now()
 	s.Terminate()
-	select {
-	case <-s.Done():
-	case <-time.After(time.Second):
-		t.Fatal("terminate did not end the program")
-	}
-	if d := time.Since(start); d > 100*time.Millisecond {
-		t.Errorf("terminate took %v", d)
-	}
+	<-s.Done() // (the test's own timeout catches a terminate that does not end it)
 }
 
 // TestToStringParks: a toString may block: it receives from a channel

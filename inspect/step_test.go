@@ -37,7 +37,7 @@ func stepOut(t *testing.T, s *Session, l *coreListener) (StopInfo, string, int, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, locals := scopeVars(t, s, 1, 0, "Locals")
+	_, locals := scopeVars(t, s, 1, 0, ReturnValueName)
 	ret := ""
 	for _, v := range locals {
 		if v.Name == ReturnValueName {

@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -33,6 +34,9 @@ func (s *Session) TerminateThreads(ids []int64) error {
 	if err := s.checkStopped(); err != nil {
 		return err
 	}
+	if err := s.checkNotDeadlocked("terminate threads"); err != nil {
+		return err
+	}
 	var ts []*vm.Thread
 	for _, id := range ids {
 		t, err := s.thread(id)
@@ -56,6 +60,24 @@ func (s *Session) TerminateThreads(ids []int64) error {
 	s.mu.Lock()
 	s.r.refs.reset()
 	s.mu.Unlock()
+	return nil
+}
+
+// ErrDeadlocked is returned by what would change the threads of a
+// program stopped at its deadlock: the run is over (resuming ends it
+// with the deadlock's exit code), its threads are kept for inspection.
+var ErrDeadlocked = errors.New("the program has deadlocked: its run is over and its threads are kept only to be inspected (going back, or restart, runs it again)")
+
+// checkNotDeadlocked refuses to do what (terminate threads, move one) at
+// a deadlock stop, where it would change nothing: the scheduler's run
+// is over.
+func (s *Session) checkNotDeadlocked(what string) error {
+	s.mu.Lock()
+	dead := s.r.deadlock
+	s.mu.Unlock()
+	if dead {
+		return fmt.Errorf("cannot %s: %w", what, ErrDeadlocked)
+	}
 	return nil
 }
 
@@ -89,6 +111,9 @@ func frameBlocker(t *vm.Thread, depth int) string {
 // was called with are gone).
 func (s *Session) RestartFrame(threadID int64, depth int) error {
 	if err := s.checkStopped(); err != nil {
+		return err
+	}
+	if err := s.checkNotDeadlocked("restart a frame"); err != nil {
 		return err
 	}
 	t, err := s.thread(threadID)
@@ -205,6 +230,9 @@ func (s *Session) GotoTargets(file string, line int) ([]GotoTarget, error) {
 // garbage), and a thread inside a native.
 func (s *Session) Goto(threadID int64, targetID int) error {
 	if err := s.checkStopped(); err != nil {
+		return err
+	}
+	if err := s.checkNotDeadlocked("move a thread"); err != nil {
 		return err
 	}
 	t, err := s.thread(threadID)

@@ -24,8 +24,8 @@ const (
 	maxSummaryFields = 4
 )
 
-// ReturnValueName is the name of the Locals entry that shows, after a
-// step out, the value the function returned.
+// ReturnValueName is the name of the scope (and of its one entry) that
+// shows, after a step out, the value the function returned.
 const ReturnValueName = "Return value"
 
 type nodeKind int
@@ -101,8 +101,9 @@ func (s *Session) node(ref int) (*node, error) {
 	return n, nil
 }
 
-// Scopes returns the scopes of frame depth of a thread: "Locals" (the
-// locals live at the frame's pc, without parameters and this),
+// Scopes returns the scopes of frame depth of a thread: after a step out
+// (the top frame) "Return value" (what the function returned), "Locals"
+// (the locals live at the frame's pc, without parameters and this),
 // "Arguments" (the parameters) and, in methods, "this" (the receiver's
 // fields).
 func (s *Session) Scopes(threadID int64, depth int) (out []Scope, err error) {
@@ -130,10 +131,12 @@ func (s *Session) Scopes(threadID int64, depth int) (out []Scope, err error) {
 		// after a step out: what the function returned
 		extra = append(extra, child{name: ReturnValueName, v: rv.v, typ: rv.typ})
 	}
-	out = []Scope{
-		{Name: "Locals", Ref: s.addRef(&node{kind: nodeScope, t: t, depth: depth, vars: locals, items: extra}), Count: len(extra) + len(locals)},
-		{Name: "Arguments", Ref: s.addRef(&node{kind: nodeScope, t: t, depth: depth, vars: params}), Count: len(params)},
+	if extra != nil {
+		out = append(out, Scope{Name: ReturnValueName, Ref: s.addRef(&node{kind: nodeScope, t: t, depth: depth, items: extra}), Count: 1})
 	}
+	out = append(out,
+		Scope{Name: "Locals", Ref: s.addRef(&node{kind: nodeScope, t: t, depth: depth, vars: locals}), Count: len(locals)},
+		Scope{Name: "Arguments", Ref: s.addRef(&node{kind: nodeScope, t: t, depth: depth, vars: params}), Count: len(params)})
 	if this != nil {
 		v := *t.Reg(t.Frame(depth), this.Reg)
 		sc := Scope{Name: "this"}

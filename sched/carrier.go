@@ -266,6 +266,13 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	} else {
 		s.mu.Lock()
 	}
+	if stop == vm.StopBudget && !once && s.rec != nil && s.pausing > 0 && int(t.Reductions()-r0) < quota {
+		// A Pause cut the quantum short. In a recorded run it does not
+		// change the schedule either: the thread goes on with the rest of
+		// its quantum, as after a trap, so that the recording (and the
+		// re-executions that go back through it) stays in step.
+		stop = vm.StopTrap
+	}
 	s.running--
 	s.updateInterrupt()
 	ti.on, c.cur = nil, nil

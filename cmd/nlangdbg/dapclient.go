@@ -106,15 +106,24 @@ func (c *dapClient) call(req dap.RequestMessage) (dap.ResponseMessage, error) {
 	}
 	resp := m.(dap.ResponseMessage)
 	if !resp.GetResponse().Success {
-		msg := resp.GetResponse().Message
+		msg, id := resp.GetResponse().Message, 0
 		if er, ok := m.(*dap.ErrorResponse); ok && er.Body.Error != nil && er.Body.Error.Format != "" {
-			msg = er.Body.Error.Format
+			msg, id = er.Body.Error.Format, er.Body.Error.Id
 		}
 		// the user typed a command, not a request: drop its name
-		return resp, errors.New(strings.TrimPrefix(msg, r.Command+": "))
+		return resp, &requestError{ID: id, Msg: strings.TrimPrefix(msg, r.Command+": ")}
 	}
 	return resp, nil
 }
+
+// requestError is a request's error response: its message, and its id
+// (api.ErrCompile, …; 0 if none).
+type requestError struct {
+	ID  int
+	Msg string
+}
+
+func (e *requestError) Error() string { return e.Msg }
 
 func request(cmd string) dap.Request {
 	return dap.Request{ProtocolMessage: dap.ProtocolMessage{Type: "request"}, Command: cmd}

@@ -12,15 +12,17 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/google/go-dap"
 	"github.com/peterh/liner"
 
 	dapserver "github.com/nlangdbg/nlangdbg/dap"
+	"github.com/nlangdbg/nlangdbg/dap/api"
 )
 
 func init() {
 	commands = append(commands, &command{
 		name:    "debug",
-		usage:   "[--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] PROG.n [ARGS] | --replay REC | --core DUMP",
+		usage:   "[--race] [--stdin FILE] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] PROG.n [ARGS] | --replay REC | --core DUMP",
 		summary: "debug a program in the terminal",
 		help: `
 Compiles PROG.n, starts it stopped at entry and opens the debugger REPL
@@ -28,8 +30,16 @@ Compiles PROG.n, starts it stopped at entry and opens the debugger REPL
 running in-process; its commands also work in a DAP client's debug console
 (prefix the debugger-only ones with ':').
 
-Flags are those of "nlangdbg run" (see "nlangdbg help run"), checked the
-same way; they go before PROG.n.
+Flags are those of "nlangdbg run" (see "nlangdbg help run") but --listen,
+--record and --dump-on-crash, checked the same way; they go before PROG.n.
+--race runs the race detector: a race stops the program with its report
+(the other access, its thread and stack).
+
+The program shares the terminal, as under gdb: while it runs, what is
+typed goes to its input (Ctrl-D ends it), and the lines it has not read
+when it stops are the next commands. --stdin FILE gives it FILE instead
+(as "run < FILE" does in the REPL). Under attach the program's input is
+its own process's: a line typed while it runs waits for the prompt.
 
 History is kept in the user's config directory (nlangdbg/history); Tab
 completes commands, file names, file:line and function names; an empty
@@ -67,6 +77,8 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts.flags(fs)
 	replay := fs.String("replay", "", "debug this recording (run --record) instead of a program")
 	core := fs.String("core", "", "open this dump (run --dump-on-crash, the REPL's dump) at its moment")
+	fs.BoolVar(&opts.Race, "race", false, "detect data races (one carrier): a race stops the program with its report")
+	stdinPath := fs.String("stdin", "", "the program reads this file as its input (as run < FILE; default: the terminal)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -86,19 +98,39 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !opts.check("debug", stderr) {
 		return 2
 	}
+	if opts.Race && opts.Carriers > 1 {
+		fmt.Fprintln(stderr, "nlangdbg debug: --race runs on one carrier")
+		return 2
+	}
 	warnLateFlags("debug", fs, fs.Args()[1:], stderr)
 	prog, err := filepath.Abs(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	c1, c2 := net.Pipe()
+	launch := opts.launchArgs(prog, fs.Args()[1:])
 	srv := &dapserver.Server{}
+	var termIn *termInput
+	switch {
+	case *stdinPath != "":
+		abs, err := filepath.Abs(*stdinPath)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		launch["stdin"] = abs
+	case isTerminal(os.Stdin):
+		// the program shares the terminal, as under gdb (termin.go)
+		termIn = newTermInput()
+		srv.Stdin = termIn
+	}
+	c1, c2 := net.Pipe()
 	go srv.ServeConn(c2)
 	client := newDAPClient(c1, c1)
 	r := newREPL(client, stdout)
 	r.program = prog
-	return runTerminal(r, opts.launchArgs(prog, fs.Args()[1:]), false, stdin, stdout, stderr)
+	r.termIn = termIn
+	return runTerminal(r, launch, false, stdin, stdout, stderr)
 }
 
 // launchArgs returns the DAP launch arguments of a debug session of the
@@ -108,7 +140,7 @@ func (o *runOptions) launchArgs(path string, args []string) map[string]any {
 	return map[string]any{"program": path, "args": args, "stopOnEntry": true,
 		"quota": o.Quota, "seed": o.Seed, "carriers": o.Carriers,
 		"maxFrames": o.MaxFrames, "maxHeap": o.MaxHeap,
-		"allowRead": o.AllowRead, "allowWrite": o.AllowWrite, "denyFs": o.DenyFS}
+		"allowRead": o.AllowRead, "allowWrite": o.AllowWrite, "denyFs": o.DenyFS, "race": o.Race}
 }
 
 func attachCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -167,12 +199,25 @@ func runTerminal(r *repl, launch map[string]any, attach bool, stdin io.Reader, s
 			}
 		}
 	}()
+	cooked, cookedErr := liner.TerminalMode() // (before liner makes it raw)
 	if err := r.start(launch, attach); err != nil {
+		var re *requestError
+		if errors.As(err, &re) && re.ID == api.ErrCompile {
+			// as run prints it: paths as the user would type them
+			fmt.Fprint(stderr, relativeReport(re.Msg))
+			fmt.Fprintln(stderr, "Compilation failed.")
+			return 1
+		}
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 1
 	}
 	line := liner.NewLiner()
 	defer line.Close()
+	if raw, err := liner.TerminalMode(); err == nil && cookedErr == nil && isTerminal(os.Stdin) {
+		// while the program runs, the terminal is its (termin_unix.go)
+		r.typed = make(chan typedLine, 64)
+		r.running = terminalRunning(r, cooked, raw)
+	}
 	line.SetCtrlCAborts(true)
 	line.SetTabCompletionStyle(liner.TabPrints)
 	line.SetWordCompleter(r.completeWord)
@@ -193,6 +238,28 @@ func runTerminal(r *repl, launch map[string]any, attach bool, stdin io.Reader, s
 	}()
 	ask = func(r *repl, question string) (string, error) { return line.Prompt(question) }
 	for {
+		// what was typed while the program ran, and it did not read, is
+		// the next command (as in gdb)
+		if ahead := r.takeTypeahead(); len(ahead) > 0 {
+			quit := false
+			for _, in := range ahead {
+				in = strings.TrimRight(in, "\r\n")
+				fmt.Fprintf(stdout, "(nlangdbg) %s\n", in)
+				if strings.TrimSpace(in) != "" {
+					line.AppendHistory(in)
+				}
+				if err := r.Exec(in); errors.Is(err, errQuit) {
+					quit = true
+					break
+				} else if err != nil {
+					fmt.Fprintf(stdout, "error: %v\n", err)
+				}
+			}
+			if quit {
+				break
+			}
+			continue
+		}
 		in, err := line.Prompt("(nlangdbg) ")
 		if errors.Is(err, liner.ErrPromptAborted) {
 			continue // Ctrl-C at the prompt clears the line
@@ -214,6 +281,22 @@ func runTerminal(r *repl, launch map[string]any, attach bool, stdin io.Reader, s
 		}
 	}
 	return r.code
+}
+
+// relativeReport writes the paths a compile report starts its lines
+// with relative to the current directory, when they are under it.
+func relativeReport(report string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return report
+	}
+	lines := strings.SplitAfter(report, "\n")
+	for i, l := range lines {
+		if rest, ok := strings.CutPrefix(l, wd+string(filepath.Separator)); ok {
+			lines[i] = rest
+		}
+	}
+	return strings.Join(lines, "")
 }
 
 // completeWord offers completions for the word at pos: the text before
@@ -250,6 +333,14 @@ func (r *repl) completions(line string) (string, []string) {
 	if len(words) > 0 && !strings.HasSuffix(rest, " ") {
 		prefix = words[len(words)-1]
 	}
+	if cmd.complete == "expr" {
+		// the name being typed at the end of an expression: "a + co"
+		i := len(rest)
+		for i > 0 && isIdentByte(rest[i-1]) {
+			i--
+		}
+		prefix = rest[i:]
+	}
 	head := line[:len(line)-len(prefix)]
 	var cands []string
 	switch cmd.complete {
@@ -276,6 +367,10 @@ func (r *repl) completions(line string) (string, []string) {
 		if len(words) == 0 || len(words) == 1 && prefix != "" {
 			cands = infoCmds
 		}
+	case "expr":
+		if !strings.HasSuffix(strings.TrimRight(rest[:len(rest)-len(prefix)], " "), ".") {
+			cands = r.frameNames()
+		}
 	}
 	var out []string
 	for _, c := range cands {
@@ -285,6 +380,39 @@ func (r *repl) completions(line string) (string, []string) {
 	}
 	sort.Strings(out)
 	return head, out
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// frameNames lists the names an expression can use in the selected
+// frame: its locals and arguments, this, and the fields of this.
+func (r *repl) frameNames() []string {
+	id := r.frameID()
+	if id == 0 {
+		return nil
+	}
+	resp, err := r.c.call(&dap.ScopesRequest{Request: request("scopes"), Arguments: dap.ScopesArguments{FrameId: id}})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, sc := range resp.(*dap.ScopesResponse).Body.Scopes {
+		vars, err := r.variables(sc.VariablesReference)
+		if err != nil {
+			continue
+		}
+		if sc.Name == "this" {
+			out = append(out, "this")
+		}
+		for _, v := range vars {
+			if v.Name != "" && isIdentByte(v.Name[0]) && !strings.Contains(v.Name, " ") {
+				out = append(out, v.Name)
+			}
+		}
+	}
+	return out
 }
 
 // sourceFiles lists the .n files next to the program and in the current

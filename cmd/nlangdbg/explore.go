@@ -160,7 +160,7 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *asJSON {
 		printJSON(stdout, res)
 	} else {
-		printSummary(stdout, res)
+		printSummary(stdout, res, 0)
 	}
 	if res.Failed() {
 		return 3
@@ -215,21 +215,26 @@ func printJSON(w io.Writer, res *explore.Result) {
 	fmt.Fprintf(w, "%s\n", b)
 }
 
-// printSummary writes the result as a table and each failure's report.
-func printSummary(w io.Writer, res *explore.Result) {
-	rate := 0.0
+// printSummary writes the result as a table and each failure's report;
+// merged is the number of shards a merged result was made of (0: one
+// run).
+func printSummary(w io.Writer, res *explore.Result, merged int) {
+	rate := ""
 	if res.Seconds > 0 {
-		rate = float64(res.Schedules) / res.Seconds
+		rate = fmt.Sprintf(" (%.0f/s)", float64(res.Schedules)/res.Seconds)
 	}
 	shard := ""
-	if res.Shards > 1 {
+	switch {
+	case merged > 0:
+		shard = fmt.Sprintf(", %d of %d shards merged", merged, res.Shards)
+	case res.Shards > 1:
 		shard = fmt.Sprintf(", shard %d/%d", res.Shard, res.Shards)
 	}
 	gran := ""
 	if res.Granularity == "sync" {
 		gran = ", granularity sync" // shared is the default
 	}
-	fmt.Fprintf(w, "explore %s: %d schedules (%s, depth %d, seed %d%s%s) in %.2f s (%.0f/s): ",
+	fmt.Fprintf(w, "explore %s: %d schedules (%s, depth %d, seed %d%s%s) in %.2f s%s: ",
 		res.Program, res.Schedules, res.Strategy, res.Depth, res.Seed, gran, shard, res.Seconds, rate)
 	switch n := len(res.Failures); {
 	case n == 0:
@@ -240,7 +245,7 @@ func printSummary(w io.Writer, res *explore.Result) {
 		fmt.Fprintf(w, "%d failures\n", n)
 	}
 	if res.Complete {
-		fmt.Fprintf(w, "every schedule with at most %d preemptions was run\n", res.Depth)
+		fmt.Fprintf(w, "every schedule with at most %s was run\n", plural(res.Depth, "preemption"))
 	}
 	if len(res.Failures) == 0 {
 		return
@@ -308,10 +313,18 @@ func exploreMerge(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		printJSON(stdout, res)
 	} else {
-		printSummary(stdout, res)
+		printSummary(stdout, res, len(rs))
 	}
 	if res.Failed() {
 		return 3
 	}
 	return 0
+}
+
+// plural is "1 thing" or "N things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

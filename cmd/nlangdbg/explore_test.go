@@ -290,7 +290,7 @@ func TestDebugReplayExplored(t *testing.T) {
 	}
 	ft := newFakeTerminalArgs(t, map[string]any{"replay": filepath.Join(dir, "failure-1.replay"), "stopOnEntry": true})
 	for _, step := range []struct{ cmd, want string }{
-		{"continue", `Deadlock: fatal: all threads are asleep - deadlock! at main (lock_order.n:31)`},
+		{"continue", `Deadlock at main (lock_order.n:31)`},
 		{"thread 2", `Thread 2 "thread-2" at transfer (lock_order.n:19)`},
 		{"rev next", `Step back at transfer (lock_order.n:19) [thread 2 "thread-2"]`},
 		{"rev next", `Step back at transfer (lock_order.n:18) [thread 2 "thread-2"]`},

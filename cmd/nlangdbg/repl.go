@@ -48,9 +48,20 @@ type repl struct {
 
 	interrupt chan struct{} // Ctrl-C while the program runs
 
+	// The terminal while the program runs (termin.go): running, if set,
+	// hands the terminal over (its input read line by line) and returns
+	// what takes it back; termIn is the program's input typed there;
+	// typeahead holds lines typed for the prompt.
+	running     func() (stop func())
+	typed       chan typedLine // lines typed while the program runs
+	termIn      *termInput
+	typeahead   []string
+	toldRunning bool
+
 	srcMu   sync.Mutex
 	sources map[string][]string
 	funcs   []string
+	names   map[string]string // the program's files: path -> the name shown (replsource.go)
 }
 
 // replBP is a breakpoint as the REPL numbers it.
@@ -59,6 +70,7 @@ type replBP struct {
 	file     string // line breakpoint
 	line     int
 	fn       string // function breakpoint
+	inFn     string // a line breakpoint set as file:func (the function)
 	cond     string
 	hits     string
 	temp     bool
@@ -71,10 +83,12 @@ type replBP struct {
 	hidden   bool   // until's own temporary breakpoint
 }
 
-func (b *replBP) where() string {
+// where says where b is, files named as the server names them
+// (r.shortName).
+func (b *replBP) where(r *repl) string {
 	if b.fn != "" {
 		if b.verified && b.actual != 0 && b.fnFile != "" {
-			return fmt.Sprintf("%s (%s:%d)", b.fn, filepath.Base(b.fnFile), b.actual)
+			return fmt.Sprintf("%s (%s:%d)", b.fn, r.shortName(b.fnFile), b.actual)
 		}
 		return b.fn
 	}
@@ -82,7 +96,10 @@ func (b *replBP) where() string {
 	if b.verified && b.actual != 0 {
 		l = b.actual
 	}
-	return fmt.Sprintf("%s:%d", filepath.Base(b.file), l)
+	if b.inFn != "" {
+		return fmt.Sprintf("%s (%s:%d)", b.inFn, r.shortName(b.file), l)
+	}
+	return fmt.Sprintf("%s:%d", r.shortName(b.file), l)
 }
 
 func newREPL(c *dapClient, out io.Writer) *repl {
@@ -111,14 +128,26 @@ func (r *repl) Exec(line string) error {
 	}
 	cmd := lookupCmd(name)
 	if cmd == nil {
+		if s := suggest(name); s != "" {
+			return fmt.Errorf("unknown command %q (did you mean %s?)", name, s)
+		}
 		return fmt.Errorf("unknown command %q (try help)", name)
+	}
+	if cmd.usage == "" && args != "" {
+		return fmt.Errorf("%s takes no arguments (got %q)", cmd.name, args)
 	}
 	if cmd.repeat {
 		r.last = line
 	} else {
 		r.last = ""
 	}
-	return cmd.fn(r, args)
+	err := cmd.fn(r, args)
+	if !errors.Is(err, errQuit) {
+		// what the command made the server say (a note after set)
+		// belongs to it, not to the next one
+		r.drainEvents()
+	}
+	return err
 }
 
 // start initializes the session: launch (debug) or attach.
@@ -154,9 +183,28 @@ func (r *repl) start(launchArgs map[string]any, attach bool) error {
 // (r.interrupt) pauses it.
 func (r *repl) waitStop() error {
 	r.stopped = false
+	if r.running != nil {
+		stop := r.running()
+		defer func() {
+			stop()
+			for {
+				select {
+				case l := <-r.typed: // read as the program stopped
+					r.typedWhileRunning(l.text, l.eof)
+				default:
+					return
+				}
+			}
+		}()
+	}
+	r.toldRunning = false
 	for {
 		select {
+		case l := <-r.typed:
+			r.typedWhileRunning(l.text, l.eof)
 		case <-r.interrupt:
+			// an empty line after Ctrl-C does not resume what it stopped
+			r.last = ""
 			r.c.call(&dap.PauseRequest{Request: request("pause"), Arguments: dap.PauseArguments{ThreadId: max(r.thread, 1)}})
 		case m, ok := <-r.c.Events:
 			if !ok {
@@ -232,18 +280,32 @@ func (r *repl) event(m dap.Message) bool {
 // showStop prints the stop line and the source around it, e.g.
 // `Breakpoint 1 at Producer.run (producer.n:8) [thread 2 "producer"]`.
 func (r *repl) showStop(e *api.StoppedEvent) {
-	what := ""
-	switch e.Body.Reason {
-	case "breakpoint", "function breakpoint":
+	what, report := "", ""
+	nlangReason := ""
+	if e.Body.Nlang != nil {
+		nlangReason = e.Body.Nlang.Reason
+	}
+	switch {
+	case nlangReason == api.StopDataRace:
+		// the report run --race prints: the other access, its thread
+		// and stack
+		what, report = "Data race", e.Body.Text
+	case nlangReason == api.StopDeadlock && !r.attached:
+		// the report came with the program's stderr, just before
+		what = "Deadlock"
+	}
+	switch {
+	case what != "":
+	case e.Body.Reason == "breakpoint", e.Body.Reason == "function breakpoint":
 		ids := r.localBPIDs(e.Body.HitBreakpointIds)
 		what = "Breakpoint " + strings.Join(ids, ", ")
 		if len(ids) == 0 {
 			what = "Stopped" // until's own breakpoint
 		}
 		r.dropTemp(e.Body.HitBreakpointIds)
-	case "entry":
+	case e.Body.Reason == "entry":
 		what = "Stopped at entry"
-	case "data breakpoint":
+	case e.Body.Reason == "data breakpoint":
 		// "Watchpoint 3: p.x changed from 0 to 1"
 		what = e.Body.Description
 		if ids := r.localWatchIDs(e.Body.HitBreakpointIds); len(ids) > 0 && e.Body.Nlang != nil && e.Body.Nlang.Change != nil {
@@ -252,14 +314,14 @@ func (r *repl) showStop(e *api.StoppedEvent) {
 				what += " (going back)"
 			}
 		}
-	case "step", "pause":
+	case e.Body.Reason == "step", e.Body.Reason == "pause":
 		// safepoint and scheduler-event stops travel as step and pause
 		// with their own description
 		what = map[string]string{"step": "Step", "pause": "Paused"}[e.Body.Reason]
 		if d := e.Body.Description; d != "" && d != "Step" && d != "Paused" {
 			what = d
 		}
-	case "exception":
+	case e.Body.Reason == "exception":
 		what = e.Body.Description
 		if e.Body.Text != "" {
 			what += ": " + firstLine(e.Body.Text)
@@ -277,12 +339,12 @@ func (r *repl) showStop(e *api.StoppedEvent) {
 		return
 	}
 	f := frames[0]
-	path := ""
-	if f.Source != nil {
-		path = f.Source.Path
-	}
+	path := srcKey(f.Source)
 	r.file, r.line = path, f.Line
-	r.printf("%s at %s (%s:%d) [thread %d %q]\n", what, f.Name, filepath.Base(path), f.Line, e.Body.ThreadId, name)
+	r.printf("%s at %s (%s:%d) [thread %d %q]\n", what, f.Name, r.frameFile(f), f.Line, e.Body.ThreadId, name)
+	if report != "" {
+		r.printf("%s\n", strings.TrimRight(report, "\n"))
+	}
 	if e.Body.Reason == "step" && e.Body.Text != "" {
 		r.printf("%s\n", e.Body.Text) // a step out: "fact returned 6"
 	}
@@ -429,15 +491,21 @@ func (r *repl) resume(req dap.RequestMessage) error {
 	return r.waitStop()
 }
 
-// localBPIDs maps server breakpoint ids to the REPL's numbers.
+// localBPIDs maps server breakpoint ids to the REPL's numbers, in
+// order.
 func (r *repl) localBPIDs(server []int) []string {
-	var out []string
+	var ids []int
 	for _, s := range server {
 		for _, b := range r.bps {
 			if b.serverID == s && !b.hidden {
-				out = append(out, strconv.Itoa(b.id))
+				ids = append(ids, b.id)
 			}
 		}
+	}
+	sort.Ints(ids)
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = strconv.Itoa(id)
 	}
 	return out
 }
@@ -536,8 +604,12 @@ func (r *repl) functions() []string {
 	if err != nil {
 		return nil
 	}
+	seen := map[string]bool{}
 	for _, f := range body.(api.FunctionsBody).Functions {
-		r.funcs = append(r.funcs, f.Name)
+		if !seen[f.Name] {
+			seen[f.Name] = true
+			r.funcs = append(r.funcs, f.Name)
+		}
 	}
 	sort.Strings(r.funcs)
 	return r.funcs

@@ -184,6 +184,9 @@ func loadRecorded(rec *record.Recording, recPath, progPath string, stderr io.Wri
 		return nil, fmt.Sprintf("%s does not compile", path)
 	}
 	if record.ProgramHash(prog) != h.Hash {
+		if progPath != "" && samePath(progPath, h.Path) {
+			return nil, fmt.Sprintf("%s changed since %s was recorded; refusing to replay it (without PROG.n, replay runs the source the recording holds)", progPath, recPath)
+		}
 		if progPath != "" {
 			return nil, fmt.Sprintf("%s is a recording of another program (%s), not of %s; refusing to replay it", recPath, h.Path, progPath)
 		}

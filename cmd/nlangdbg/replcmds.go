@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -35,36 +36,38 @@ func init() {
 	replCmds = []*replCmd{
 		{name: "help", aliases: []string{"h"}, usage: "[COMMAND]", help: "List the commands, or explain one.", fn: cmdHelp},
 		{name: "break", aliases: []string{"b"}, usage: "LOCATION [if COND] [hits N] | safepoint [THREAD] | sched spawn|park|wake|exit|deadlock",
-			help:     "Set a breakpoint. LOCATION is file:line, line (in the current file), func or Class.method.\n`if COND` stops only when the NLang expression COND is true; `hits N` from the Nth hit on\n(or ==N, %N, >N). `break safepoint` stops a thread at its next function entry or loop\nback-edge; `break sched KIND` stops at the next scheduler event of that kind.",
+			help:     "Set a breakpoint. LOCATION is file:line, line (in the current file), func, Class.method or\nfile:func; a file is named by any part of its path that ends it and no other file\n(round.n, shapes/round.n).\n`if COND` stops only when the NLang expression COND is true; `hits N` from the Nth hit on\n(or ==N, %N, >N). `break safepoint` stops a thread at its next function entry or loop\nback-edge; `break sched KIND` stops at the next scheduler event of that kind.",
 			complete: "location", fn: cmdBreak},
 		{name: "tbreak", usage: "LOCATION [if COND]", help: "Set a temporary breakpoint, cleared when first hit.", complete: "location", fn: cmdTbreak},
 		{name: "breakpoints", aliases: []string{"bp"}, help: "List the breakpoints.", fn: cmdBreakpoints},
-		{name: "watch", usage: "[-r] LOCAL | EXPR.FIELD | EXPR[INDEX]", help: "Stop when a local of the selected frame, a field of an object or an element of an array or\nList changes value (with -r, also when it is read), on any thread. `rev continue` goes back\nto the last change of a field or local. Listed and deleted with the breakpoints; restart\ndrops it.", fn: cmdWatch},
+		{name: "watch", usage: "[-r] LOCAL | EXPR.FIELD | EXPR[INDEX]", complete: "expr", help: "Stop when a local of the selected frame, a field of an object or an element of an array or\nList changes value (with -r, also when it is read), on any thread. `rev continue` goes back\nto the last change of a field or local. Listed and deleted with the breakpoints; restart\ndrops it.", fn: cmdWatch},
 		{name: "clear", aliases: []string{"delete"}, usage: "N | all | sched KIND", help: "Delete breakpoint N, all breakpoints, or a scheduler-event stop.", fn: cmdClear},
 		{name: "condition", aliases: []string{"cond"}, usage: "N [COND]", help: "Set (or remove) the condition of breakpoint N (checked when set).", fn: cmdCondition},
 		{name: "enable", usage: "[N...]", help: "Enable breakpoints (all of them without N).", fn: enableCmd(true)},
 		{name: "disable", usage: "[N...]", help: "Disable breakpoints (all of them without N): kept, but they do not stop.", fn: enableCmd(false)},
 		{name: "ignore", usage: "N COUNT", help: "Let breakpoint N go on through its next COUNT hits.", fn: cmdIgnore},
-		{name: "continue", aliases: []string{"c"}, usage: "[-single]", help: "Resume the program until the next stop (-single: only the selected thread runs).", repeat: true, fn: cmdContinue},
-		{name: "next", aliases: []string{"n"}, usage: "[-single]", help: "Step over: run the selected thread to its next line.", repeat: true, fn: stepCmd("next")},
-		{name: "step", aliases: []string{"s"}, usage: "[-single]", help: "Step into a call on the current line.", repeat: true, fn: stepCmd("stepIn")},
+		{name: "continue", aliases: []string{"c"}, usage: "[-single] [N]", help: "Resume the program until the next stop (-single: only the selected thread runs). With N,\nthe breakpoint it stopped at is ignored N-1 more times.", repeat: true, fn: cmdContinue},
+		{name: "next", aliases: []string{"n"}, usage: "[-single] [N]", help: "Step over: run the selected thread to its next line (N times, unless a breakpoint stops it).", repeat: true, fn: stepCmd("next")},
+		{name: "step", aliases: []string{"s"}, usage: "[-single] [N]", help: "Step into a call on the current line (N times, unless a breakpoint stops it).", repeat: true, fn: stepCmd("stepIn")},
+		{name: "stepi", aliases: []string{"si"}, usage: "[-single] [N]", help: "Step one bytecode instruction (into calls); disasm shows where.", repeat: true, fn: stepCmd("stepInstr")},
+		{name: "nexti", aliases: []string{"ni"}, usage: "[-single] [N]", help: "Step one bytecode instruction, over calls.", repeat: true, fn: stepCmd("nextInstr")},
 		{name: "stepout", aliases: []string{"so", "finish"}, usage: "[-single]", help: "Run until the selected frame returns: stop in the caller right after the call, and show\nthe returned value.", repeat: true, fn: stepCmd("stepOut")},
 		{name: "until", aliases: []string{"u"}, usage: "[LOCATION]", help: "Run to a line past the current one in this frame (out of a loop), or to LOCATION.", complete: "location", repeat: true, fn: cmdUntil},
 		{name: "pause", help: "Stop the running program (Ctrl-C does the same).", fn: cmdPause},
 		{name: "threads", usage: "[-state S] [-func F] [-group func|wait]", aliases: []string{"goroutines"}, help: "List the virtual threads: id, name, state or wait reason, location.\nFilter by state (runnable, waiting, frozen, or a wait reason such as \"chan recv\") and\nfunction; -group counts threads by function or wait reason.", fn: cmdThreads},
-		{name: "thread", aliases: []string{"t"}, usage: "N", help: "Select thread N.", complete: "thread", fn: cmdThread},
-		{name: "bt", aliases: []string{"stack", "backtrace"}, usage: "[full] [DEPTH]", help: "Print the selected thread's stack (DEPTH frames; default 50); full adds each frame's variables.", fn: cmdBt},
+		{name: "thread", aliases: []string{"t", "goroutine"}, usage: "N", help: "Select thread N.", complete: "thread", fn: cmdThread},
+		{name: "bt", aliases: []string{"stack", "backtrace", "where"}, usage: "[full] [DEPTH]", help: "Print the selected thread's stack (DEPTH frames; default 50); full adds each frame's variables.", fn: cmdBt},
 		{name: "frame", aliases: []string{"f"}, usage: "[N]", help: "Select frame N of the selected thread (without N: show the selected frame).", fn: cmdFrame},
 		{name: "up", usage: "[N]", help: "Select the caller's frame.", repeat: true, fn: cmdUp},
 		{name: "down", usage: "[N]", help: "Select the callee's frame.", repeat: true, fn: cmdDown},
 		{name: "locals", help: "Print the selected frame's local variables.", fn: scopeCmd("Locals")},
 		{name: "args", help: "Print the selected frame's arguments.", fn: scopeCmd("Arguments")},
-		{name: "print", aliases: []string{"p"}, usage: "[/FMT] EXPR", help: "Evaluate an NLang expression in the selected frame. print/FMT (p/x) shows integers as\nx (hex), o (octal), t or b (binary), d (decimal) or c (character).", fn: cmdPrint},
-		{name: "display", usage: "[/FMT] [EXPR]", help: "Show EXPR at every stop (without EXPR: list the display expressions).", fn: cmdDisplay},
+		{name: "print", aliases: []string{"p"}, usage: "[/FMT] EXPR", complete: "expr", help: "Evaluate an NLang expression in the selected frame. print/FMT (p/x) shows integers as\nx (hex), o (octal), t or b (binary), d (decimal) or c (character).", fn: cmdPrint},
+		{name: "display", usage: "[/FMT] [EXPR]", complete: "expr", help: "Show EXPR at every stop (without EXPR: list the display expressions).", fn: cmdDisplay},
 		{name: "undisplay", usage: "[N...]", help: "Stop showing display expressions N (all of them without N).", fn: cmdUndisplay},
 		{name: "info", usage: "breakpoints|threads|frame|locals|args|display", help: "Show breakpoints, threads, the selected frame, its locals or arguments, or the displays.", complete: "info", fn: cmdInfo},
-		{name: "set", usage: "LHS = EXPR", help: "Assign to a local, a field (obj.f) or an element (a[i]).", fn: cmdSet},
-		{name: "list", aliases: []string{"l"}, usage: "[LOCATION | N,M]", help: "Show source around the current line (or LOCATION: file:line, line or function), or lines\nN to M, with => at the current line and ● at breakpoints.", complete: "location", repeat: true, fn: cmdList},
+		{name: "set", usage: "LHS = EXPR", complete: "expr", help: "Assign to a local, a field (obj.f) or an element (a[i]).", fn: cmdSet},
+		{name: "list", aliases: []string{"l"}, usage: "[LOCATION | [FILE:]N,M]", help: "Show source around the current line (or LOCATION: file:line, line or function), or lines\nN to M (of FILE), with => at the current line and ● at breakpoints. The library's files\nare listed by their names: list <concurrent>:40.", complete: "location", repeat: true, fn: cmdList},
 		{name: "disasm", usage: "[FUNC]", help: "Show the bytecode of the selected frame's function (or FUNC), => at the pc.", complete: "location", fn: consoleCmd("disasm")},
 		{name: "sched", usage: "[step | next THREAD | quota N | graph]", help: "Show the scheduler: carriers, run queue, parked threads and what they wait on, timers.\n`sched step` dispatches exactly one quantum and reports which thread ran, how many\nreductions and why it stopped; `sched next THREAD` picks the next dispatch;\n`sched quota N` sets the reductions per dispatch; `sched graph` shows who waits for\nwhom (thread --wait--> object --held by--> thread), edges on a deadlock cycle marked *.", complete: "sched", repeat: true, fn: consoleCmd("sched")},
 		{name: "freeze", usage: "THREAD", help: "Keep THREAD off the run queue while the others run.", complete: "thread", fn: consoleCmd("freeze")},
@@ -77,7 +80,7 @@ func init() {
 		{name: "checkpoints", help: "List the checkpoints, the size of the recording and the copies of the execution that going\nback starts from.", fn: printConsoleCmd("checkpoints")},
 		{name: "when", help: "Where the session is in its recording: thread, reductions, position, past or frontier.", fn: printConsoleCmd("when")},
 		{name: "dump", usage: "FILE", help: "Write the present to FILE (the recording so far and this moment): nlangdbg debug --core FILE opens it here.", fn: printConsoleCmd("dump")},
-		{name: "restart", aliases: []string{"r", "run"}, usage: "[CHECKPOINT]", help: "Restart the program (breakpoints and displays are kept), or go to checkpoint CHECKPOINT.", fn: cmdRestart},
+		{name: "restart", aliases: []string{"r", "run"}, usage: "[CHECKPOINT | < FILE]", help: "Restart the program (breakpoints and displays are kept), or go to checkpoint CHECKPOINT.\nrun < FILE restarts it reading FILE as its input (and so do later restarts).", fn: cmdRestart},
 		{name: "detach", help: "Detach from an attached program and leave it running.", fn: cmdDetach},
 		{name: "quit", aliases: []string{"q", "exit"}, help: "Quit: a launched program ends; an attached one is detached and runs on (you are asked\nfirst; no stays).", fn: cmdQuit},
 	}
@@ -111,15 +114,65 @@ func cmdHelp(r *repl, args string) error {
 		return nil
 	}
 	r.printf("Commands:\n")
+	width := 0
 	for _, c := range replCmds {
-		names := c.name
-		if len(c.aliases) > 0 {
-			names += ", " + strings.Join(c.aliases, ", ")
-		}
-		r.printf("  %-18s %s\n", names, firstLine(c.help))
+		width = max(width, len(strings.Join(append([]string{c.name}, c.aliases...), ", ")))
+	}
+	for _, c := range replCmds {
+		names := strings.Join(append([]string{c.name}, c.aliases...), ", ")
+		r.printf("  %-*s  %s\n", width, names, summary(c.help))
 	}
 	r.printf("An empty line repeats the last command; Ctrl-C pauses a running program; Ctrl-D quits.\n")
 	return nil
+}
+
+// summary is the first sentence of a command's help, for the list of
+// commands.
+func summary(help string) string {
+	help = strings.ReplaceAll(help, "\n", " ")
+	if i := strings.Index(help, ". "); i >= 0 {
+		return help[:i+1]
+	}
+	return help
+}
+
+// suggest returns the command name closest to a mistyped one (within
+// two edits, or of which it is a prefix), or "".
+func suggest(name string) string {
+	best, bestD := "", 3
+	for _, c := range replCmds {
+		for _, n := range append([]string{c.name}, c.aliases...) {
+			d := editDistance(name, n)
+			if len(name) >= 2 && strings.HasPrefix(n, name) {
+				d = min(d, 1)
+			}
+			if d < bestD {
+				best, bestD = c.name, d
+			}
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // parseLocation turns file:line, line, func or Class.method into a
@@ -134,11 +187,17 @@ func (r *repl) parseLocation(loc string) (*replBP, error) {
 		if file == "" {
 			return nil, fmt.Errorf("%q: write file:line (the file is missing before the colon)", loc)
 		}
+		if funcNameRE.MatchString(num) && !isNumber(num) {
+			return r.fileFunc(file, num) // file:func
+		}
 		n, err := parseLine(num)
 		if err != nil {
 			return nil, err
 		}
-		path, ok := r.findFile(file)
+		path, ok, err := r.findFile(file)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			return nil, fmt.Errorf("no source file %s", file)
 		}
@@ -160,6 +219,28 @@ func (r *repl) parseLocation(loc string) (*replBP, error) {
 	return &replBP{fn: loc}, nil
 }
 
+// fileFunc is the location FILE:FUNC: the first line of the function fn
+// of that file (one of several functions of that name).
+func (r *repl) fileFunc(file, fn string) (*replBP, error) {
+	path, ok, err := r.findFile(file)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("no source file %s", file)
+	}
+	body, err := r.c.callCustom(api.CmdFunctions, api.FunctionsArgs{Name: fn})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range body.(api.FunctionsBody).Functions {
+		if f.Source != nil && samePath(srcKey(f.Source), path) {
+			return &replBP{file: path, line: f.Line, inFn: fn}, nil
+		}
+	}
+	return nil, fmt.Errorf("no function %s in %s", fn, r.shortName(path))
+}
+
 // funcNameRE matches func and Class.method.
 var funcNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
 
@@ -175,34 +256,6 @@ func parseLine(s string) (int, error) {
 		return 0, fmt.Errorf("line %d: lines start at 1", n)
 	}
 	return n, nil
-}
-
-// findFile is resolveFile for a file that must exist (on disk or as a
-// source the server knows).
-func (r *repl) findFile(name string) (string, bool) {
-	p := r.resolveFile(name)
-	if _, err := os.Stat(p); err == nil {
-		return p, true
-	}
-	return p, false
-}
-
-// resolveFile finds a source file by path or base name.
-func (r *repl) resolveFile(name string) string {
-	if filepath.IsAbs(name) {
-		return name
-	}
-	if _, err := os.Stat(name); err == nil {
-		abs, _ := filepath.Abs(name)
-		return abs
-	}
-	for _, dir := range []string{filepath.Dir(r.file), filepath.Dir(r.program)} {
-		p := filepath.Join(dir, name)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return name
 }
 
 func (r *repl) addBreak(args string, temp bool) error {
@@ -240,18 +293,41 @@ func (r *repl) addBreak(args string, temp bool) error {
 		r.bps = r.bps[:len(r.bps)-1]
 		r.nextBP--
 		r.sync(b)
-		return fmt.Errorf("cannot set a breakpoint at %s: %s", b.where(), b.msg)
+		return fmt.Errorf("cannot set a breakpoint at %s: %s", b.where(r), b.msg)
 	}
 	kind := "Breakpoint"
 	if temp {
 		kind = "Temporary breakpoint"
 	}
-	r.printf("%s %d at %s", kind, b.id, b.where())
-	if b.fn == "" && b.actual != b.line {
+	r.printf("%s %d at %s", kind, b.id, b.where(r))
+	if locs := r.funcLocations(b); len(locs) > 1 {
+		// as gdb: one breakpoint, several places
+		r.printf(" (%d functions: %s)", len(locs), strings.Join(locs, ", "))
+	}
+	if b.fn == "" && b.inFn == "" && b.actual != b.line {
 		r.printf(" (line %d has no code: moved to the next line that has)", b.line)
 	}
 	r.printf("\n")
 	return nil
+}
+
+// funcLocations lists where a function breakpoint stops when several
+// functions (of several files, or overloads) have its name.
+func (r *repl) funcLocations(b *replBP) []string {
+	if b.fn == "" {
+		return nil
+	}
+	body, err := r.c.callCustom(api.CmdFunctions, api.FunctionsArgs{Name: b.fn})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range body.(api.FunctionsBody).Functions {
+		if f.Source != nil {
+			out = append(out, fmt.Sprintf("%s:%d", r.shortName(srcKey(f.Source)), f.Line))
+		}
+	}
+	return out
 }
 
 // hitsRE finds `hits N` in a break command.
@@ -298,7 +374,7 @@ func cmdBreakpoints(r *repl, args string) error {
 		if b.temp {
 			extra += " (temporary)"
 		}
-		r.printf("%3d  %s%s%s\n", b.id, b.where(), extra, state)
+		r.printf("%3d  %s%s%s\n", b.id, b.where(r), extra, state)
 	}
 	r.listWatches()
 	if body, err := r.c.callCustom(api.CmdSchedBreaks, api.SchedBreaksArgs{}); err == nil {
@@ -395,32 +471,130 @@ func (r *repl) sync(b *replBP) error {
 	return r.syncBreakpoints(b.file)
 }
 
-func single(args string) bool { return strings.TrimSpace(args) == "-single" }
-
-func cmdContinue(r *repl, args string) error {
-	return r.resume(&dap.ContinueRequest{Request: request("continue"),
-		Arguments: dap.ContinueArguments{ThreadId: max(r.thread, 1), SingleThread: single(args)}})
+// resumeArgs reads the arguments of a command that resumes: -single and,
+// if count, a repeat count (1 if absent). Anything else is refused.
+func resumeArgs(name, args string, count bool) (single bool, n int, err error) {
+	n = 1
+	usage := "usage: " + name + " [-single]"
+	if count {
+		usage += " [N]"
+	}
+	seenN := false
+	for _, a := range strings.Fields(args) {
+		switch {
+		case a == "-single" && !single:
+			single = true
+		case count && !seenN && isNumber(a):
+			v, err := strconv.Atoi(a)
+			if err != nil || v < 1 {
+				return false, 0, fmt.Errorf("%s: %q is not a count (1 or more)", name, a)
+			}
+			n, seenN = v, true
+		default:
+			return false, 0, fmt.Errorf("%s: unexpected %q (%s)", name, a, usage)
+		}
+	}
+	return single, n, nil
 }
 
+// isNumber reports whether s looks like an integer (digits, maybe a sign).
+func isNumber(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// cmdContinue resumes the program. With N, as gdb's continue N, the
+// breakpoint the program stopped at is ignored N-1 more times.
+func cmdContinue(r *repl, args string) error {
+	single, n, err := resumeArgs("continue", args, true)
+	if err != nil {
+		return err
+	}
+	if n > 1 {
+		b := r.stoppedAtBP()
+		if b == nil {
+			r.printf("Not stopped at a breakpoint; the count is ignored.\n")
+		} else if _, err := r.c.callCustom(api.CmdIgnore, api.IgnoreArgs{ID: b.serverID, Count: n - 1}); err != nil {
+			return err
+		} else if n == 2 {
+			r.printf("Will ignore next crossing of breakpoint %d.  Continuing.\n", b.id)
+		} else {
+			r.printf("Will ignore next %d crossings of breakpoint %d.  Continuing.\n", n-1, b.id)
+		}
+	}
+	return r.resume(&dap.ContinueRequest{Request: request("continue"),
+		Arguments: dap.ContinueArguments{ThreadId: max(r.thread, 1), SingleThread: single}})
+}
+
+// stoppedAtBP returns the (enabled) breakpoint the program stopped at,
+// if the last stop was a breakpoint's.
+func (r *repl) stoppedAtBP() *replBP {
+	e := r.lastStop
+	if e == nil || !r.stopped || r.exited || e.Body.Reason != "breakpoint" && e.Body.Reason != "function breakpoint" {
+		return nil
+	}
+	for _, id := range e.Body.HitBreakpointIds {
+		for _, b := range r.bps {
+			if b.serverID == id && !b.hidden && !b.disabled {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// stepCmd is next, step or stepout. next N and step N step N times (as
+// gdb's), showing only where they end, unless another stop (a
+// breakpoint) comes first.
 func stepCmd(kind string) func(r *repl, args string) error {
+	name := map[string]string{"next": "next", "stepIn": "step", "stepOut": "stepout", "stepInstr": "stepi", "nextInstr": "nexti"}[kind]
 	return func(r *repl, args string) error {
+		single, n, err := resumeArgs(name, args, kind != "stepOut")
+		if err != nil {
+			return err
+		}
 		if r.frame != 0 && kind == "stepOut" {
 			// step out of the selected frame: out of every frame above it
 			for i := 0; i < r.frame; i++ {
 				if err := r.resume(&dap.StepOutRequest{Request: request("stepOut"),
-					Arguments: dap.StepOutArguments{ThreadId: r.thread, SingleThread: single(args)}}); err != nil {
+					Arguments: dap.StepOutArguments{ThreadId: r.thread, SingleThread: single}}); err != nil {
 					return err
 				}
 			}
 		}
-		t := max(r.thread, 1)
-		switch kind {
-		case "next":
-			return r.resume(&dap.NextRequest{Request: request("next"), Arguments: dap.NextArguments{ThreadId: t, SingleThread: single(args)}})
-		case "stepIn":
-			return r.resume(&dap.StepInRequest{Request: request("stepIn"), Arguments: dap.StepInArguments{ThreadId: t, SingleThread: single(args)}})
+		step := func() error {
+			t := max(r.thread, 1)
+			switch kind {
+			case "next":
+				return r.resume(&dap.NextRequest{Request: request("next"), Arguments: dap.NextArguments{ThreadId: t, SingleThread: single}})
+			case "stepIn":
+				return r.resume(&dap.StepInRequest{Request: request("stepIn"), Arguments: dap.StepInArguments{ThreadId: t, SingleThread: single}})
+			case "nextInstr":
+				return r.resume(&dap.NextRequest{Request: request("next"), Arguments: dap.NextArguments{ThreadId: t, SingleThread: single, Granularity: "instruction"}})
+			case "stepInstr":
+				return r.resume(&dap.StepInRequest{Request: request("stepIn"), Arguments: dap.StepInArguments{ThreadId: t, SingleThread: single, Granularity: "instruction"}})
+			}
+			return r.resume(&dap.StepOutRequest{Request: request("stepOut"), Arguments: dap.StepOutArguments{ThreadId: t, SingleThread: single}})
 		}
-		return r.resume(&dap.StepOutRequest{Request: request("stepOut"), Arguments: dap.StepOutArguments{ThreadId: t, SingleThread: single(args)}})
+		if n == 1 {
+			return step()
+		}
+		r.quiet = true
+		defer func() { r.quiet = false }()
+		for i := 0; i < n; i++ {
+			r.lastStop = nil
+			if err := step(); err != nil || r.exited {
+				return err
+			}
+			if e := r.lastStop; e == nil || e.Body.Reason != "step" {
+				break // a breakpoint, an exception, a pause: shown now
+			}
+		}
+		r.quiet = false
+		if r.lastStop != nil {
+			r.showStop(r.lastStop)
+		}
+		return nil
 	}
 }
 
@@ -455,7 +629,7 @@ func cmdThread(r *repl, args string) error {
 			if err != nil {
 				return err
 			}
-			r.printf("Thread %d %q at %s (%s:%d)\n", n, threadShortName(t.Name), f.Name, sourceBase(f), f.Line)
+			r.printf("Thread %d %q at %s (%s:%d)\n", n, threadShortName(t.Name), f.Name, r.frameFile(f), f.Line)
 			r.setLocation(f)
 			return nil
 		}
@@ -463,16 +637,9 @@ func cmdThread(r *repl, args string) error {
 	return fmt.Errorf("no thread %d", n)
 }
 
-func sourceBase(f dap.StackFrame) string {
-	if f.Source == nil {
-		return "?"
-	}
-	return filepath.Base(f.Source.Path)
-}
-
 func (r *repl) setLocation(f dap.StackFrame) {
 	if f.Source != nil {
-		r.file = f.Source.Path
+		r.file = srcKey(f.Source)
 	}
 	r.line = f.Line
 }
@@ -501,7 +668,7 @@ func cmdBt(r *repl, args string) error {
 		if i == r.frame {
 			mark = "*"
 		}
-		r.printf("%s %3d  %s (%s:%d)\n", mark, i, f.Name, sourceBase(f), f.Line)
+		r.printf("%s %3d  %s (%s:%d)\n", mark, i, f.Name, r.frameFile(f), f.Line)
 		if full {
 			r.frameVars(f.Id, "        ")
 		}
@@ -521,10 +688,10 @@ func (r *repl) selectFrame(n int) error {
 		return fmt.Errorf("no frame %d", n)
 	}
 	r.frame = n
-	r.printf("Frame %d: %s (%s:%d)\n", n, fs[0].Name, sourceBase(fs[0]), fs[0].Line)
+	r.printf("Frame %d: %s (%s:%d)\n", n, fs[0].Name, r.frameFile(fs[0]), fs[0].Line)
 	r.setLocation(fs[0])
 	if fs[0].Source != nil {
-		r.listAround(fs[0].Source.Path, fs[0].Line, 1)
+		r.listAround(srcKey(fs[0].Source), fs[0].Line, 1)
 	}
 	return nil
 }
@@ -540,19 +707,35 @@ func cmdFrame(r *repl, args string) error {
 	return r.selectFrame(n)
 }
 
-func count(args string) int {
-	if n, err := strconv.Atoi(args); err == nil && n > 0 {
-		return n
+// count reads the optional count N of command name (1 if absent).
+func count(name, args string) (int, error) {
+	if args == "" {
+		return 1, nil
 	}
-	return 1
+	n, err := strconv.Atoi(args)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%s: %q is not a count (usage: %s [N])", name, args, name)
+	}
+	return n, nil
 }
 
-func cmdUp(r *repl, args string) error { return r.selectFrame(r.frame + count(args)) }
+func cmdUp(r *repl, args string) error {
+	n, err := count("up", args)
+	if err != nil {
+		return err
+	}
+	return r.selectFrame(r.frame + n)
+}
+
 func cmdDown(r *repl, args string) error {
-	if r.frame-count(args) < 0 {
+	n, err := count("down", args)
+	if err != nil {
+		return err
+	}
+	if r.frame-n < 0 {
 		return errors.New("already at the innermost frame")
 	}
-	return r.selectFrame(r.frame - count(args))
+	return r.selectFrame(r.frame - n)
 }
 
 func scopeCmd(scope string) func(r *repl, args string) error {
@@ -566,7 +749,9 @@ func scopeCmd(scope string) func(r *repl, args string) error {
 			return err
 		}
 		for _, sc := range resp.(*dap.ScopesResponse).Body.Scopes {
-			if sc.Name != scope && !(scope == "Locals" && sc.Name == "this") {
+			// (locals shows this, and the return value after a step out)
+			extra := scope == "Locals" && (sc.Name == "this" || sc.PresentationHint == "returnValue")
+			if sc.Name != scope && !extra {
 				continue
 			}
 			vars, err := r.variables(sc.VariablesReference)
@@ -650,6 +835,9 @@ func cmdSet(r *repl, args string) error {
 		return err
 	}
 	r.printf("%s = %s\n", lhs, resp.(*dap.SetVariableResponse).Body.Value)
+	// The note a set may cause (the run leaves its recording) follows
+	// the response; the answer to one more request comes after it.
+	r.threads()
 	return nil
 }
 
@@ -704,8 +892,19 @@ func (r *repl) evalRef(expr string) (int, error) {
 func cmdList(r *repl, args string) error {
 	file, line := r.file, r.line
 	if a, b, ok := strings.Cut(args, ","); ok {
-		// list N,M (in the current file)
-		lo, err1 := parseLine(strings.TrimSpace(a))
+		// list N,M (in the current file), or FILE:N,M
+		a = strings.TrimSpace(a)
+		if i := strings.LastIndexByte(a, ':'); i >= 0 {
+			path, ok, err := r.findFile(a[:i])
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("no source file %s", a[:i])
+			}
+			file, a = path, a[i+1:]
+		}
+		lo, err1 := parseLine(a)
 		hi, err2 := parseLine(strings.TrimSpace(b))
 		if err := errors.Join(err1, err2); err != nil {
 			return fmt.Errorf("list N,M: %v", err)
@@ -730,7 +929,7 @@ func cmdList(r *repl, args string) error {
 			}
 			fn := body.(api.FunctionsBody).Functions[0]
 			if fn.Source != nil {
-				b.file = fn.Source.Path
+				b.file = srcKey(fn.Source)
 			}
 			b.line = fn.Line
 		}
@@ -739,7 +938,20 @@ func cmdList(r *repl, args string) error {
 	if file == "" {
 		return errors.New("no current source file")
 	}
+	if n := r.lineCount(file); args != "" && n > 0 && line > n {
+		return fmt.Errorf("line %d is past the end of %s (%d lines)", line, r.shortName(file), n)
+	}
 	return r.listRange(file, line-5, line+5)
+}
+
+// lineCount returns the number of lines of a source file (0: unknown).
+func (r *repl) lineCount(file string) int {
+	lines := r.sourceLines(file)
+	n := len(lines)
+	if n > 0 && lines[n-1] == "" {
+		n-- // the newline that ends the last line
+	}
+	return n
 }
 
 // listRange lists lines [lo, hi] of file, refusing lines past its end.
@@ -749,10 +961,10 @@ func (r *repl) listRange(file string, lo, hi int) error {
 		n-- // the newline that ends the last line
 	}
 	if n == 0 {
-		return fmt.Errorf("no source for %s", filepath.Base(file))
+		return fmt.Errorf("no source for %s", r.shortName(file))
 	}
 	if max(lo, 1) > n {
-		return fmt.Errorf("line %d is past the end of %s (%d lines)", max(lo, 1), filepath.Base(file), n)
+		return fmt.Errorf("line %d is past the end of %s (%d lines)", max(lo, 1), r.shortName(file), n)
 	}
 	r.listLines(file, lo, min(hi, n))
 	return nil
@@ -790,6 +1002,27 @@ func consoleCmd(name string) func(r *repl, args string) error {
 }
 
 func cmdRestart(r *repl, args string) error {
+	var restartArgs json.RawMessage
+	if file, ok := strings.CutPrefix(strings.TrimSpace(args), "<"); ok {
+		// run < FILE: the program reads FILE (and does on later restarts)
+		file = strings.TrimSpace(file)
+		if file == "" {
+			return errors.New("usage: run < FILE")
+		}
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return fmt.Errorf("run < %s: %v", file, err)
+		}
+		if r.attached {
+			return errors.New("restart is not available when attached")
+		}
+		r.launch["stdin"] = abs
+		restartArgs = rawArgs(map[string]any{"arguments": r.launch})
+		args = ""
+	}
 	if args = strings.TrimSpace(args); args != "" {
 		id, err := strconv.Atoi(args)
 		if err != nil {
@@ -801,7 +1034,10 @@ func cmdRestart(r *repl, args string) error {
 		return errors.New("restart is not available when attached")
 	}
 	r.drainEvents() // the end of the last run, if it ended
-	if _, err := r.c.call(&dap.RestartRequest{Request: request("restart")}); err != nil {
+	if r.termIn != nil {
+		r.termIn.reset()
+	}
+	if _, err := r.c.call(&dap.RestartRequest{Request: request("restart"), Arguments: restartArgs}); err != nil {
 		return err
 	}
 	r.exited = false

@@ -23,6 +23,7 @@ type display struct {
 	id     int
 	expr   string
 	format string // "" or a print format letter
+	fn     string // the function it was made in (where its names are)
 }
 
 // hitCounts asks the server for the breakpoints' hit and ignore counts,
@@ -141,6 +142,9 @@ func cmdDisplay(r *repl, args string) error {
 	}
 	r.nextDisplay++
 	d := &display{id: r.nextDisplay, expr: expr, format: format}
+	if f, err := r.currentFrame(); err == nil && r.stopped {
+		d.fn = f.Name
+	}
 	r.displays = append(r.displays, d)
 	if r.stopped && !r.exited {
 		r.showDisplay(d)
@@ -181,16 +185,27 @@ func cmdUndisplay(r *repl, args string) error {
 	return nil
 }
 
-// showDisplays prints the display expressions at a stop.
+// showDisplays prints the display expressions at a stop. As in gdb, one
+// that cannot be evaluated in another function than the one it was made
+// in (its names are not there) is left out, rather than an error at
+// every stop.
 func (r *repl) showDisplays() {
+	fn := ""
+	if f, err := r.currentFrame(); err == nil {
+		fn = f.Name
+	}
 	for _, d := range r.displays {
-		r.showDisplay(d)
+		r.showDisplayIn(d, fn)
 	}
 }
 
-func (r *repl) showDisplay(d *display) {
+func (r *repl) showDisplay(d *display) { r.showDisplayIn(d, d.fn) }
+
+func (r *repl) showDisplayIn(d *display, fn string) {
 	v, err := r.evaluate(d.expr, "watch")
 	switch {
+	case err != nil && d.fn != "" && fn != d.fn:
+		// out of its scope: not shown here
 	case err != nil:
 		r.printf("%d: %s = <%v>\n", d.id, d.label(), err)
 	case d.format != "":
@@ -352,10 +367,10 @@ func cmdInfo(r *repl, args string) error {
 	if err != nil {
 		return err
 	}
-	r.printf("Frame %d of thread %d %q: %s (%s:%d)\n", r.frame, r.thread, r.threadName(r.thread), f.Name, sourceBase(f), f.Line)
+	r.printf("Frame %d of thread %d %q: %s (%s:%d)\n", r.frame, r.thread, r.threadName(r.thread), f.Name, r.frameFile(f), f.Line)
 	if callers, err := r.stack(r.thread, r.frame+1, 1); err == nil && len(callers) > 0 {
 		c := callers[0]
-		r.printf("  called by frame %d: %s (%s:%d)\n", r.frame+1, c.Name, sourceBase(c), c.Line)
+		r.printf("  called by frame %d: %s (%s:%d)\n", r.frame+1, c.Name, r.frameFile(c), c.Line)
 	} else {
 		r.printf("  the outermost frame of the thread\n")
 	}
@@ -439,7 +454,7 @@ func (r *repl) runTo(loc string) error {
 		return err
 	}
 	if !b.verified {
-		return fmt.Errorf("cannot run to %s: %s", b.where(), b.msg)
+		return fmt.Errorf("cannot run to %s: %s", b.where(r), b.msg)
 	}
 	return cmdContinue(r, "")
 }

@@ -88,17 +88,40 @@ func (r *repl) watchParent(expr string) (int, string, error) {
 		i := strings.LastIndex(expr, ".")
 		parent, name = expr[:i], strings.TrimSpace(expr[i+1:])
 	default:
+		// a local (or argument) of the selected frame, or a field of this
+		// named bare as print takes it
 		frame := r.frameID()
 		resp, err := r.c.call(&dap.ScopesRequest{Request: request("scopes"), Arguments: dap.ScopesArguments{FrameId: frame}})
 		if err != nil {
 			return 0, "", err
 		}
+		locals, this := 0, 0
 		for _, sc := range resp.(*dap.ScopesResponse).Body.Scopes {
-			if sc.Name == "Locals" {
-				return sc.VariablesReference, expr, nil
+			switch sc.Name {
+			case "Locals":
+				locals = sc.VariablesReference
+			case "this":
+				this = sc.VariablesReference
 			}
 		}
-		return 0, "", errors.New("watch: the selected frame has no locals")
+		for _, ref := range []int{locals, this} {
+			if ref == 0 {
+				continue
+			}
+			vars, err := r.variables(ref)
+			if err != nil {
+				return 0, "", err
+			}
+			for _, v := range vars {
+				if v.Name == expr {
+					return ref, expr, nil
+				}
+			}
+		}
+		if locals == 0 {
+			return 0, "", errors.New("watch: the selected frame has no locals")
+		}
+		return locals, expr, nil // (the server says why it cannot be watched)
 	}
 	resp, err := r.c.call(&dap.EvaluateRequest{Request: request("evaluate"),
 		Arguments: dap.EvaluateArguments{Expression: strings.TrimSpace(parent), Context: "watch", FrameId: r.frameID()}})

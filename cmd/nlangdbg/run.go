@@ -18,7 +18,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "run",
-		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient]] [--record FILE] [--dump-on-crash FILE] [--race] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] [--allow-read DIR] [--allow-write DIR] [--deny-fs] PROG.n [ARGS]",
+		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient] [--record-for-debug]] [--record FILE] [--dump-on-crash FILE] [--race] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] [--allow-read DIR] [--allow-write DIR] [--deny-fs] PROG.n [ARGS]",
 		summary: "compile and run a program",
 		help: `
 Compiles PROG.n and runs it. The program's stdout and stderr are the
@@ -65,6 +65,10 @@ Flags:
                    which pauses the program; when it disconnects, its
                    breakpoints go and the program runs on. The program's
                    exit ends the process with its exit code.
+  --record-for-debug  with --listen (one carrier): record the run in memory
+                   so that an attached debugger can go back (stepBack,
+                   reverseContinue); costs what a debug session's
+                   recording costs. Without it, going back is refused.
 ` + serverFlagsHelp + `
 
 Flags go before PROG.n: whatever follows it is ARGS. NLang's main takes
@@ -214,6 +218,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	listen := fs.String("listen", "", "serve DAP at this address")
 	recPath := fs.String("record", "", "record the run to this file (see replay)")
 	raceOn := fs.Bool("race", false, "detect data races (one carrier; see docs/explore.md)")
+	recordForDebug := fs.Bool("record-for-debug", false, "with --listen: record the run so that an attached debugger can go back")
 	var sf serverFlags
 	sf.flags(fs)
 	dumpPath := fs.String("dump-on-crash", "", "if the run crashes, write a dump to this file (see debug --core)")
@@ -235,13 +240,17 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "nlangdbg run: --allow-remote, --token-file and --accept-multiclient need --listen")
 		return 2
 	}
+	if *recordForDebug && (*listen == "" || opts.Carriers > 1) {
+		fmt.Fprintln(stderr, "nlangdbg run: --record-for-debug needs --listen and one carrier")
+		return 2
+	}
 	if *raceOn && (opts.Carriers > 1 || *listen != "" || *dumpPath != "") {
 		fmt.Fprintln(stderr, "nlangdbg run: --race runs on one carrier, without --listen or --dump-on-crash")
 		return 2
 	}
 	opts.Race = *raceOn
 	if *listen != "" {
-		return runListen(*listen, sf, fs.Arg(0), fs.Args()[1:], opts, stdin, stdout, stderr)
+		return runListen(*listen, sf, fs.Arg(0), fs.Args()[1:], opts, *recordForDebug, stdin, stdout, stderr)
 	}
 	path := fs.Arg(0)
 	src, err := inspect.ReadSource(path)

@@ -14,7 +14,9 @@ import (
 
 // runListen runs a program with a DAP server at addr that debuggers can
 // attach to, one after another, and returns the program's exit code.
-func runListen(addr string, sf serverFlags, path string, args []string, opts runOptions, stdin io.Reader, stdout, stderr io.Writer) int {
+// With record, the run is recorded in memory so that a debugger can go
+// back (run --record-for-debug).
+func runListen(addr string, sf serverFlags, path string, args []string, opts runOptions, record bool, stdin io.Reader, stdout, stderr io.Writer) int {
 	if stdin == nil {
 		stdin = os.Stdin
 	}
@@ -30,7 +32,7 @@ func runListen(addr string, sf serverFlags, path string, args []string, opts run
 		Stdin:    stdin,
 		Stdout:   stdout,
 		Stderr:   stderr,
-		NoRecord: true, // it runs normally, maybe for long: no recording in memory
+		NoRecord: !record, // it runs normally, maybe for long: no recording in memory unless asked
 	}, nil)
 	if err != nil {
 		var ce *inspect.CompileError

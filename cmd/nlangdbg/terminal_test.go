@@ -229,3 +229,55 @@ int main() {
 		t.Fatalf("program output %q", runOut.String())
 	}
 }
+
+// TestTerminalProgramInput: the program shares the terminal, as under
+// gdb: a line typed while it runs is its input (echoed by the terminal),
+// Ctrl-D ends its input, and a line it does not read is the next command
+// once it stops (here by Ctrl-C, which does not make an empty line resume
+// it).
+func TestTerminalProgramInput(t *testing.T) {
+	bin := nlangdbgBinary(t)
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "echo.n")
+	os.WriteFile(prog, []byte(`import io;
+int main() {
+    string a = io.readLine();
+    io.print("got " + a);
+    string b = io.readLine();
+    io.print("then [" + b + "]");
+    long n = 0;
+    while (true) {
+        n += 1;
+    }
+    return 0;
+}
+`), 0o644)
+	cmd := exec.Command(bin, "debug", prog)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "HOME="+dir, "TERM=xterm")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	defer cmd.Process.Kill()
+	scr := &screen{}
+	go scr.copyFrom(f)
+	scr.expect(t, `Stopped at entry at main`)
+	scr.expect(t, `\(nlangdbg\) `)
+	f.Write([]byte("continue\r"))
+	scr.expect(t, `continue\r?\n`)
+	f.Write([]byte("apple\r"))
+	scr.expect(t, `apple\r?\n`) // the terminal's echo
+	scr.expect(t, `got apple\r?\n`)
+	f.Write([]byte("\x04")) // Ctrl-D: the second line is the end
+	scr.expect(t, `then \[\]\r?\n`)
+	f.Write([]byte("print 6 * 7\r"))
+	scr.expect(t, `print 6 \* 7\r?\n`)
+	f.Write([]byte("\x03"))
+	scr.expect(t, `Paused at main \(echo\.n:\d+\)`)
+	scr.expect(t, `\(nlangdbg\) print 6 \* 7\r?\n42\r?\n`)
+	scr.expect(t, `\(nlangdbg\) `)
+	f.Write([]byte("\r")) // does not resume
+	f.Write([]byte("print n > 0\r"))
+	scr.expect(t, `\(nlangdbg\) print n > 0\r?\ntrue\r?\n`)
+}

@@ -49,6 +49,15 @@ type Client struct {
 	transcript []dap.Message
 	output     map[string]*strings.Builder
 	stops      map[*dap.StoppedEvent]*api.Stop // (StopOf)
+	raws       map[dap.Message][]byte          // (Raw)
+}
+
+// Raw returns a message as it was read (for fields go-dap does not
+// decode).
+func (c *Client) Raw(m dap.Message) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.raws[m]
 }
 
 // NewClient returns a client on rw and starts reading from it.
@@ -78,6 +87,10 @@ func (c *Client) readLoop() {
 				c.stops[e] = ext.Body.Nlang
 			}
 		}
+		if c.raws == nil {
+			c.raws = map[dap.Message][]byte{}
+		}
+		c.raws[m] = content
 		c.queue = append(c.queue, m)
 		c.transcript = append(c.transcript, m)
 		if o, ok := m.(*dap.OutputEvent); ok {
@@ -199,7 +212,8 @@ func (c *Client) ExpectClosed(t testing.TB) {
 // cannot pin.
 func skippable(m dap.Message) bool {
 	switch m.(type) {
-	case *dap.OutputEvent, *dap.ThreadEvent, *dap.ContinuedEvent, *dap.BreakpointEvent, *dap.LoadedSourceEvent:
+	case *dap.OutputEvent, *dap.ThreadEvent, *dap.ContinuedEvent, *dap.BreakpointEvent, *dap.LoadedSourceEvent,
+		*dap.InvalidatedEvent, *dap.ProgressStartEvent, *dap.ProgressUpdateEvent, *dap.ProgressEndEvent:
 		return true
 	}
 	return false

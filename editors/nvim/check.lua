@@ -3,8 +3,9 @@
 --     nvim --headless -u NONE -l editors/nvim/check.lua   (Neovim 0.9+)
 --     nvim --headless -u NONE -c 'luafile editors/nvim/check.lua'   (0.7, 0.8)
 -- A breakpoint in a spawned thread, the threads by name, the locals, a
--- step, a continue to the other thread, the program's output. Exits 0 when
--- every check passed, 1 otherwise.
+-- step, a continue to the other thread, the program's output; then a
+-- program run in a terminal (its input typed there). Exits 0 when every
+-- check passed, 1 otherwise.
 local here = debug.getinfo(1, 'S').source:sub(2):match('(.*/)') or './'
 local function env(name)
   local v = os.getenv(name)
@@ -87,6 +88,9 @@ local vars = locals(frames[1].id)
 check(vars.who == '"alpha"' and vars.total == '55' and vars.n == '10',
   'locals who=' .. tostring(vars.who) .. ' n=' .. tostring(vars.n) .. ' total=' .. tostring(vars.total))
 
+-- a custom request, as nvim-dap's JSON encoder writes it
+check((request('nlang/scheduler').quota or 0) > 0, 'nlang/scheduler answers (encoded as ' .. vim.fn.json_encode('nlang/scheduler') .. ')')
+
 dap.step_over()
 wait('a step stops again', function() return #stops >= 2 end)
 frames = request('stackTrace', { threadId = stops[2].threadId }).stackFrames or {}
@@ -103,4 +107,37 @@ wait('the program ends', function() return terminated end)
 local out = table.concat(output)
 check(out:find('alpha done: 55', 1, true) and out:find('beta done: 210', 1, true) and out:find('total 265', 1, true),
   'the program\'s output: ' .. out:gsub('\n', '\\n'))
-finish()
+
+-- The terminal configuration: nvim-dap's runInTerminal opens a terminal
+-- where the program writes, and what is typed there is its input.
+local prog = vim.fn.tempname() .. '.n'
+vim.fn.writefile({ 'import io;', 'int main() {', '    io.print("name?");', '    string s = io.readLine();',
+  '    io.print("hello " + s);', '    return 0;', '}' }, prog)
+terminated = false
+local conf = vim.deepcopy(dap.configurations.nlang[3])
+conf.program = prog
+dap.run(conf)
+local term
+local function screen()
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_get_name(b):find('dap-terminal', 1, true) then
+      term = b
+      return table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n')
+    end
+  end
+  return ''
+end
+wait('the program writes in the terminal', function() return screen():find('name?', 1, true) ~= nil end)
+for _, w in ipairs(vim.api.nvim_list_wins()) do
+  if vim.api.nvim_win_get_buf(w) == term then vim.api.nvim_set_current_win(w) end
+end
+-- (typed keys reach the terminal from Neovim's main loop, once this
+-- script returns to it: i enters terminal mode, the rest goes to the
+-- program)
+vim.api.nvim_input('iplum<CR>')
+vim.defer_fn(function()
+  wait('the program reads what is typed there', function() return screen():find('hello plum', 1, true) ~= nil end)
+  wait('the program in the terminal ends', function() return terminated end)
+  finish()
+end, 50)
+

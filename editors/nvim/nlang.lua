@@ -42,6 +42,14 @@ dap.configurations.nlang = {
   },
   {
     type = 'nlang',
+    request = 'launch',
+    name = 'NLang: Launch in a terminal (the program reads what you type)',
+    program = '${file}',
+    cwd = '${workspaceFolder}',
+    console = 'integratedTerminal',
+  },
+  {
+    type = 'nlang',
     request = 'attach',
     name = 'NLang: Attach (nlangdbg run --listen)',
     host = '127.0.0.1',

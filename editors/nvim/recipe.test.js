@@ -34,7 +34,7 @@ function configurations() {
 
 test('the configurations use only attributes the server accepts', () => {
   const confs = configurations();
-  assert.deepEqual(confs.map((c) => c.request), ["'launch'", "'launch'", "'attach'"]);
+  assert.deepEqual(confs.map((c) => c.request), ["'launch'", "'launch'", "'launch'", "'attach'"]);
   for (const c of confs) {
     const req = c.request.replace(/'/g, '');
     const allowed = new Set(['type', 'request', 'name', ...Object.keys(attrs[req].properties)]);

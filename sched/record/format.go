@@ -450,6 +450,9 @@ func Parse(data []byte) (*Recording, error) {
 			return bad("corrupt %s: %v", what, d.err)
 		case d.short:
 			return bad("cut short after %d events (no end event: the recorded run did not finish, or the file was truncated)", n)
+		case d.err == nil:
+			// (every event reads well: bytes were changed, not cut)
+			return bad("corrupt (checksum mismatch: the file was changed after it was written)")
 		}
 		return bad("corrupt (checksum mismatch; %s: %v)", what, d.err)
 	}

@@ -521,9 +521,13 @@ func (fc *fcomp) foreach(s *syntax.Foreach) {
 	v := fc.declare(s.Name, et, s.NamePos, false)
 	fc.inLoopInit = false
 	fc.zero(v.reg, et)
+	// Each iteration starts a statement of its own at the loop variable
+	// (the test and the element load), as a for loop's test does: next
+	// from the body stops there, once per iteration. (Not at the foreach
+	// keyword's column: a breakpoint on the line stops once, on entry.)
+	fc.line(s.NamePos, true)
 	top := fc.pc()
 	exit := fc.emit(vm.JNLTI, i, n, 0)
-	fc.line(s.NamePos, false)
 	tmp := fc.temp()
 	fc.emit(get, tmp, coll, i)
 	fc.convertInto(v.reg, tmp, elem, et, s.NamePos)

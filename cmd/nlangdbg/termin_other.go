@@ -1,0 +1,10 @@
+//go:build !unix
+
+package main
+
+import "github.com/peterh/liner"
+
+// terminalRunning is nil outside Unix: what is typed while the program
+// runs is read at the next prompt, and the program's input is empty
+// unless debug --stdin FILE gives one.
+func terminalRunning(r *repl, cooked, raw liner.ModeApplier) func() func() { return nil }

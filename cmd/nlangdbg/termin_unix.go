@@ -1,0 +1,70 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+
+	"github.com/peterh/liner"
+	"golang.org/x/sys/unix"
+)
+
+// terminalRunning returns the REPL's running hook for a terminal: while
+// the program runs the terminal is in its own (cooked) mode, so that
+// what is typed is echoed and edited by the terminal as the program would
+// have it, and read line by line into r.typed; the hook's stop puts the
+// terminal back in the REPL's mode. cooked and raw are the two modes.
+func terminalRunning(r *repl, cooked, raw liner.ModeApplier) func() func() {
+	return func() func() {
+		var wake [2]int
+		if err := unix.Pipe(wake[:]); err != nil {
+			return func() {}
+		}
+		cooked.ApplyMode()
+		keepTypeahead()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			fds := []unix.PollFd{{Fd: int32(os.Stdin.Fd()), Events: unix.POLLIN}, {Fd: int32(wake[0]), Events: unix.POLLIN}}
+			buf := make([]byte, 4096)
+			for {
+				if _, err := unix.Poll(fds, -1); err == unix.EINTR {
+					continue
+				} else if err != nil || fds[1].Revents != 0 {
+					return
+				}
+				if fds[0].Revents == 0 {
+					continue
+				}
+				// a whole line (the terminal is cooked), or 0 bytes for Ctrl-D
+				n, err := unix.Read(int(os.Stdin.Fd()), buf)
+				if err == unix.EINTR || err == unix.EAGAIN {
+					continue
+				}
+				if err != nil || n == 0 {
+					r.typed <- typedLine{eof: true}
+					if err != nil || fds[0].Revents&unix.POLLHUP != 0 {
+						return // (the terminal is gone: nothing more to read)
+					}
+					continue
+				}
+				r.typed <- typedLine{text: append([]byte(nil), buf[:n]...)}
+			}
+		}()
+		return func() {
+			unix.Write(wake[1], []byte{0})
+		wait:
+			for {
+				select {
+				case <-done:
+					break wait
+				case l := <-r.typed: // (the reader may be sending one)
+					r.typedWhileRunning(l.text, l.eof)
+				}
+			}
+			unix.Close(wake[0])
+			unix.Close(wake[1])
+			raw.ApplyMode()
+		}
+	}
+}
