@@ -50,9 +50,10 @@
 //
 // Limits out of range are refused with the words the command line uses.
 // A compile error fails the launch with the file:line:col report as its
-// message (error id api.ErrCompile). Attach takes only token: it pauses the program the Server was
-// made for (NewAttachServer), and disconnect without terminateDebuggee
-// leaves it running without breakpoints.
+// message (error id api.ErrCompile). Attach takes only token and nonStop: it pauses the program the
+// Server was made for (NewAttachServer), and disconnect without
+// terminateDebuggee leaves it running without breakpoints (the threads
+// held alone let go).
 //
 // # What goes beyond the protocol
 //

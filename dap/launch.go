@@ -270,7 +270,8 @@ func (c *session) launch(args launchArgs) error {
 
 func (c *session) onAttachRequest(req *dap.AttachRequest) {
 	var args struct {
-		Token string `json:"token"`
+		Token   string `json:"token"`
+		NonStop bool   `json:"nonStop"` // as launch's
 	}
 	decodeArgs(req.Arguments, &args) // a token of the wrong type is no token
 	if !c.checkToken(req, args.Token) {
@@ -300,6 +301,7 @@ func (c *session) onAttachRequest(req *dap.AttachRequest) {
 		c.sendError(req, errAttach, fmt.Sprintf("attach: %v", err))
 		return
 	}
+	p.SetNonStop(args.NonStop)
 	c.handshakeDone()
 	c.respond(&dap.AttachResponse{Response: newResponse(req)})
 }
@@ -356,7 +358,8 @@ func (c *session) detach() {
 	c.funcBps, c.funcModes, c.excFilters, c.excOptions = nil, nil, nil, nil
 	c.srv.mux.set(nil)
 	c.resumed()
-	p.Continue(0, false) // ErrRunning if it runs already: fine
+	p.SetNonStop(false)
+	p.Continue(0, false) // ErrRunning if it runs already (the threads held alone are let go): fine
 }
 
 func (c *session) onTerminateRequest(req *dap.TerminateRequest) {

@@ -262,13 +262,27 @@ func (s *Session) HeldThreads() []int64 {
 }
 
 // continueHeld resumes thread threadID alone if the program runs with it
-// held (non-stop); handled is false when the program is stopped (a
+// held (non-stop), or with threadID 0 every thread the debugger holds
+// (gdb's continue -a); handled is false when the program is stopped (a
 // resume of every thread, as ever).
 func (s *Session) continueHeld(threadID int64) (handled bool, err error) {
 	s.mu.Lock()
 	if s.r.state != stateRunning {
 		s.mu.Unlock()
 		return false, nil
+	}
+	if threadID == 0 && len(s.r.held) > 0 {
+		release := s.takeHeldLocked()
+		sch := s.r.sch
+		s.mu.Unlock()
+		if len(release) == 0 {
+			return true, ErrRunning // only the recording's holds
+		}
+		s.emit(func(l Listener) { l.Continued(0, true) })
+		for _, t := range release {
+			sch.Release(t)
+		}
+		return true, nil
 	}
 	t := s.heldThreadLocked(threadID)
 	if t == nil {

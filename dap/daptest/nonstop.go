@@ -58,3 +58,19 @@ func (c *Client) WaitOutput(t testing.TB, category string, ok func(string) bool)
 		}
 	}
 }
+
+// RequestWith sends a request of command with arguments as they are
+// given (a map or a struct), for what go-dap's types cannot say: the
+// mode of a function, data or instruction breakpoint or of an exception
+// filter option (DAP 1.65). It returns the request's seq.
+func (c *Client) RequestWith(command string, args any) int {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.seq++
+	b, err := json.Marshal(map[string]any{"seq": c.seq, "type": "request", "command": command, "arguments": args})
+	if err != nil {
+		panic(err)
+	}
+	dap.WriteBaseMessage(c.rw, b)
+	return c.seq
+}
