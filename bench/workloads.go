@@ -76,6 +76,9 @@ type impl struct {
 	threadsOnly, noThreads bool
 	// only, if set, lists the only workloads it runs.
 	only []string
+	// external, if set, makes it a peer that runs as a process of its own
+	// (external.go), timed by the parent as a whole process.
+	external *external
 }
 
 var impls = []*impl{
@@ -88,6 +91,10 @@ var impls = []*impl{
 	// Go's iter.Pull: a coroutine switch of the Go runtime, the floor a
 	// user-space thread switch can aim at.
 	{name: "gopull", title: "Go iter.Pull", prepare: prepareGoPull, only: []string{"pingpong"}},
+	// Whole processes (external.go).
+	{name: "nlangdbg", title: "nlangdbg run", external: &external{ext: ".n"}},
+	{name: "clua", title: "C Lua 5.4", external: &external{bin: "lua5.4", args: luaArgs(), ext: ".lua"}},
+	{name: "luajit", title: "LuaJIT -joff", external: &external{bin: "luajit", args: luaArgs("-joff"), ext: ".lua"}},
 }
 
 func findImpl(name string) *impl {
@@ -102,6 +109,11 @@ func findImpl(name string) *impl {
 func (im *impl) runs(w *workload) bool {
 	if im.only != nil {
 		return slices.Contains(im.only, w.name)
+	}
+	if x := im.external; x != nil {
+		// the scaling rows are NLang's and Go's; whole processes run
+		// the other workloads they have a program for
+		return !w.scale && x.hasProgram(w)
 	}
 	if w.scale { // Go's 2M goroutines would take some 5 GB: not that one
 		return im.name == "nlang" || im.name == "go" && w.parked <= 1_000_000
@@ -120,6 +132,12 @@ type result struct {
 	PeakRSS   float64 `json:"peak_rss,omitempty"`   // bytes of peak RSS per parked thread: (VmHWM after - VmRSS before) / count
 	Parked    int     `json:"parked,omitempty"`     // threads the VM reports live, where it can tell
 	Out       string  `json:"out"`                  // the program's output
+	// Set by the parent: the whole process (the child, or the external
+	// peer), wall and CPU (user+system) time; for the Lua peers, the CPU
+	// time of the program alone (os.clock around the chunk).
+	ProcMS     float64 `json:"-"`
+	ProcCPUMS  float64 `json:"-"`
+	TimedCPUMS float64 `json:"-"`
 }
 
 func (r result) String() string {

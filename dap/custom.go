@@ -11,8 +11,6 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
-	"slices"
-	"sort"
 	"strings"
 
 	dap "github.com/google/go-dap"
@@ -89,6 +87,7 @@ func init() {
 	})
 	custom(api.CmdThreads, (*session).threadsBody)
 	custom(api.CmdThreadGroups, (*session).threadGroups)
+	custom(api.CmdLeaks, (*session).leaksBody) // (views.go)
 	custom(api.CmdFunctions, func(c *session, a api.FunctionsArgs) (any, error) {
 		fns, err := c.prog.Functions(a.Name)
 		if err != nil {
@@ -142,7 +141,13 @@ func (c *session) customRequest(content []byte) bool {
 		Command   string          `json:"command"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
-	if json.Unmarshal(content, &head) != nil || head.Type != "request" || !strings.HasPrefix(head.Command, "nlang/") {
+	if json.Unmarshal(content, &head) != nil || head.Type != "request" {
+		return false
+	}
+	h, ok := customRequests[head.Command]
+	if std, isStd := standardRequests[head.Command]; isStd { // go-dap does not know them (locations.go)
+		h, ok = std, true
+	} else if !strings.HasPrefix(head.Command, "nlang/") {
 		return false
 	}
 	c.curSeq = head.Seq
@@ -154,7 +159,6 @@ func (c *session) customRequest(content []byte) bool {
 			c.sendErrorResponse(head.Seq, head.Command, errInternal, fmt.Sprintf("internal error in %s: %v", head.Command, r))
 		}
 	}()
-	h, ok := customRequests[head.Command]
 	if !ok {
 		c.sendErrorResponse(head.Seq, head.Command, errUnsupported, fmt.Sprintf("unsupported command %q", head.Command))
 		return true
@@ -166,6 +170,7 @@ func (c *session) customRequest(content []byte) bool {
 			return true
 		}
 	}
+	c.past.seq = head.Seq
 	var body any
 	var err error
 	run := func() { body, err = c.runCustom(head.Command, derefArgs(args)) }
@@ -173,6 +178,11 @@ func (c *session) customRequest(content []byte) bool {
 		c.stillRequest(run) // (reads threads that may be held alone: nonstop.go)
 	} else {
 		run()
+	}
+	c.past.seq = 0
+	if errors.Is(err, inspect.ErrCancelled) {
+		c.sendErrorResponse(head.Seq, head.Command, customErrID(err), "cancelled")
+		return true
 	}
 	if err != nil {
 		c.sendErrorResponse(head.Seq, head.Command, customErrID(err), head.Command+": "+err.Error())
@@ -197,6 +207,9 @@ func derefArgs(p any) any { return reflect.ValueOf(p).Elem().Interface() }
 // value of the type it takes) and returns its body.
 func (c *session) runCustom(command string, args any) (any, error) {
 	h, ok := customRequests[command]
+	if !ok {
+		h, ok = standardRequests[command]
+	}
 	if !ok {
 		return nil, &reqError{errUnsupported, fmt.Sprintf("unsupported command %q", command)}
 	}
@@ -243,104 +256,6 @@ func (c *session) schedStep(_ api.None) (any, error) {
 			Nlang: &api.Stop{Reason: api.StopSchedStep}}})
 	}
 	b := api.DispatchBody{ThreadID: d.ThreadID, Name: d.Name, Reductions: d.Reductions, Why: d.Why, Woken: d.Woken, Spawned: d.Spawned}
-	return b, nil
-}
-
-// apiThread is a thread as the custom requests show it.
-func (c *session) apiThread(t inspect.ThreadInfo) api.Thread {
-	th := api.Thread{ID: t.ID, Name: t.Name, State: t.State, WaitReason: t.WaitReason, Function: t.Func, Line: t.Line, Stopped: t.Stopped, Held: t.Held}
-	if t.File != "" {
-		th.Source = c.source(t.File)
-	}
-	return th
-}
-
-// selectThreads returns the threads a ThreadsArgs selects, and the total.
-func (c *session) selectThreads(a api.ThreadsArgs) ([]inspect.ThreadInfo, int, error) {
-	ths, err := c.prog.Threads()
-	if err != nil {
-		return nil, 0, err
-	}
-	var sel []inspect.ThreadInfo
-	for _, t := range ths {
-		if a.State != "" && t.State != a.State && t.WaitReason != a.State {
-			continue
-		}
-		if a.Function != "" && !strings.Contains(t.Func, a.Function) {
-			continue
-		}
-		sel = append(sel, t)
-	}
-	if a.State != "" && len(sel) == 0 && !slices.Contains(threadStates, a.State) {
-		// (a state no thread is in is fine; a word that is neither a
-		// state nor any thread's wait reason is a mistake)
-		return nil, 0, &reqError{errBadArguments, fmt.Sprintf("no thread is %s or waits for %q (states: %s; or a wait reason as threads shows it, such as \"chan recv\")",
-			a.State, a.State, strings.Join(threadStates, ", "))}
-	}
-	return sel, len(ths), nil
-}
-
-// threadStates are the states a thread is shown in (inspect.ThreadInfo).
-var threadStates = []string{"runnable", "running", "waiting", "stopped", "frozen", "pinned", "dead"}
-
-// threadsBody answers api.CmdThreads.
-func (c *session) threadsBody(a api.ThreadsArgs) (any, error) {
-	sel, total, err := c.selectThreads(a)
-	if err != nil {
-		return nil, err
-	}
-	b := api.ThreadsBody{Threads: []api.Thread{}, Total: total}
-	for _, t := range sel {
-		b.Threads = append(b.Threads, c.apiThread(t))
-	}
-	return b, nil
-}
-
-// threadGroups answers api.CmdThreadGroups: the groups by count, then
-// key.
-func (c *session) threadGroups(a api.ThreadGroupsArgs) (any, error) {
-	key := func(t inspect.ThreadInfo) string { return t.Func }
-	switch a.By {
-	case api.GroupByFunction:
-	case api.GroupByWaitReason:
-		key = func(t inspect.ThreadInfo) string {
-			if t.WaitReason == "" {
-				return t.State
-			}
-			return t.WaitReason
-		}
-	default:
-		return nil, &reqError{errBadArguments, fmt.Sprintf("by %q: want %s or %s", a.By, api.GroupByFunction, api.GroupByWaitReason)}
-	}
-	sel, total, err := c.selectThreads(a.ThreadsArgs)
-	if err != nil {
-		return nil, err
-	}
-	groups := map[string]*api.ThreadGroup{}
-	var keys []string
-	for _, t := range sel {
-		k := key(t)
-		g := groups[k]
-		if g == nil {
-			g = &api.ThreadGroup{Key: k, ThreadIDs: []int64{}}
-			groups[k] = g
-			keys = append(keys, k)
-		}
-		g.Count++
-		if len(g.ThreadIDs) < api.MaxGroupIDs {
-			g.ThreadIDs = append(g.ThreadIDs, t.ID)
-		}
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if gi, gj := groups[keys[i]], groups[keys[j]]; gi.Count != gj.Count {
-			return gi.Count > gj.Count
-		}
-		return keys[i] < keys[j]
-	})
-	b := api.ThreadGroupsBody{Groups: []api.ThreadGroup{}, Selected: len(sel), Total: total}
-	for _, k := range keys {
-		b.Groups = append(b.Groups, *groups[k])
-	}
 	return b, nil
 }
 

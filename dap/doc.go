@@ -59,7 +59,13 @@
 //
 // Custom requests, commands in the "nlang/" namespace, ask for what DAP
 // has no request for: the scheduler (nlang/scheduler, nlang/schedStep,
-// …), thread control, going back (nlang/stepBack), checkpoints. Package
+// …), thread control, going back (nlang/stepBack), checkpoints, the
+// concurrency views (nlang/leaks, nlang/threadGroups, nlang/threads with
+// filters and spawn parents: views.go), and the questions about the past
+// (nlang/lastWrites, nlang/origin, nlang/query, nlang/timeline, answered
+// by re-executing the recording on the read loop, with progress events
+// and cancel; nlang/travel goes to a moment of their answers: past.go).
+// Package
 // dap/api lists them with their typed arguments and bodies; custom.go
 // registers their handlers. A command is matched once the message is
 // decoded ("nlang\/scheduler" is "nlang/scheduler"). The stopped event
@@ -78,4 +84,8 @@
 //
 // Frame ids are handles into a table that is reset on every resume;
 // variable references are inspect's own (they expire the same way).
+// Location references (DAP 1.68: a variable's declaration and where its
+// value was made, resolved by the locations request, which go-dap does
+// not decode yet: locations.go) are never reset: a place in the program
+// stays one.
 package dap

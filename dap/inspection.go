@@ -297,7 +297,7 @@ func (c *session) onVariablesRequest(req *dap.VariablesRequest) {
 		c.sendError(req, errBadArguments, fmt.Sprintf("variables: unknown filter %q (want \"indexed\" or \"named\")", a.Filter))
 		return
 	}
-	out := make([]dap.Variable, 0)
+	out := make([]api.Variable, 0)
 	// A container's children are either all named or all indexed.
 	indexed, known := c.indexed[a.VariablesReference]
 	skip := known && (a.Filter == "indexed" && !indexed || a.Filter == "named" && indexed)
@@ -313,11 +313,12 @@ func (c *session) onVariablesRequest(req *dap.VariablesRequest) {
 		}
 		for _, v := range vars {
 			c.noteShape(v.Ref, v.Named, v.Indexed)
-			out = append(out, dap.Variable{Name: v.Name, Value: c.styleValue(formatValue(v.Value, v.Type, a.Format), v.Type), Type: v.Type, EvaluateName: v.EvaluateName,
-				VariablesReference: v.Ref, NamedVariables: v.Named, IndexedVariables: v.Indexed})
+			out = append(out, api.Variable{Variable: dap.Variable{Name: v.Name, Value: c.styleValue(formatValue(v.Value, v.Type, a.Format), v.Type), Type: v.Type, EvaluateName: v.EvaluateName,
+				VariablesReference: v.Ref, NamedVariables: v.Named, IndexedVariables: v.Indexed},
+				DeclarationLocationReference: c.locationRef(v.Decl), ValueLocationReference: c.locationRef(v.MadeAt)}) // (locations.go)
 		}
 	}
-	c.respond(&dap.VariablesResponse{Response: newResponse(req), Body: dap.VariablesResponseBody{Variables: out}})
+	c.respond(&api.VariablesResponse{Response: newResponse(req), Body: api.VariablesResponseBody{Variables: out}})
 }
 
 // noteShape remembers whether a reference's children are indexed, for
@@ -390,9 +391,9 @@ func (c *session) onEvaluateRequest(req *dap.EvaluateRequest) {
 		return
 	}
 	c.noteShape(v.Ref, v.Named, v.Indexed)
-	c.respond(&dap.EvaluateResponse{Response: newResponse(req), Body: dap.EvaluateResponseBody{
+	c.respond(&api.EvaluateResponse{Response: newResponse(req), Body: api.EvaluateResponseBody{EvaluateResponseBody: dap.EvaluateResponseBody{
 		Result: c.styleValue(formatValue(v.Value, v.Type, a.Format), v.Type), Type: v.Type, VariablesReference: v.Ref,
-		NamedVariables: v.Named, IndexedVariables: v.Indexed}})
+		NamedVariables: v.Named, IndexedVariables: v.Indexed}, ValueLocationReference: c.locationRef(v.MadeAt)}})
 }
 
 // consoleCommand runs a debugger command typed in the debug console

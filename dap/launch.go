@@ -249,6 +249,9 @@ func (c *session) launch(args launchArgs) error {
 	}
 	if args.Replay != "" {
 		cfg.Program = ""
+		if args.MaxHeap == nil {
+			cfg.MaxHeap = 0 // the recording's
+		}
 	}
 	lis := &listener{c: c}
 	prog, err := inspect.Launch(cfg, lis)
@@ -258,7 +261,11 @@ func (c *session) launch(args launchArgs) error {
 			ce.Report = strings.TrimRight(ce.Report, "\n") + "\n"
 			return ce
 		}
-		return fmt.Errorf("cannot launch %s: %v", args.Program, userError(err))
+		name := args.Program
+		if args.Replay != "" {
+			name = args.Replay
+		}
+		return fmt.Errorf("cannot launch %s: %v", name, userError(err))
 	}
 	c.prog, c.lis, c.args = prog, lis, args
 	c.applyBreakpoints()

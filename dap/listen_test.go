@@ -193,3 +193,23 @@ func TestReadTokenFile(t *testing.T) {
 		t.Errorf("empty token file: %v", err)
 	}
 }
+
+// TestContentLengthOutOfRange: a Content-Length too large for an int64
+// (2^64) is a framing error like any other: the server says so before it
+// closes the connection.
+func TestContentLengthOutOfRange(t *testing.T) {
+	clientSide, serverSide := net.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- (&Server{}).ServeConn(serverSide) }()
+	c := daptest.NewClient(clientSide)
+	defer c.Close()
+	go clientSide.Write([]byte("Content-Length: 18446744073709551616\r\n\r\n{}"))
+	c.ExpectClosed(t)
+	if err := <-done; err == nil {
+		t.Error("ServeConn: no error")
+	}
+	want := "nlangdbg dap: Content-Length 18446744073709551616 is out of range; closing the connection"
+	if out := c.Output("stderr"); !strings.Contains(out, want) {
+		t.Errorf("output %q, want %q", out, want)
+	}
+}

@@ -271,6 +271,10 @@ func (c *session) readLoop() error {
 				return err
 			}
 			var bpe *dap.BaseProtocolError
+			var numErr *strconv.NumError // a Content-Length past 2^63-1
+			if errors.As(err, &numErr) {
+				err = &dap.BaseProtocolError{Err: fmt.Sprintf("Content-Length %s is out of range", numErr.Num)}
+			}
 			if errors.As(err, &bpe) {
 				// The framing is lost: there is no telling where the next
 				// message starts.
@@ -515,7 +519,11 @@ type session struct {
 	nextBPID   int
 	excFilters []inspect.ExceptionFilter
 	excOptions []inspect.ExceptionOption
-	focused    []int64 // threads asked for stackTrace, most recent first
+	focused    []int64   // threads asked for stackTrace, most recent first
+	past       pastState // the questions about the past (past.go)
+
+	// locs are the location references (never reset; locations.go).
+	locs handles[inspect.Place]
 
 	// mu guards what the listener shares with the read loop.
 	mu        sync.Mutex

@@ -224,6 +224,10 @@ type ThreadInfo struct {
 	// Held says the debugger holds the thread while the others run
 	// (non-stop); its State is "stopped".
 	Held bool
+	// Parent is the thread that spawned it and Spawn where (views.go; 0
+	// and no place for main, or when sites were not recorded).
+	Parent int64
+	Spawn  Place
 }
 
 // FrameInfo describes one frame of a thread's stack; Depth 0 is the
@@ -271,6 +275,10 @@ type Var struct {
 	EvaluateName string
 	// Len is the full length of a truncated string (0 if not truncated).
 	Len int
+	// Decl is where the variable is declared (a local, a parameter, a
+	// field); MadeAt where its value was made (ValueMadeAt). Either may
+	// be unknown.
+	Decl, MadeAt Place
 }
 
 // ExceptionDetails describes the exception a thread is stopped on.

@@ -72,7 +72,7 @@ func (s *Session) run(c *compiled, t *vm.Thread) (vm.Value, error) {
 	for _, r := range c.regs {
 		args = append(args, *t.Reg(f, r))
 	}
-	return s.runEval(c.fn, args)
+	return s.runEvalOn(t.M, c.fn, args) // (the thread's machine: a re-execution's too)
 }
 
 // logPart is a piece of a log message: literal text, or an expression

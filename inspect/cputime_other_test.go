@@ -4,6 +4,6 @@ package inspect
 
 import "time"
 
-// cpuTime is not measured here: BenchmarkDebugRecordOverhead reports wall
+// cpuTime is not measured here: the benchmarks report wall
 // time only.
 func cpuTime() time.Duration { return 0 }

@@ -18,10 +18,11 @@ import (
 // and index are evaluated read-only; value may call functions (as in
 // setVariable) and is converted to the place's type. It returns the new
 // value.
-func (s *Session) SetExpression(threadID int64, depth int, expr, value string) (Var, error) {
+func (s *Session) SetExpression(threadID int64, depth int, expr, value string) (out Var, err error) {
 	if err := s.checkInspect(); err != nil {
 		return Var{}, err
 	}
+	defer func() { s.afterChange(err, "a variable was set") }() // a new future (reverse.go)
 	t, err := s.evalThread(threadID)
 	if err != nil {
 		return Var{}, err
@@ -68,6 +69,9 @@ func (s *Session) setExpressionIn(t *vm.Thread, depth int, base, member, index, 
 		return Var{}, err
 	}
 	n := &node{kind: nodeValue, t: t, depth: depth, v: cv, typ: ctyp, expr: pathExpr(base)}
+	if cv.R == nil && !ctyp.IsScalar() {
+		return Var{}, fmt.Errorf("cannot assign to %s: %s is null", expr, base)
+	}
 	if index == "" {
 		if _, ok := cv.R.(*vm.Object); !ok {
 			return Var{}, fmt.Errorf("%s is not an object (it is %s)", base, s.typeName(cv, ctyp))

@@ -86,15 +86,22 @@ func (s *Session) evalAs(t *vm.Thread, depth int, expr string, want *vm.Type, al
 	return v, typ, nil
 }
 
-// runEval runs fn(args…) on a scratch thread that ignores breakpoints,
-// within EvalStepLimit. A thrown exception becomes the error.
+// runEval runs fn(args…) on a scratch thread of the session's machine
+// that ignores breakpoints, within EvalStepLimit. A thrown exception
+// becomes the error.
 func (s *Session) runEval(fn *vm.Funcode, args []vm.Value) (v vm.Value, err error) {
+	return s.runEvalOn(s.r.m, fn, args)
+}
+
+// runEvalOn is runEval on machine m (a re-execution's, for an
+// expression about one of its threads).
+func (s *Session) runEvalOn(m *vm.Machine, fn *vm.Funcode, args []vm.Value) (v vm.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error during evaluation: %v", r)
 		}
 	}()
-	th := s.r.m.NewCallThread(fn, args)
+	th := m.NewCallThread(fn, args)
 	th.NoDebug = true
 	th.SetHeapBudget(EvalHeapBudget)
 	defer th.SetHeapBudget(0)

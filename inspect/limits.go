@@ -5,13 +5,9 @@ package inspect
 // they accept the same values and refuse the others with the same words.
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -25,7 +21,7 @@ const (
 	MinMaxHeap   = sched.MinMaxHeap
 	MaxMaxHeap   = sched.MaxMaxHeap
 	// MaxSourceSize is the largest source file a program may have.
-	MaxSourceSize = 16 << 20
+	MaxSourceSize = vm.MaxSourceSize
 )
 
 // Limits bound one run of a program (sched.Limits).
@@ -77,66 +73,18 @@ func FormatSize(n int64) string { return vm.FormatBytes(n) }
 
 // ErrNotRegular is wrapped by ReadSource for a path that is not a
 // regular file (a directory, device, FIFO or socket).
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = vm.ErrNotRegular
 
 // ErrTooLarge is wrapped by ReadSource for a file over MaxSourceSize.
-var ErrTooLarge = errors.New("file too large")
+var ErrTooLarge = vm.ErrFileTooLarge
 
 // ReadSource reads a program's source file. It refuses, with an
 // *os.PathError, anything but a regular file of at most MaxSourceSize
-// bytes: a device (/dev/zero), a
-// FIFO (which would block the reader) or a directory gets a clear error
-// at once, and a file that grows while it is read is cut off.
+// bytes (vm.ReadRegularFile): a device (/dev/zero), a FIFO (which would
+// block the reader) or a directory gets a clear error at once, and a file
+// that grows while it is read is cut off.
 func ReadSource(path string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkRegular(path, st); err != nil {
-		return nil, err
-	}
-	// O_NONBLOCK: should the path have become a FIFO since the Stat,
-	// opening it does not wait for a writer.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if err := checkRegular(path, st); err != nil {
-		return nil, err
-	}
-	src, err := io.ReadAll(io.LimitReader(f, MaxSourceSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(src) > MaxSourceSize {
-		return nil, &os.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (more than %s)", ErrTooLarge, FormatSize(MaxSourceSize))}
-	}
-	return src, nil
-}
-
-func checkRegular(path string, st os.FileInfo) error {
-	if !st.Mode().IsRegular() {
-		kind := "a special file"
-		switch m := st.Mode(); {
-		case m.IsDir():
-			kind = "a directory"
-		case m&os.ModeNamedPipe != 0:
-			kind = "a FIFO"
-		case m&os.ModeDevice != 0:
-			kind = "a device"
-		case m&os.ModeSocket != 0:
-			kind = "a socket"
-		}
-		return &os.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (it is %s; a program must be a .n source file)", ErrNotRegular, kind)}
-	}
-	if st.Size() > MaxSourceSize {
-		return &os.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%d bytes, more than %s)", ErrTooLarge, st.Size(), FormatSize(MaxSourceSize))}
-	}
-	return nil
+	return vm.ReadRegularFile(path, MaxSourceSize, "a program must be a .n source file")
 }
 
 // CheckPermissions validates file permissions as Launch applies them

@@ -152,7 +152,7 @@ func (s *Session) newRunAt(stdin io.Reader, stdout, stderr io.Writer, j *record.
 // if not nil, is the checkpoint it goes on from.
 func (s *Session) runConfig(stdin io.Reader, stdout, stderr io.Writer, j *record.Journal, h vm.DebugHook, from *snap) sched.RunConfig {
 	cfg := sched.RunConfig{Limits: s.cfg.limits(), Seed: s.cfg.Seed, Policy: s.fs,
-		Stdin: stdin, Stdout: stdout, Stderr: stderr, DebugLog: s.cfg.DebugLog, Paused: true}
+		Stdin: stdin, Stdout: stdout, Stderr: stderr, DebugLog: s.cfg.DebugLog, Paused: true, Sites: true}
 	cfg.Hook, cfg.Race = s.accessHook(h) // shared.go
 	if j != nil {
 		cfg.Tap = j
@@ -493,6 +493,12 @@ func (s *Session) present() moment {
 			return m
 		}
 	}
+	if t := s.r.sch.Cut(); t != nil && t.Depth() > 0 {
+		// A pause cut t's quantum: the moment is t where it stopped (a
+		// re-execution, whose quantum is not cut, passes it).
+		f := t.Frame(0)
+		return moment{thread: t.ID, red: t.Reductions(), depth: t.Depth(), fn: f.Fn, pc: f.PC, trap: true}
+	}
 	s.tt.lastMu.Lock()
 	defer s.tt.lastMu.Unlock()
 	return s.tt.last
@@ -572,7 +578,7 @@ func (s *Session) checkRecording() error {
 // ErrAfterSet is returned by StepBack and ReverseContinue after a
 // variable was set: the past is still there, but the way to it
 // (re-executing from the start up to the present) is not.
-var ErrAfterSet = errors.New("a variable was set since the start: re-executing the program would not set it, so the session cannot find its way back from here (restart CHECKPOINT still goes to a checkpoint made before it)")
+var ErrAfterSet = errors.New("the execution was changed since the start (a variable set, a thread moved or a frame restarted): re-executing the program would not do it, so the session cannot find its way back from here (restart CHECKPOINT still goes to a checkpoint made before it)")
 
 // checkBack checks that the session can go back from the present.
 func (s *Session) checkBack(threadID int64, fromHeld bool) error {
@@ -590,15 +596,23 @@ func (s *Session) checkBack(threadID int64, fromHeld bool) error {
 // In the past, the rest of the recording is dropped (a new future), and
 // the session says so.
 func (s *Session) afterSet(err error) {
+	s.afterChange(err, "a variable was set")
+}
+
+// afterChange notes a successful request that changed the execution
+// (what: setVariable, setExpression, goto, restartFrame), which a
+// re-execution of the recording would not do: the run leaves its
+// recording, as after afterSet.
+func (s *Session) afterChange(err error, what string) {
 	if err != nil || s.tt == nil {
 		return
 	}
 	s.tt.sets++
-	msg := "note: the program no longer follows its recording (a variable was set): going back is possible only to checkpoints made before\n"
+	msg := "note: the program no longer follows its recording (" + what + "): going back is possible only to checkpoints made before\n"
 	if s.tt.j.Replaying() {
-		s.tt.j.Fork("a variable was set in the past")
+		s.tt.j.Fork(what + " in the past")
 		s.tt.snaps.dropAfter(s.tt.j.Offset()) // copies of the dropped future
-		msg = "note: a variable was set in the past: the recorded future is dropped, and what runs from here is a new future, recorded as it happens\n"
+		msg = "note: " + what + " in the past: the recorded future is dropped, and what runs from here is a new future, recorded as it happens\n"
 	}
 	s.emit(func(l Listener) { l.Output("console", msg) })
 }
@@ -919,8 +933,11 @@ func openReplay(cfg *Config) (*record.Recording, error) {
 	if cfg.Carriers > 1 {
 		return nil, fmt.Errorf("a recording replays on one carrier, not %d", cfg.Carriers)
 	}
-	h := rec.Header
+	h := rec.Header // checked against the limits by record.Parse
 	cfg.Quota, cfg.Seed, cfg.MaxFrames, cfg.Args = h.Quota, h.Seed, h.MaxFrames, h.Args
+	if cfg.MaxHeap == 0 {
+		cfg.MaxHeap = h.MaxHeap // a heap limit the client gives is over the recording's
+	}
 	cfg.Race = cfg.Race || h.Race // a recording made with the detector replays with it
 	return rec, nil
 }

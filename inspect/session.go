@@ -92,6 +92,8 @@ type Session struct {
 	hdr            record.Header
 	stdin          io.Reader
 	stdout, stderr io.Writer
+
+	past pastState // the questions about the past (past.go)
 }
 
 type queuedStop struct {
@@ -182,8 +184,9 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 	if rec != nil && record.ProgramHash(prog) != rec.Header.Hash {
 		return nil, fmt.Errorf("%s was recorded by another build of nlangdbg, which compiles %s differently; refusing to replay it", cfg.Replay, path)
 	}
-	s := &Session{cfg: cfg, l: l, prog: prog, lib: lib, done: make(chan struct{}),
+	s := &Session{cfg: cfg, prog: prog, lib: lib, done: make(chan struct{}),
 		traps: map[trapKey]int{}, schedBreaks: map[sched.EventKind]bool{}}
+	s.l = s.noteStops(l) // (past.go)
 	s.bps = newBreakpoints(s)
 	s.nonStop.Store(cfg.NonStop)
 	stdin := cfg.Stdin
@@ -245,7 +248,7 @@ func (w *outWriter) Write(p []byte) (int, error) {
 // debugger attaches to or detaches from a running program.
 func (s *Session) SetListener(l Listener) {
 	s.lmu.Lock()
-	s.l = l
+	s.l = s.noteStops(l) // (past.go)
 	s.lmu.Unlock()
 }
 

@@ -65,6 +65,7 @@ func (s *Session) accessHook(h vm.DebugHook) (vm.DebugHook, sched.RaceHook) {
 	if th, ok := h.(*travelHook); ok {
 		a.travel = th
 	}
+	_, a.scan = h.(*scanHook)
 	if a.d != nil {
 		return a, a.d // one carrier: checked in Launch
 	}
@@ -77,6 +78,7 @@ type accessHook struct {
 	s      *Session
 	h      vm.DebugHook
 	travel *travelHook    // h, if the machine re-executes the past
+	scan   bool           // h is a scan's (pastscan.go): it reports no race
 	d      *race.Detector // with Config.Race
 	shared bool           // every access is a scheduling point
 	mu     sync.Mutex     // guards owed (the carrier, and resumes)
@@ -94,7 +96,7 @@ type owedPoint struct {
 // reports says whether a new race stops the program: not while a
 // re-execution goes back (the session has seen those races).
 func (a *accessHook) reports() bool {
-	return a.travel == nil || a.travel.adopted.Load()
+	return !a.scan && (a.travel == nil || a.travel.adopted.Load())
 }
 
 func (a *accessHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {

@@ -309,10 +309,30 @@ func (sp *snap) beforeMoment(m moment) bool {
 	switch {
 	case m.isStart():
 		return false
-	case m.trap || m.throw:
+	case m.trap:
+		return sp.beforeTrap(m)
+	case m.throw:
 		return sp.beforeRed(m.thread, m.red)
 	}
 	return sp.off < m.off // the end of a quantum
+}
+
+// beforeTrap reports whether the checkpoint is before trap moment m: its
+// thread had fewer reductions then, or as many and was in the same frame
+// at an earlier pc (between two reductions a frame's pc only moves
+// forward: going back is a loop's back-edge, which counts one). A thread
+// that spends no reductions — one that only waits on channels and
+// writes fields — thus still has checkpoints before its later moments.
+func (sp *snap) beforeTrap(m moment) bool {
+	if sp.beforeRed(m.thread, m.red) {
+		return true
+	}
+	t := sp.sn.Thread(m.thread)
+	if t == nil || t.Reductions() != m.red || t.Depth() != m.depth {
+		return false
+	}
+	f := t.DebugFrame(0)
+	return f.Func() == m.fn && f.PC() < m.pc
 }
 
 // beforeRed reports whether the checkpoint is before thread id reached

@@ -131,6 +131,7 @@ func (s *Session) RestartFrame(threadID int64, depth int) error {
 		return fmt.Errorf("cannot restart %s: it assigns its parameter %s, so the argument it was called with is lost", fn.Name, p)
 	}
 	t.RestartFrame(depth)
+	s.afterChange(nil, "a frame was restarted") // a new future (reverse.go)
 	s.stopInPlace(t, StopInfo{Reason: ReasonRestart, Description: "Restarted " + fn.Name})
 	return nil
 }
@@ -259,6 +260,7 @@ func (s *Session) Goto(threadID int64, targetID int) error {
 		return fmt.Errorf("cannot go to line %d: %s would be used before being set (declared after the current line)", line, strings.Join(dead, ", "))
 	}
 	t.SetPC(pc)
+	s.afterChange(nil, "a thread was moved") // a new future (reverse.go)
 	line, _ := fn.Pos(pc)
 	s.stopInPlace(t, StopInfo{Reason: ReasonGoto, Description: fmt.Sprintf("Moved to line %d", line)})
 	return nil

@@ -32,6 +32,7 @@ func (s *Session) threadInfo(t *vm.Thread) ThreadInfo {
 		line, _ := fn.Pos(s.shownPC(t, 0))
 		ti.Func, ti.File, ti.Line = fn.Name, fn.File, int(line)
 	}
+	ti.Parent, ti.Spawn = s.spawnedBy(t) // views.go
 	return ti
 }
 

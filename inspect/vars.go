@@ -70,6 +70,7 @@ type child struct {
 	expr string
 	text string // replaces the value's summary if set
 	list *node  // the children of a fixed text
+	decl Place  // where the variable is declared, if it is one
 }
 
 // kids are the children of a node: n of them, the i-th made by at.
@@ -215,7 +216,7 @@ func (s *Session) kids(n *node) (kids, error) {
 				return n.items[i]
 			}
 			lv := n.vars[i-len(n.items)]
-			return child{name: lv.Name, v: *n.t.Reg(f, lv.Reg), typ: lv.Type, expr: lv.Name}
+			return child{name: lv.Name, v: *n.t.Reg(f, lv.Reg), typ: lv.Type, expr: lv.Name, decl: localPlace(f.Fn, lv)}
 		}}, nil
 	case nodeList:
 		return fixedKids(n.items), nil
@@ -247,6 +248,10 @@ func (s *Session) makeVar(parent *node, c child) (out Var) {
 		return out
 	}
 	out.Type = s.typeName(c.v, c.typ)
+	out.Decl = c.decl
+	if c.v.R != nil && c.typ.Kind >= vm.KNull {
+		out.MadeAt, _ = s.ValueMadeAt(c.v) // views.go
+	}
 	if c.text != "" {
 		out.Value = c.text
 	} else {
@@ -300,7 +305,7 @@ func (s *Session) valueKids(v vm.Value, expr string) kids {
 		n := min(len(x.Class.Fields), len(x.Fields))
 		return kids{n: n, at: func(i int) child {
 			f := x.Class.Fields[i]
-			return child{name: f.Name, v: x.Fields[i], typ: f.Type, expr: join(expr, "."+f.Name)}
+			return child{name: f.Name, v: x.Fields[i], typ: f.Type, expr: join(expr, "."+f.Name), decl: fieldPlace(f)}
 		}}
 	case *vm.Array:
 		return seqKids(x.Data, x.Type.Elem, expr)

@@ -82,6 +82,15 @@ func (a *AtomicInt) hash(w *stateWriter) bool {
 
 func (a *AtomicInt) unwait(t *vm.Thread) bool { return false }
 
+// TraceRefs implements vm.Tracer: an int.
+func (a *AtomicInt) TraceRefs(r *vm.Reach) {}
+
+// wakers: nobody parks on an AtomicInt.
+func (a *AtomicInt) wakers() (bool, *vm.Thread) { return true, nil }
+
+// madeAt: not recorded (nobody waits on one).
+func (a *AtomicInt) madeAt() Site { return Site{} }
+
 // CopyFor implements vm.Copyable.
 func (a *AtomicInt) CopyFor(c *vm.Copier) any {
 	if cp, ok := c.Seen(unsafe.Pointer(a)); ok {

@@ -156,6 +156,11 @@ type RunConfig struct {
 	// Paused leaves the scheduler paused before its first dispatch
 	// (Resume starts it).
 	Paused bool
+	// Sites records where each thread is spawned and by whom, and where
+	// each channel, lock and semaphore is made (Scheduler.SetSites): for
+	// a debugger's views and leak reports. A run built From a snapshot
+	// records them if either says so.
+	Sites bool
 }
 
 // ErrOneCarrier is returned by Boot for an option that needs one carrier
@@ -224,6 +229,9 @@ func Boot(prog *vm.Program, cfg RunConfig) (*Run, error) {
 		s = New(m, Options{Quota: lim.Quota, Seed: cfg.Seed, Carriers: lim.Carriers, Clock: clock})
 	}
 	r.Sched = s
+	if cfg.Sites {
+		s.sites = true // (nothing runs yet)
+	}
 	if cfg.Race != nil {
 		if err := s.SetRaceHook(cfg.Race); err != nil {
 			return nil, err

@@ -30,6 +30,15 @@ type carrier struct {
 	// takes s.mu over when Run returns instead of locking it. Only the
 	// carrier's own goroutine touches it.
 	held bool
+	// The quantum in progress: its budget, whether it is a
+	// SetBudgetOnce's, and the thread's reductions when it began.
+	quota int
+	once  bool
+	r0    int64
+	// loop is set while the carriers' own loop dispatches (not the
+	// debugger's Dispatch or Drive): a parking thread may then hand the
+	// carrier to the next one (SwitchOnPark).
+	loop bool
 }
 
 // CarrierState is a snapshot of one carrier for the debugger.
@@ -213,7 +222,42 @@ func (s *Scheduler) trapStop() {
 //
 // If ev is not nil it receives the dispatch's Event (or the EventIdle);
 // the carriers' own loop passes nil and builds none.
+//
+// In the carriers' own loop (c.loop), a thread that parks may hand the
+// carrier to the next thread without leaving the interpreter
+// (SwitchOnPark): several quanta then run inside this one call, each
+// begun and ended by the same code as here, in the same order.
 func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
+	t := s.beginQuantum(c, ev)
+	if t == nil {
+		if ev != nil {
+			*ev = Event{Kind: EventIdle, Woken: c.woken}
+		}
+		return false
+	}
+	s.running++
+	s.mu.Unlock()
+
+	var stop vm.Stop
+	if c.loop {
+		t, stop = t.RunSwitching(c.quota)
+	} else {
+		stop = t.Run(c.quota)
+	}
+
+	if c.held { // the parking (or panicking) native kept s.mu for us
+		c.held = false
+	} else {
+		s.mu.Lock()
+	}
+	s.endQuantum(c, t, stop, ev)
+	return true
+}
+
+// beginQuantum starts a quantum on carrier c: it fires the due timers,
+// picks a thread and makes it Running on c, with its budget in c.quota.
+// It returns nil if no thread is runnable. Must hold s.mu.
+func (s *Scheduler) beginQuantum(c *carrier, ev *Event) *vm.Thread {
 	// The lists of threads woken and spawned reuse the carrier's buffers:
 	// the Event returned holds them only until c's next dispatch
 	// (dispatchStep, which returns the Event to the debugger, copies).
@@ -233,40 +277,34 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	}
 	t := s.pickOn(c)
 	if t == nil {
-		if ev != nil {
-			*ev = Event{Kind: EventIdle, Woken: c.woken}
-		}
-		return false
+		return nil
 	}
 	s.setState(t, vm.Runnable, vm.Running)
 	s.idleTold = false
 	ti := info(t)
 	ti.on, ti.last = c, c
 	c.cur = t
-	r0 := t.Reductions()
-	quota, once := s.quota, false
+	c.r0 = t.Reductions()
+	c.quota, c.once = s.quota, false
 	if s.stratBudget > 0 { // the strategy's pick
-		quota, s.stratBudget = s.stratBudget, 0
+		c.quota, s.stratBudget = s.stratBudget, 0
 	}
 	if ti.budgetOnce > 0 {
-		quota, ti.budgetOnce, once = int(ti.budgetOnce), 0, true
+		c.quota, ti.budgetOnce, c.once = int(ti.budgetOnce), 0, true
 	} else if ti.x != nil && ti.x.rest > 0 {
-		quota, ti.x.rest = ti.x.rest, 0 // the rest of the quantum a trap cut
+		c.quota, ti.x.rest = ti.x.rest, 0 // the rest of the quantum a trap cut
 	}
-	s.running++
-	s.mu.Unlock()
+	return t
+}
 
-	stop := t.Run(quota)
+// endQuantum acts on the Stop of the quantum of t on carrier c (requeue,
+// park, finish) and ends the dispatch. Must hold s.mu.
+func (s *Scheduler) endQuantum(c *carrier, t *vm.Thread, stop vm.Stop, ev *Event) {
+	ti := info(t)
 	if stop == vm.StopTrap && ti.preempt { // a scheduling point, not a debugger's stop
 		stop, ti.preempt = vm.StopYield, false
 	}
-
-	if c.held { // the parking (or panicking) native kept s.mu for us
-		c.held = false
-	} else {
-		s.mu.Lock()
-	}
-	if stop == vm.StopBudget && !once && s.rec != nil && s.pausing > 0 && int(t.Reductions()-r0) < quota {
+	if stop == vm.StopBudget && !c.once && s.rec != nil && s.pausing > 0 && int(t.Reductions()-c.r0) < c.quota {
 		// A Pause cut the quantum short. In a recorded run it does not
 		// change the schedule either: the thread goes on with the rest of
 		// its quantum, as after a trap, so that the recording (and the
@@ -281,24 +319,25 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 	if ti.frozen {
 		s.lateHold(t, ti) // held while it ran (hold.go)
 	}
-	if stop == vm.StopTrap && !once {
+	used := int(t.Reductions() - c.r0)
+	if stop == vm.StopTrap && !c.once {
 		// A stop at a trap does not change the schedule: the thread goes
 		// on with the rest of its quantum (and replays stay in step).
-		ti.extra().rest = quota - int(t.Reductions()-r0)
+		ti.extra().rest = c.quota - used
 		s.cut = t
 	}
-	if once && stop == vm.StopBudget {
+	if c.once && stop == vm.StopBudget {
 		// The debugger asked for t's next safepoint (SetBudgetOnce): stop
 		// the world there, as at a trap.
 		s.trapStop()
 	}
 	if ev != nil {
-		*ev = Event{Kind: EventDispatch, Thread: t, Stop: stop, Reductions: int(t.Reductions() - r0),
+		*ev = Event{Kind: EventDispatch, Thread: t, Stop: stop, Reductions: used,
 			Woken: c.woken, Spawned: c.spawned}
 	}
 	s.cur, s.curC = nil, nil
 	if s.rec != nil {
-		s.afterDispatch(t, stop, int(t.Reductions()-r0))
+		s.afterDispatch(t, stop, used)
 	}
 	if s.ckpt != nil && stop != vm.StopTrap {
 		s.checkpoint() // snapshot.go
@@ -307,7 +346,40 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 		vc.Advance(vc.Step)
 	}
 	s.broadcast() // Pause, and idle carriers deciding about a deadlock
-	return true
+}
+
+// SwitchOnPark implements vm.Scheduler: t, which the carriers' loop runs,
+// has just parked (its native returned vm.ErrPark keeping s.mu, see
+// serial). If nothing watches the dispatches one by one (no OnEvent, no
+// recorder, checkpoints, strategy or race hook, one carrier, not paused)
+// and a thread is queued, it ends t's quantum and begins the next one as
+// the carrier's loop would, and returns the thread to run in the same
+// interpreter loop with its budget: a thread switch is then a few stores,
+// without returning to the carrier (Go's runnext and gogo). Otherwise it
+// changes nothing and returns nil: Run returns StopPark.
+//
+// The lock discipline is unchanged: s.mu is held from the park to the
+// start of the next quantum and released before the next thread runs,
+// exactly as between two dispatches, so a debugger's view (which takes
+// s.mu) sees t Waiting and the next thread Running, or the state before.
+func (s *Scheduler) SwitchOnPark(t *vm.Thread) (*vm.Thread, int) {
+	ti := info(t)
+	if ti == nil {
+		return nil, 0
+	}
+	c := ti.on
+	if c == nil || !c.loop || !c.held || c.runq.len() == 0 || len(s.carriers) > 1 ||
+		s.OnEvent != nil || s.yieldAny || s.rec != nil || s.ckpt != nil || s.strat != nil || s.race != nil ||
+		s.paused || s.busy || s.ended || s.cut != nil || c.once {
+		return nil, 0
+	}
+	s.endQuantum(c, t, vm.StopPark, nil)
+	next := s.beginQuantum(c, nil) // not nil: the run queue holds a thread
+	s.running++
+	s.switches++
+	c.held = false
+	s.mu.Unlock()
+	return next, c.quota
 }
 
 // runCarriers is Run: the calling goroutine is carrier 1 and starts the
@@ -338,7 +410,10 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 			s.waitWork()
 			continue
 		}
-		if s.dispatchOn(c, nil) {
+		c.loop = true
+		ran := s.dispatchOn(c, nil)
+		c.loop = false
+		if ran {
 			if len(s.events) > 0 && s.OnEvent != nil {
 				s.mu.Unlock()
 				s.deliverShared()
@@ -359,6 +434,8 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 		}
 		_, virtual := s.clock.(*VirtualClock)
 		switch {
+		case s.stalled():
+			// A replay waits for input or time its log does not hold: over.
 		case len(s.timers) > 0 && !s.sleeping && (s.running == 0 || !virtual):
 			// Sleep for the next timer; an enqueue, a new timer or the
 			// end kicks us.
@@ -377,8 +454,6 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 			s.mu.Unlock()
 			s.deliverShared()
 			s.mu.Lock()
-		case s.stalled():
-			// A replay waits for input its log does not hold: over.
 		case s.running > 0 || len(s.timers) > 0 || s.ioWaiting > 0 || s.holdsFrozen():
 			// Another carrier may wake someone; or a sleeper waits for a
 			// timer, or a reader for input; or the debugger holds the
@@ -509,7 +584,7 @@ func serial(fn vm.NativeFunc) vm.NativeFunc {
 		if s.race != nil {
 			raceSync(s, t, args)
 		}
-		if err == vm.ErrPark && c != nil {
+		if vm.IsPark(err) && c != nil {
 			c.held, keep = true, true
 		} else if s.strat != nil && c != nil && err == nil {
 			t.YieldAfterNative = true // a scheduling point (strategy.go)

@@ -23,6 +23,7 @@ type Channel struct {
 	closed bool
 	recvq  waitq // parked receivers
 	sendq  waitq // parked senders and the values they offer
+	at     Site  // where it was made (SetSites)
 }
 
 // ChannelInfo is a snapshot of a channel for the debugger.
@@ -176,14 +177,18 @@ func (c *Channel) close(t *vm.Thread) (vm.Value, error) {
 func channelCtors() []*vm.Native {
 	return []*vm.Native{
 		ctor("Channel", "Channel()", func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
-			return vm.RefV(NewChannel(schedOf(t), t.NativeType(), 0)), nil
+			c := NewChannel(schedOf(t), t.NativeType(), 0)
+			noteSite(t, &c.at)
+			return vm.RefV(c), nil
 		}),
 		ctor("Channel", "Channel(int n)", func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
 			n := args[0].I()
 			if n < 0 {
 				return vm.Value{}, vm.Throwf("Exception", "negative channel capacity %d", n)
 			}
-			return vm.RefV(NewChannel(schedOf(t), t.NativeType(), int(n))), nil
+			c := NewChannel(schedOf(t), t.NativeType(), int(n))
+			noteSite(t, &c.at)
+			return vm.RefV(c), nil
 		}),
 	}
 }
@@ -273,6 +278,19 @@ func (c *Channel) hash(w *stateWriter) bool {
 	return true
 }
 
+// TraceRefs implements vm.Tracer: the buffered values. (A parked
+// sender's value is in its registers: marked if the sender may run.)
+func (c *Channel) TraceRefs(r *vm.Reach) {
+	for i := 0; i < c.buf.len(); i++ {
+		r.Value(c.buf.at(i))
+	}
+}
+
+// wakers: any thread that reaches the channel sends, receives or closes.
+func (c *Channel) wakers() (bool, *vm.Thread) { return true, nil }
+
+func (c *Channel) madeAt() Site { return c.at }
+
 func (c *Channel) unwait(t *vm.Thread) bool {
 	return removeWaiter(&c.recvq, t) || removeWaiter(&c.sendq, t)
 }
@@ -282,7 +300,7 @@ func (ch *Channel) CopyFor(c *vm.Copier) any {
 	if cp, ok := c.Seen(unsafe.Pointer(ch)); ok {
 		return cp
 	}
-	cp := &Channel{s: ctxOf(c).to, typ: ch.typ, cap: ch.cap, closed: ch.closed}
+	cp := &Channel{s: ctxOf(c).to, typ: ch.typ, cap: ch.cap, closed: ch.closed, at: ch.at}
 	c.Remember(unsafe.Pointer(ch), cp)
 	cp.buf = copyValues(c, ch.buf)
 	cp.recvq = copyThreads(c, ch.recvq)

@@ -334,3 +334,13 @@ func (s *Scheduler) Kill(code int) {
 	s.mu.Unlock()
 	s.notify()
 }
+
+// Cut returns the thread whose quantum a trap or a pause cut short and
+// that goes on with the rest of it at the next dispatch (nil: the last
+// quantum ended by itself). The debugger names the moment of a pause by
+// it: the thread is mid-quantum, at the boundary where it stopped.
+func (s *Scheduler) Cut() *vm.Thread {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cut
+}

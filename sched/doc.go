@@ -75,7 +75,9 @@
 // spawned), watches OnEvent (spawn, park, wake, preempt, trap, exit,
 // deadlock, end), chooses the next thread (SetNext), holds threads back
 // (Freeze, Thaw), stops the world (Pause, Resume) and reads the state
-// (Threads, RunQueue, Timers, the objects' Views). A request
+// (Threads, RunQueue, Timers, the objects' Views; who spawned each
+// thread and where, where each primitive was made, when SetSites asked
+// for it: sites.go; the leaked threads, Leaks: leaks.go). A request
 // that resumes a stopped program for a short while (a step) can run the
 // quanta that follow on its own goroutine with Drive: with one carrier,
 // Drive holds the carriers off as Dispatch does, calls the resume, and
@@ -238,7 +240,10 @@
 // scheduler can still be stepped with Dispatch (one quantum on the
 // caller's goroutine, on carrier 1's behalf) and expressions evaluated.
 // A running thread thus stops within one safepoint of the Pause, at an
-// instruction boundary, and is requeued as after a preemption. When the
+// instruction boundary, and is requeued as after a preemption — in a
+// recorded run, as at a trap instead: at the front, to go on with the
+// rest of its quantum (Cut names it), so that the recording replays
+// without the pause. When the
 // program ends (main returns, Kill, deadlock) the flag is raised too, and
 // Run returns only once every carrier has left its quantum. A thread that
 // stops at a debugger trap (breakpoint, step, exception) pauses the

@@ -169,6 +169,28 @@ func (f *Future) hash(w *stateWriter) bool {
 
 func (f *Future) unwait(t *vm.Thread) bool { return removeWaiter(&f.waiters, t) }
 
+// TraceRefs implements vm.Tracer: the result or the exception.
+func (f *Future) TraceRefs(r *vm.Reach) {
+	r.Value(f.val)
+	if f.exc != nil {
+		r.Ref(f.exc)
+	}
+}
+
+// wakers: only the end of the future's thread completes it.
+func (f *Future) wakers() (bool, *vm.Thread) {
+	if f.done {
+		return true, nil // (nobody waits on a done future)
+	}
+	return false, f.thread
+}
+
+// madeAt: where its thread was spawned.
+func (f *Future) madeAt() Site {
+	_, at := spawnOf(f.thread)
+	return at
+}
+
 // CopyFor implements vm.Copyable.
 func (f *Future) CopyFor(c *vm.Copier) any {
 	if cp, ok := c.Seen(unsafe.Pointer(f)); ok {

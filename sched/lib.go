@@ -111,7 +111,7 @@ func method[R comparable](typ, sig string, fn func(t *vm.Thread, r R, args []vm.
 		s.cur, s.curC, c.held = t, c, true
 		v, err := fn(t, r, args)
 		s.cur, s.curC = nil, nil
-		if err == vm.ErrPark {
+		if vm.IsPark(err) {
 			return v, err // c.held: the carrier takes s.mu over (see serial)
 		}
 		c.held = false
@@ -217,6 +217,9 @@ func spawn(t *vm.Thread, args []vm.Value) (vm.Value, error) {
 		fut = &Future{s: s, typ: rt, thread: nt}
 	}
 	s.register(nt, "", fut)
+	if s.sites {
+		s.noteSpawn(t, nt)
+	}
 	if fut != nil {
 		return vm.RefV(fut), nil
 	}

@@ -24,6 +24,7 @@ type lockState struct {
 	owner   *vm.Thread
 	holds   int
 	waiters waitq
+	at      Site // where it was made (SetSites)
 }
 
 // lock acquires the lock for t, or parks t (with reason) until an unlock
@@ -118,7 +119,9 @@ func (m *ReentrantMutex) String() string { return m.l.format("ReentrantMutex") }
 func mutexNatives() (ctors, methods []*vm.Native) {
 	type M = *Mutex
 	ctors = []*vm.Native{ctor("Mutex", "Mutex()", func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
-		return vm.RefV(&Mutex{l: lockState{s: schedOf(t)}}), nil
+		m := &Mutex{l: lockState{s: schedOf(t)}}
+		noteSite(t, &m.l.at)
+		return vm.RefV(m), nil
 	})}
 	methods = []*vm.Native{
 		method("Mutex", "void lock()", func(t *vm.Thread, m M, args []vm.Value) (vm.Value, error) {
@@ -137,7 +140,9 @@ func mutexNatives() (ctors, methods []*vm.Native) {
 func reentrantNatives() (ctors, methods []*vm.Native) {
 	type M = *ReentrantMutex
 	ctors = []*vm.Native{ctor("ReentrantMutex", "ReentrantMutex()", func(t *vm.Thread, args []vm.Value) (vm.Value, error) {
-		return vm.RefV(&ReentrantMutex{l: lockState{s: schedOf(t)}}), nil
+		m := &ReentrantMutex{l: lockState{s: schedOf(t)}}
+		noteSite(t, &m.l.at)
+		return vm.RefV(m), nil
 	})}
 	methods = []*vm.Native{
 		method("ReentrantMutex", "void lock()", func(t *vm.Thread, m M, args []vm.Value) (vm.Value, error) {
@@ -205,6 +210,14 @@ func (m *Mutex) hash(w *stateWriter) bool { return m.l.hash(w) }
 
 func (m *Mutex) unwait(t *vm.Thread) bool { return removeWaiter(&m.l.waiters, t) }
 
+// TraceRefs implements vm.Tracer: a lock refers to threads, not values.
+func (m *Mutex) TraceRefs(r *vm.Reach) {}
+
+// wakers: only the owner unlocks, and it must reach the lock to.
+func (m *Mutex) wakers() (bool, *vm.Thread) { return true, m.l.owner }
+
+func (m *Mutex) madeAt() Site { return m.l.at }
+
 // Kind implements Primitive.
 func (m *ReentrantMutex) Kind() string { return "ReentrantMutex" }
 
@@ -221,8 +234,16 @@ func (m *ReentrantMutex) hash(w *stateWriter) bool { return m.l.hash(w) }
 
 func (m *ReentrantMutex) unwait(t *vm.Thread) bool { return removeWaiter(&m.l.waiters, t) }
 
+// TraceRefs implements vm.Tracer: a lock refers to threads, not values.
+func (m *ReentrantMutex) TraceRefs(r *vm.Reach) {}
+
+// wakers: only the owner unlocks, and it must reach the lock to.
+func (m *ReentrantMutex) wakers() (bool, *vm.Thread) { return true, m.l.owner }
+
+func (m *ReentrantMutex) madeAt() Site { return m.l.at }
+
 func (l *lockState) copyFor(c *vm.Copier) lockState {
-	return lockState{s: ctxOf(c).to, owner: c.Thread(l.owner), holds: l.holds, waiters: copyThreads(c, l.waiters)}
+	return lockState{s: ctxOf(c).to, owner: c.Thread(l.owner), holds: l.holds, waiters: copyThreads(c, l.waiters), at: l.at}
 }
 
 // copyLock copies the lock at p whose state is l into cp, whose state is

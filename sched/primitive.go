@@ -7,8 +7,8 @@ import "github.com/nlangdbg/nlangdbg/vm"
 // treats them alike asks this interface instead of switching on their
 // types: the state hash of schedule exploration (StateHasher), Terminate
 // (taking a thread out of a wait queue), the snapshot copier
-// (vm.Copyable), and the debugger's variables, wait graph and "held by"
-// reports. So a new primitive is one file — its type, its natives and
+// (vm.Copyable), the leak pass (vm.Tracer, wakers, madeAt: leaks.go),
+// and the debugger's variables, wait graph and "held by" reports. So a new primitive is one file — its type, its natives and
 // these methods — and one entry in the library table (lib.go), whose
 // constructor, primitiveHost, takes only a Primitive: a missing method
 // fails to compile. (The unexported methods keep the implementations in
@@ -38,6 +38,16 @@ type Primitive interface {
 	// unwait takes the parked t out of the primitive's wait queues and
 	// reports whether it was there. Must hold s.mu.
 	unwait(t *vm.Thread) bool
+	// TraceRefs passes the values the primitive holds (a buffer, a
+	// result) to the leak pass's mark.
+	vm.Tracer
+	// wakers says who can end the wait of a thread parked on the
+	// primitive (leaks.go): any thread that reaches it (reach), and/or
+	// holder, which must be able to run. Must hold s.mu.
+	wakers() (reach bool, holder *vm.Thread)
+	// madeAt returns where the primitive was made, if sites were
+	// recorded (SetSites). Must hold s.mu.
+	madeAt() Site
 }
 
 // Holding is how the thread a primitive names (Holder) relates to it.

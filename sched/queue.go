@@ -29,15 +29,20 @@ func (q *queue[T]) pushFront(x T) {
 }
 
 // pop removes and returns the first element.
-func (q *queue[T]) pop() (T, bool) {
-	var zero T
-	if q.len() == 0 {
-		return zero, false
+func (q *queue[T]) pop() (x T, ok bool) {
+	h := q.head
+	if h >= len(q.buf) {
+		return x, false
 	}
-	x := q.buf[q.head]
-	q.buf[q.head] = zero // let the collector have it
-	q.head++
-	q.compact()
+	x = q.buf[h]
+	var zero T
+	q.buf[h] = zero        // let the collector have it
+	if h+1 == len(q.buf) { // empty: start again at the front
+		q.buf, q.head = q.buf[:0], 0
+	} else {
+		q.head = h + 1
+		q.compact()
+	}
 	return x, true
 }
 

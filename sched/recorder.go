@@ -18,10 +18,13 @@ type Recorder interface {
 	// scheduler has acted on stop. It returns false to end the program
 	// now (a replay that diverged), with exit code 1.
 	AfterDispatch(t *vm.Thread, stop vm.Stop, reductions int) bool
-	// Stalled is called when nothing can run or is pending except
-	// threads waiting for input: true ends the program with exit code 1
-	// (a replay whose log holds no more input).
-	Stalled() bool
+	// Stalled is called when nothing can run and the run waits for
+	// something from outside: input, or the time of a timer if timers
+	// says one is pending (the next dispatch reads the clock). True ends
+	// the program with exit code 1: a replay whose log holds neither
+	// (else a replay's clock, which never sleeps, would be read again and
+	// again forever).
+	Stalled(timers bool) bool
 }
 
 // InputChunk is input that arrives: Data, then the end of the input if
@@ -70,11 +73,11 @@ func (s *Scheduler) afterDispatch(t *vm.Thread, stop vm.Stop, reductions int) {
 	}
 }
 
-// stalled asks the recorder whether a run waiting only for input is over.
-// Must hold s.mu.
+// stalled asks the recorder whether a run waiting only for input or
+// timers is over. Must hold s.mu.
 func (s *Scheduler) stalled() bool {
-	if s.rec != nil && s.running == 0 && len(s.timers) == 0 && s.ioWaiting > 0 &&
-		!s.holdsFrozen() && s.rec.Stalled() {
+	if s.rec != nil && s.running == 0 && (len(s.timers) > 0 || s.ioWaiting > 0) &&
+		!s.holdsFrozen() && s.rec.Stalled(len(s.timers) > 0) {
 		s.end(1)
 		return true
 	}

@@ -115,7 +115,11 @@ type Scheduler struct {
 	// of every full quantum (SetCheckpointer, snapshot.go).
 	pcg     *rand.PCG
 	ckpt    Checkpointer
-	objects int // in the last snapshot
+	objects int  // in the last snapshot
+	sites   bool // record spawn and creation sites (SetSites; sites.go)
+	// switches counts the quanta begun inside the interpreter loop, by
+	// a parking thread handing its carrier over (SwitchOnPark).
+	switches int64
 }
 
 // threadInfo is the scheduler's per-thread data (vm.Thread.Sched).
@@ -151,6 +155,8 @@ type threadExtra struct {
 	held, wasFrozen     bool
 	holdTrap, holdPause bool
 	holdLate            bool
+	// spawn says who spawned the thread and where (SetSites; sites.go).
+	spawn spawnRec
 }
 
 // extra returns ti's threadExtra, made on first use.
@@ -225,7 +231,7 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	s.nextID++
 	t.ID = s.nextID
 	if name == "" {
-		name = fmt.Sprintf("thread-%d", t.ID)
+		name = defaultName(t.ID)
 	}
 	t.Name = name
 	t.State = vm.Runnable
@@ -250,6 +256,23 @@ func (s *Scheduler) register(t *vm.Thread, name string, fut *Future) {
 	}
 }
 
+// defaultName returns "thread-ID" (spawning is a hot path: no fmt, no
+// strconv).
+func defaultName(id int64) string {
+	var b [32]byte
+	i := len(b)
+	for u := uint64(id); ; u /= 10 {
+		i--
+		b[i] = byte('0' + u%10)
+		if u < 10 {
+			break
+		}
+	}
+	i -= len("thread-")
+	copy(b[i:], "thread-")
+	return string(b[i:])
+}
+
 // stateNames spell states as in the transition panic.
 var stateNames = [...]string{vm.Runnable: "Runnable", vm.Running: "Running", vm.Waiting: "Waiting", vm.Dead: "Dead"}
 
@@ -271,13 +294,10 @@ func stateName(st vm.ThreadState) string {
 //	Waiting  -> Runnable  wake
 //	Running  -> Dead      exit
 func (s *Scheduler) setState(t *vm.Thread, from, to vm.ThreadState) {
-	if t.State != from || int(from) >= len(legal) || int(to) >= len(legal) || !legal[from][to] {
+	if t.State != from || !legal[from&3][to&3] {
 		badTransition(t, from, to)
 	}
 	t.State = to
-	if to != vm.Waiting && (t.WaitOn != nil || t.WaitReason != "") {
-		t.WaitReason, t.WaitOn = "", nil
-	}
 }
 
 // legal[from][to] says whether setState may move a thread from to to.
@@ -362,6 +382,7 @@ func (s *Scheduler) wake(t *vm.Thread, v vm.Value, err error) {
 		t.Complete(v)
 	}
 	s.setState(t, vm.Waiting, vm.Runnable)
+	t.WaitReason, t.WaitOn = "", nil // (a thread records a wait only to park)
 	if s.race != nil && s.cur != nil {
 		s.race.Wake(t, s.cur)
 	}

@@ -14,6 +14,7 @@ type Semaphore struct {
 	s       *Scheduler
 	permits int
 	waiters waitq
+	at      Site // where it was made (SetSites)
 }
 
 // SemaphoreInfo is a snapshot of a semaphore for the debugger.
@@ -46,7 +47,9 @@ func semaphoreNatives() (ctors, methods []*vm.Native) {
 		if n < 0 {
 			return vm.Value{}, vm.Throwf("Exception", "negative semaphore permits %d", n)
 		}
-		return vm.RefV(&Semaphore{s: schedOf(t), permits: int(n)}), nil
+		sm := &Semaphore{s: schedOf(t), permits: int(n)}
+		noteSite(t, &sm.at)
+		return vm.RefV(sm), nil
 	})}
 	methods = []*vm.Native{
 		method("Semaphore", "void acquire()", func(t *vm.Thread, sm S, args []vm.Value) (vm.Value, error) {
@@ -107,12 +110,20 @@ func (sm *Semaphore) hash(w *stateWriter) bool {
 
 func (sm *Semaphore) unwait(t *vm.Thread) bool { return removeWaiter(&sm.waiters, t) }
 
+// TraceRefs implements vm.Tracer: a semaphore holds a count.
+func (sm *Semaphore) TraceRefs(r *vm.Reach) {}
+
+// wakers: any thread that reaches the semaphore releases.
+func (sm *Semaphore) wakers() (bool, *vm.Thread) { return true, nil }
+
+func (sm *Semaphore) madeAt() Site { return sm.at }
+
 // CopyFor implements vm.Copyable.
 func (sm *Semaphore) CopyFor(c *vm.Copier) any {
 	if cp, ok := c.Seen(unsafe.Pointer(sm)); ok {
 		return cp
 	}
-	cp := &Semaphore{s: ctxOf(c).to, permits: sm.permits}
+	cp := &Semaphore{s: ctxOf(c).to, permits: sm.permits, at: sm.at}
 	c.Remember(unsafe.Pointer(sm), cp)
 	cp.waiters = copyThreads(c, sm.waiters)
 	return cp

@@ -69,7 +69,7 @@ func (s *Scheduler) TakeSnapshot(limit int64) (sn *Snapshot, err error) {
 		return nil, ErrSnapshot
 	}
 	m := vm.NewMachine(s.m.Prog, nil, nil, nil)
-	cp, c := s.copyInto(m, nil, s.objects, limit)
+	cp, c := s.copyInto(m, nil, s.objects, limit, true)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -85,6 +85,10 @@ func (sn *Snapshot) Thread(id int64) *vm.Thread { return sn.s.Thread(id) }
 // at the snapshot's moment.
 func (sn *Snapshot) Spawned(id int64) bool { return id <= sn.s.nextID }
 
+// Allocated returns the last allocation numbers the copied machine gave:
+// of objects and of arrays and Lists (vm.Machine.Allocated).
+func (sn *Snapshot) Allocated() (objects, seqs int64) { return sn.s.m.Allocated() }
+
 // Restore returns a scheduler that goes on from the snapshot, on m — a
 // new machine of the same program, with its own writers, input and
 // hook, on which nothing ran. The scheduler is paused; set OnEvent and a
@@ -93,7 +97,7 @@ func (sn *Snapshot) Restore(m *vm.Machine, clock Clock) (s *Scheduler, err error
 	defer recoverCopy(&err)
 	sn.s.mu.Lock()
 	defer sn.s.mu.Unlock()
-	cp, c := sn.s.copyInto(m, clock, sn.objects, 0)
+	cp, c := sn.s.copyInto(m, clock, sn.objects, 0, false)
 	return cp, c.Err()
 }
 
@@ -114,8 +118,9 @@ type copyCtx struct {
 }
 
 // copyInto copies s onto m (a machine on which nothing ran) and returns
-// the new, paused scheduler. Must hold s.mu.
-func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64) (*Scheduler, *vm.Copier) {
+// the new, paused scheduler; frozen for a snapshot (vm.Copier.Frozen:
+// it never runs). Must hold s.mu.
+func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64, frozen bool) (*Scheduler, *vm.Copier) {
 	d := New(m, Options{Quota: s.quota, Carriers: len(s.carriers), Clock: clock})
 	if s.pcg != nil {
 		p := *s.pcg
@@ -123,7 +128,7 @@ func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64) 
 		d.rng = rand.New(d.pcg)
 	}
 	c := vm.NewCopier(m, hint)
-	c.Limit = limit
+	c.Limit, c.Frozen = limit, frozen
 	cx := &copyCtx{to: d, carriers: map[*carrier]*carrier{}}
 	for i, sc := range s.carriers {
 		cx.carriers[sc] = d.carriers[i]
@@ -148,6 +153,7 @@ func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64) 
 	d.yieldOn, d.yieldAny = s.yieldOn, s.yieldAny
 	d.ended, d.code = s.ended, s.code
 	d.ioWaiting = s.ioWaiting
+	d.sites = s.sites
 	d.idleTold = s.idleTold
 	for i, sc := range s.carriers {
 		d.carriers[i].runq = copyThreads(c, sc.runq)
@@ -206,7 +212,7 @@ func (ti *threadInfo) CopyFor(c *vm.Copier) any {
 	cp.on = nil
 	cp.last, cp.qc = cx.carriers[ti.last], cx.carriers[ti.qc]
 	if x := ti.x; x != nil {
-		cp.x = &threadExtra{joiners: copyThreads(c, x.joiners), pinned: x.pinned, rest: x.rest,
+		cp.x = &threadExtra{joiners: copyThreads(c, x.joiners), pinned: x.pinned, rest: x.rest, spawn: x.spawn,
 			held: x.held, wasFrozen: x.wasFrozen}
 		if x.future != nil {
 			cp.x.future = x.future.CopyFor(c).(*Future)

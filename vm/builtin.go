@@ -31,7 +31,7 @@ func BuiltinLib() *Library {
 		}},
 		{Name: "__chars", Sig: "char[] __chars(string s)", Flags: ReadOnly, Fn: func(t *Thread, args []Value) (Value, error) {
 			s := args[0].S()
-			a := &Array{Type: ArrayOf(Char)}
+			a := &Array{Type: ArrayOf(Char), id: t.M.seqIDs.Add(1)}
 			for _, r := range s {
 				a.Data = append(a.Data, Value{N: uint64(r)})
 			}
@@ -42,7 +42,7 @@ func BuiltinLib() *Library {
 			if !ok {
 				return Value{}, Throwf("NullPointerException", "foreach over a null Dict")
 			}
-			l := &List{Type: ListOf(d.Type.Key), Data: append([]Value(nil), d.Keys...)}
+			l := &List{Type: ListOf(d.Type.Key), Data: append([]Value(nil), d.Keys...), id: t.M.seqIDs.Add(1)}
 			return RefV(l), nil
 		}},
 	} {

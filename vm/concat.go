@@ -22,20 +22,18 @@ func (t *Thread) concat(a, b string) string {
 	if len(a) < concatMin {
 		return a + b
 	}
-	if t.concatBuf == nil { // (a pointer: the Thread stays small)
-		t.concatBuf = new([]byte)
-	}
-	cb := *t.concatBuf
+	tc := t.cx() // (the buffer is kept out of the Thread: it stays small)
+	cb := tc.concatBuf
 	if len(cb) == len(a) && unsafe.SliceData(cb) == unsafe.StringData(a) && cap(cb)-len(cb) >= len(b) {
 		cb = append(cb, b...) // in place: no reallocation
-		*t.concatBuf = cb
+		tc.concatBuf = cb
 		return unsafe.String(unsafe.SliceData(cb), len(cb))
 	}
 	n := len(a) + len(b)
 	cb = make([]byte, n, 2*n)
 	copy(cb, a)
 	copy(cb[len(a):], b)
-	*t.concatBuf = cb
+	tc.concatBuf = cb
 	return unsafe.String(unsafe.SliceData(cb), n)
 }
 
@@ -48,8 +46,8 @@ func (t *Thread) concatCost(a, b string) int64 {
 		return int64(len(a) + len(b))
 	}
 	var cb []byte
-	if t.concatBuf != nil {
-		cb = *t.concatBuf
+	if t.cold != nil {
+		cb = t.cold.concatBuf
 	}
 	if len(cb) == len(a) && unsafe.SliceData(cb) == unsafe.StringData(a) && cap(cb)-len(cb) >= len(b) {
 		return 0

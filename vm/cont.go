@@ -53,7 +53,7 @@ func (t *Thread) CallThen(fn *Funcode, args []Value, name string, k Continuation
 		pc.args = make([]Value, len(args))
 	}
 	copy(pc.args, args)
-	t.call = pc
+	t.cx().call = pc
 	return ErrCall
 }
 
@@ -70,7 +70,7 @@ func contFunc(name string) *Funcode {
 		return f.(*Funcode)
 	}
 	f := &Funcode{Name: name, Short: name, File: NativeFile, NumRegs: contRegs, VIndex: -1,
-		Code: []Instr{{Op: CONT}}, Cont: true}
+		Code: withSlack([]Instr{{Op: CONT}}), Cont: true}
 	actual, _ := contFuncs.LoadOrStore(name, f)
 	return actual.(*Funcode)
 }
@@ -86,11 +86,12 @@ const NativeFile = "<native>"
 func (t *Thread) startCall(dest int32) bool {
 	top := &t.frames[len(t.frames)-1]
 	base := top.Base + int32(top.Fn.NumRegs)
-	if !t.push(contFunc(t.call.name), base, dest) {
-		t.call = nil
+	call := t.cold.call
+	if !t.push(contFunc(call.name), base, dest) {
+		t.cold.call = nil
 		return false
 	}
-	t.stack[base] = Value{R: t.call.k}
+	t.stack[base] = Value{R: call.k}
 	t.stack[base+1] = Value{}
 	return t.continueCall()
 }
@@ -100,8 +101,8 @@ func (t *Thread) startCall(dest int32) bool {
 // continuation frame's R[1].
 func (t *Thread) continueCall() bool {
 	cf := &t.frames[len(t.frames)-1]
-	c := t.call
-	t.call = nil
+	c := t.cold.call
+	t.cold.call = nil
 	base := cf.Base + contRegs
 	if need := int(base) + len(c.args) + c.fn.NumRegs; need > len(t.stack) {
 		t.growStack(need, false)

@@ -108,5 +108,6 @@ func (fn *Funcode) original(pc int32) Instr {
 // it executes (a debugger starting a step there, so that the step does
 // not end where it begins). Call it only while the thread is stopped.
 func (t *Thread) SkipTrapOnce(fn *Funcode, pc int32) {
-	t.skipFn, t.skipPC = fn, pc
+	c := t.cx()
+	c.skipFn, c.skipPC = fn, pc
 }

@@ -30,7 +30,8 @@ func (m *Machine) NewException(class, msg string) *Object {
 // them alike — the debugger follows an object from one execution of a
 // recording to another by its number.
 func (m *Machine) NewObject(c *Class) *Object {
-	o := &Object{Class: c, Fields: make([]Value, len(c.Fields)), id: m.objIDs.Add(1)}
+	o := allocObject(len(c.Fields))
+	o.Class, o.id = c, m.objIDs.Add(1)
 	for i, f := range c.Fields {
 		if f.Type.Kind == KStruct {
 			o.Fields[i] = RefV(m.NewObject(f.Type.Class))
@@ -142,7 +143,7 @@ func (t *Thread) recordTrace(exc *Object) {
 	frames := t.callStack(true) // the top frame's PC is past the faulting instruction
 	exc.Native = &Trace{Frames: frames, Thread: t.ID}
 	if len(exc.Fields) > excBacktrace && exc.Class.Fields[excBacktrace].Type.Kind == KList {
-		l := &List{Type: exc.Class.Fields[excBacktrace].Type, Data: make([]Value, len(frames))}
+		l := &List{Type: exc.Class.Fields[excBacktrace].Type, Data: make([]Value, len(frames)), id: t.M.seqIDs.Add(1)}
 		for i, f := range frames {
 			l.Data[i] = StrV(fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line))
 		}
@@ -173,15 +174,18 @@ type ThrowHook interface {
 // as uncaught. A debugger's ThrowHook may stop the thread first.
 func (t *Thread) raise(exc *Object) raiseResult {
 	t.recordTrace(exc)
-	if h, ok := t.M.Hook.(ThrowHook); ok && !t.NoDebug && t.reported != exc {
+	if h, ok := t.M.Hook.(ThrowHook); ok && !t.NoDebug && (t.cold == nil || t.cold.reported != exc) {
 		if h.OnThrow(t, exc, t.findHandler(exc) != nil) {
-			t.reported = exc
-			t.pendingThrow = &Throw{Obj: exc}
+			c := t.cx()
+			c.reported = exc
+			c.pendingThrow = &Throw{Obj: exc}
 			t.inNative = true // the top frame is in the middle of the throwing instruction
 			return raiseStop
 		}
 	}
-	t.reported = nil
+	if t.cold != nil {
+		t.cold.reported = nil
+	}
 	for len(t.frames) > 0 {
 		f := &t.frames[len(t.frames)-1]
 		if h := findHandler(f, exc); h != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // FormatFloat renders a double the shortest way that reads back exactly,
@@ -191,7 +192,7 @@ func (f *formatter) put(v Value, typ *Type, quote bool, depth int) bool {
 			}
 			f.b = append(f.b, "method "+name...)
 		case x.Fn != nil:
-			f.b = append(f.b, "func <module>."+x.Fn.Name...)
+			f.b = append(f.b, "func "+fileStem(x.Fn.File)+"."+x.Fn.Name...)
 		case x.Native != nil:
 			f.b = append(f.b, "func "+x.Native.Name...)
 		}
@@ -381,7 +382,8 @@ func IsInstance(v Value, want *Type) bool {
 // CopyStruct deep-copies a struct value (nested structs are copied, other
 // references shared).
 func CopyStruct(o *Object) *Object {
-	c := &Object{Class: o.Class, Fields: make([]Value, len(o.Fields))}
+	c := allocObject(len(o.Fields))
+	c.Class = o.Class
 	copy(c.Fields, o.Fields)
 	for i, f := range o.Class.Fields {
 		if f.Type.Kind == KStruct {
@@ -396,7 +398,7 @@ func CopyStruct(o *Object) *Object {
 // NewArray allocates an array of type at (an array type) with n zeroed
 // elements (struct elements hold fresh zero structs).
 func (m *Machine) NewArray(at *Type, n int) *Array {
-	a := &Array{Type: at, Data: make([]Value, n)}
+	a := &Array{Type: at, Data: make([]Value, n), id: m.seqIDs.Add(1)}
 	if at.Elem.Kind == KStruct {
 		for i := range a.Data {
 			a.Data[i] = RefV(m.NewObject(at.Elem.Class))
@@ -452,4 +454,13 @@ func HashValue(m *Machine, v Value) uint32 {
 		return uint32(v.N ^ v.N>>32)
 	}
 	return 0
+}
+
+// fileStem is the name of a source file without its folder and its .n
+// extension: a function value prints as func STEM.NAME.
+func fileStem(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		path = path[i+1:]
+	}
+	return strings.TrimSuffix(path, ".n")
 }

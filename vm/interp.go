@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime/debug"
+	"unsafe"
 )
 
 // Run executes the thread until budget reductions are spent (counted at
@@ -20,18 +21,44 @@ import (
 // escape: it becomes an InternalError thrown in the thread at the
 // instruction in progress, with the NLang backtrace; the Go stack goes to
 // Machine.DebugLog.
-func (t *Thread) Run(budget int) (stop Stop) {
+func (t *Thread) Run(budget int) Stop {
+	_, stop := t.runQuantum(budget, false)
+	return stop
+}
+
+// RunSwitching is Run for a scheduler's carrier: when the thread parks,
+// the loop asks the scheduler (Scheduler.SwitchOnPark) for the next
+// thread to run, and if it gets one goes on with it, with the budget it
+// was given, without returning. It returns the thread the Stop is about:
+// t, or the last thread switched to. The reductions of every thread it
+// ran are counted in their Reductions.
+func (t *Thread) RunSwitching(budget int) (*Thread, Stop) {
+	return t.runQuantum(budget, true)
+}
+
+func (t *Thread) runQuantum(budget int, switching bool) (cur *Thread, stop Stop) {
+	cur = t
+	var sw *Thread // the thread running now, if switching (run updates it)
+	if switching {
+		sw = t
+	}
 	t.inNative = false
 	t.YieldAfterNative = false
 	defer func() {
 		if r := recover(); r != nil {
-			stop = t.contain(r)
+			if sw != nil {
+				cur = sw
+			}
+			stop = cur.contain(r)
 		}
 	}()
-	t.runBudget = budget
-	stop, left := t.run(budget)
-	t.reductions += int64(budget - left)
-	return stop
+	t.runBudget, t.left = budget, budget
+	stop = t.run(&sw)
+	if sw != nil {
+		cur = sw
+	}
+	cur.reductions += int64(cur.runBudget - cur.left)
+	return cur, stop
 }
 
 // contain turns a Go panic r inside Run into an InternalError raised in
@@ -40,14 +67,16 @@ func (t *Thread) contain(r any) Stop {
 	if w := t.M.DebugLog; w != nil {
 		fmt.Fprintf(w, "nlangdbg: internal error in thread %d %q: %v\n%s\n", t.ID, t.Name, r, debug.Stack())
 	}
-	t.call = nil
+	if t.cold != nil {
+		t.cold.call = nil
+	}
 	if len(t.frames) == 0 {
 		return StopDone
 	}
 	exc := t.M.NewException("InternalError", fmt.Sprintf("internal error: %v", r))
-	// The top frame's PC is past the native call in progress (callNative
-	// saves it), or, for a fault of the interpreter itself, where the
-	// frame was last saved: a line of the right function.
+	// The top frame's PC is past the instruction in progress (every
+	// instruction that calls out of the loop saves it first): a line of
+	// the right function.
 	switch t.raise(exc) {
 	case raiseCaught:
 		return StopBudget // the handler runs at the next dispatch
@@ -57,137 +86,162 @@ func (t *Thread) contain(r any) Stop {
 	return StopDone
 }
 
-// run is Run's loop; it also returns the budget left.
-func (t *Thread) run(budget int) (Stop, int) {
-	if len(t.frames) == 0 {
-		return StopDone, budget
-	}
+// run is Run's loop. The budget left is t.left.
+//
+// How it is written, for speed (see docs/performance.md for what an
+// instruction costs):
+//
+//   - The loop keeps only ip (a pointer to the next instruction), code,
+//     regs (a pointer to the frame's first register) and fr in machine
+//     registers. An instruction that calls a Go function (an allocation,
+//     a string comparison, a native, an exception) first saves the pc in
+//     the frame and afterwards reloads everything from the frame (goto
+//     reload) or ends in throw: nothing that changes at every instruction
+//     (ip, the operands) is live across a call, so the Go compiler has no
+//     reason to spill it at every dispatch. The rarer instructions that
+//     allocate or call are in slowOp (interp_slow.go).
+//   - Registers and instructions are addressed without bounds checks, over
+//     code verified once before it runs (interp_verify.go); the operands
+//     are loaded zero-extended, so a register's address is one multiply
+//     and an add.
+//   - A call enters its callee and a return its caller without a reload.
+//   - The budget lives in the thread (t.left), decremented at the
+//     safepoints only.
+//   - The calls the loop makes are not inlined into it (go:noinline on
+//     the ones a profile-guided build would inline): they would add to
+//     the registers the Go compiler must keep across the whole switch.
+//
+// If *sw is not nil, a thread that parks may hand the loop to the next
+// thread (switchOnPark): t then changes, and *sw is set to it.
+func (t *Thread) run(sw **Thread) Stop {
 	var (
-		fr   *Frame
-		fn   *Funcode
-		code []Instr
-		regs []Value
-		pc   int32
-		ins  Instr
-		exc  *Object
-		// irq is the machine's interrupt (Machine.SetInterrupt), loaded
-		// at each safepoint: one atomic load.
-		irq = &t.M.interrupt
+		fr         *Frame
+		code       unsafe.Pointer // &fr.Fn.Code[0]
+		regs       unsafe.Pointer // &t.stack[fr.Base]
+		ip         unsafe.Pointer // the next instruction: &fr.Fn.Code[pc]
+		op         Opcode         // the instruction: Op, and A, B, C (zero-extended)
+		ia, ib, ic uintptr
+		exc        *Object
 	)
-	if err := t.pendingThrow; err != nil {
-		t.pendingThrow = nil
+start:
+	if len(t.frames) == 0 {
+		return StopDone
+	}
+	if !t.frameOK(&t.frames[len(t.frames)-1]) {
+		goto corrupt
+	}
+	if err := t.pendingThrow(); err != nil {
+		t.cold.pendingThrow = nil
 		exc = t.errToException(err)
 		goto throw
 	}
 
-reload:
+reload: // (the top frame is one this loop ran or pushed: see frameOK)
 	fr = &t.frames[len(t.frames)-1]
-	fn = fr.Fn
-	code = fn.Code
-	pc = fr.PC
-	regs = t.stack[fr.Base : int(fr.Base)+fn.NumRegs]
+	code = unsafe.Pointer(unsafe.SliceData(fr.Fn.Code))
+	ip = unsafe.Add(code, uintptr(fr.PC)*instrSize)
+	regs = unsafe.Pointer(&t.stack[fr.Base])
 
 	for {
-		ins = code[pc]
-		pc++
+		op = *(*Opcode)(ip)
+		ia = uintptr(*(*uint32)(unsafe.Add(ip, offA)))
+		ib = uintptr(*(*uint32)(unsafe.Add(ip, offB)))
+		ic = uintptr(*(*uint32)(unsafe.Add(ip, offC)))
+		ip = unsafe.Add(ip, instrSize)
 	dispatch:
-		switch ins.Op {
+		switch op {
 		case NOP:
 		case MOVE:
-			regs[ins.A] = regs[ins.B]
+			(*reg(regs, ia)) = (*reg(regs, ib))
 		case LOADK:
-			regs[ins.A] = fn.Consts[ins.B]
+			(*reg(regs, ia)) = fr.Fn.Consts[ib]
 		case LOADI:
-			regs[ins.A].N = uint64(int64(ins.B))
+			(*reg(regs, ia)).N = uint64(int64(int32(ib)))
 		case LOADNIL:
-			regs[ins.A] = Value{}
+			(*reg(regs, ia)) = Value{}
 
 		case ADDI:
-			regs[ins.A].N = uint64(int64(int32(regs[ins.B].N) + int32(regs[ins.C].N)))
+			(*reg(regs, ia)).N = uint64(int64(int32((*reg(regs, ib)).N) + int32((*reg(regs, ic)).N)))
 		case SUBI:
-			regs[ins.A].N = uint64(int64(int32(regs[ins.B].N) - int32(regs[ins.C].N)))
+			(*reg(regs, ia)).N = uint64(int64(int32((*reg(regs, ib)).N) - int32((*reg(regs, ic)).N)))
 		case MULI:
-			regs[ins.A].N = uint64(int64(int32(regs[ins.B].N) * int32(regs[ins.C].N)))
+			(*reg(regs, ia)).N = uint64(int64(int32((*reg(regs, ib)).N) * int32((*reg(regs, ic)).N)))
 		case DIVI, MODI:
-			x, y := int32(regs[ins.B].N), int32(regs[ins.C].N)
+			x, y := int32((*reg(regs, ib)).N), int32((*reg(regs, ic)).N)
 			if y == 0 {
-				exc = t.M.NewException("DivByZeroException", "division by zero")
-				goto throwHere
+				goto divZero
 			}
 			var r int32
 			switch {
 			case y == -1: // avoid the MinInt32 / -1 trap; wraps
-				if ins.Op == DIVI {
+				if op == DIVI {
 					r = -x
 				}
-			case ins.Op == DIVI:
+			case op == DIVI:
 				r = x / y
 			default:
 				r = x % y
 			}
-			regs[ins.A].N = uint64(int64(r))
+			(*reg(regs, ia)).N = uint64(int64(r))
 		case ADDL:
-			regs[ins.A].N = regs[ins.B].N + regs[ins.C].N
+			(*reg(regs, ia)).N = (*reg(regs, ib)).N + (*reg(regs, ic)).N
 		case SUBL:
-			regs[ins.A].N = regs[ins.B].N - regs[ins.C].N
+			(*reg(regs, ia)).N = (*reg(regs, ib)).N - (*reg(regs, ic)).N
 		case MULL:
-			regs[ins.A].N = uint64(int64(regs[ins.B].N) * int64(regs[ins.C].N))
+			(*reg(regs, ia)).N = uint64(int64((*reg(regs, ib)).N) * int64((*reg(regs, ic)).N))
 		case DIVL, MODL:
-			x, y := int64(regs[ins.B].N), int64(regs[ins.C].N)
+			x, y := int64((*reg(regs, ib)).N), int64((*reg(regs, ic)).N)
 			if y == 0 {
-				exc = t.M.NewException("DivByZeroException", "division by zero")
-				goto throwHere
+				goto divZero
 			}
 			var r int64
 			switch {
 			case y == -1:
-				if ins.Op == DIVL {
+				if op == DIVL {
 					r = -x
 				}
-			case ins.Op == DIVL:
+			case op == DIVL:
 				r = x / y
 			default:
 				r = x % y
 			}
-			regs[ins.A].N = uint64(r)
+			(*reg(regs, ia)).N = uint64(r)
 		case ADDU:
-			regs[ins.A].N = uint64(uint32(regs[ins.B].N) + uint32(regs[ins.C].N))
+			(*reg(regs, ia)).N = uint64(uint32((*reg(regs, ib)).N) + uint32((*reg(regs, ic)).N))
 		case SUBU:
-			regs[ins.A].N = uint64(uint32(regs[ins.B].N) - uint32(regs[ins.C].N))
+			(*reg(regs, ia)).N = uint64(uint32((*reg(regs, ib)).N) - uint32((*reg(regs, ic)).N))
 		case MULU:
-			regs[ins.A].N = uint64(uint32(regs[ins.B].N) * uint32(regs[ins.C].N))
+			(*reg(regs, ia)).N = uint64(uint32((*reg(regs, ib)).N) * uint32((*reg(regs, ic)).N))
 		case DIVU, MODU:
-			x, y := uint32(regs[ins.B].N), uint32(regs[ins.C].N)
+			x, y := uint32((*reg(regs, ib)).N), uint32((*reg(regs, ic)).N)
 			if y == 0 {
-				exc = t.M.NewException("DivByZeroException", "division by zero")
-				goto throwHere
+				goto divZero
 			}
-			if ins.Op == DIVU {
-				regs[ins.A].N = uint64(x / y)
+			if op == DIVU {
+				(*reg(regs, ia)).N = uint64(x / y)
 			} else {
-				regs[ins.A].N = uint64(x % y)
+				(*reg(regs, ia)).N = uint64(x % y)
 			}
 		case ADDUL:
-			regs[ins.A].N = regs[ins.B].N + regs[ins.C].N
+			(*reg(regs, ia)).N = (*reg(regs, ib)).N + (*reg(regs, ic)).N
 		case SUBUL:
-			regs[ins.A].N = regs[ins.B].N - regs[ins.C].N
+			(*reg(regs, ia)).N = (*reg(regs, ib)).N - (*reg(regs, ic)).N
 		case MULUL:
-			regs[ins.A].N = regs[ins.B].N * regs[ins.C].N
+			(*reg(regs, ia)).N = (*reg(regs, ib)).N * (*reg(regs, ic)).N
 		case DIVUL, MODUL:
-			x, y := regs[ins.B].N, regs[ins.C].N
+			x, y := (*reg(regs, ib)).N, (*reg(regs, ic)).N
 			if y == 0 {
-				exc = t.M.NewException("DivByZeroException", "division by zero")
-				goto throwHere
+				goto divZero
 			}
-			if ins.Op == DIVUL {
-				regs[ins.A].N = x / y
+			if op == DIVUL {
+				(*reg(regs, ia)).N = x / y
 			} else {
-				regs[ins.A].N = x % y
+				(*reg(regs, ia)).N = x % y
 			}
-		case ADDF, SUBF, MULF, DIVF, MODF:
-			x, y := float32(regs[ins.B].F()), float32(regs[ins.C].F())
+		case ADDF, SUBF, MULF, DIVF:
+			x, y := float32((*reg(regs, ib)).F()), float32((*reg(regs, ic)).F())
 			var r float32
-			switch ins.Op {
+			switch op {
 			case ADDF:
 				r = x + y
 			case SUBF:
@@ -196,558 +250,484 @@ reload:
 				r = x * y
 			default:
 				if y == 0 {
-					exc = t.M.NewException("DivByZeroException", "division by zero")
-					goto throwHere
+					goto divZero
 				}
-				if ins.Op == DIVF {
-					r = x / y
-				} else {
-					r = float32(math.Mod(float64(x), float64(y)))
-				}
+				r = x / y
 			}
-			regs[ins.A].N = math.Float64bits(float64(r))
+			(*reg(regs, ia)).N = math.Float64bits(float64(r))
 		case ADDD:
-			regs[ins.A].N = math.Float64bits(regs[ins.B].F() + regs[ins.C].F())
+			(*reg(regs, ia)).N = math.Float64bits((*reg(regs, ib)).F() + (*reg(regs, ic)).F())
 		case SUBD:
-			regs[ins.A].N = math.Float64bits(regs[ins.B].F() - regs[ins.C].F())
+			(*reg(regs, ia)).N = math.Float64bits((*reg(regs, ib)).F() - (*reg(regs, ic)).F())
 		case MULD:
-			regs[ins.A].N = math.Float64bits(regs[ins.B].F() * regs[ins.C].F())
-		case DIVD, MODD:
-			x, y := regs[ins.B].F(), regs[ins.C].F()
+			(*reg(regs, ia)).N = math.Float64bits((*reg(regs, ib)).F() * (*reg(regs, ic)).F())
+		case DIVD:
+			x, y := (*reg(regs, ib)).F(), (*reg(regs, ic)).F()
 			if y == 0 {
-				exc = t.M.NewException("DivByZeroException", "division by zero")
-				goto throwHere
+				goto divZero
 			}
-			if ins.Op == DIVD {
-				regs[ins.A].N = math.Float64bits(x / y)
-			} else {
-				regs[ins.A].N = math.Float64bits(math.Mod(x, y))
-			}
+			(*reg(regs, ia)).N = math.Float64bits(x / y)
 		case ADDIK:
-			regs[ins.A].N = uint64(int64(int32(regs[ins.B].N) + ins.C))
+			(*reg(regs, ia)).N = uint64(int64(int32((*reg(regs, ib)).N) + int32(ic)))
 		case ADDLK:
-			regs[ins.A].N = regs[ins.B].N + uint64(int64(ins.C))
+			(*reg(regs, ia)).N = (*reg(regs, ib)).N + uint64(int64(int32(ic)))
 		case NEGI:
-			regs[ins.A].N = uint64(int64(-int32(regs[ins.B].N)))
+			(*reg(regs, ia)).N = uint64(int64(-int32((*reg(regs, ib)).N)))
 		case NEGL:
-			regs[ins.A].N = -regs[ins.B].N
+			(*reg(regs, ia)).N = -(*reg(regs, ib)).N
 		case NEGF, NEGD:
-			regs[ins.A].N = math.Float64bits(-regs[ins.B].F())
+			(*reg(regs, ia)).N = math.Float64bits(-(*reg(regs, ib)).F())
 		case NOT:
-			regs[ins.A].N = regs[ins.B].N ^ 1
+			(*reg(regs, ia)).N = (*reg(regs, ib)).N ^ 1
 
 		case EQ:
-			regs[ins.A].N = b2u(regs[ins.B].N == regs[ins.C].N)
+			(*reg(regs, ia)).N = b2u((*reg(regs, ib)).N == (*reg(regs, ic)).N)
 		case NE:
-			regs[ins.A].N = b2u(regs[ins.B].N != regs[ins.C].N)
+			(*reg(regs, ia)).N = b2u((*reg(regs, ib)).N != (*reg(regs, ic)).N)
 		case LTI:
-			regs[ins.A].N = b2u(int64(regs[ins.B].N) < int64(regs[ins.C].N))
+			(*reg(regs, ia)).N = b2u(int64((*reg(regs, ib)).N) < int64((*reg(regs, ic)).N))
 		case LEI:
-			regs[ins.A].N = b2u(int64(regs[ins.B].N) <= int64(regs[ins.C].N))
+			(*reg(regs, ia)).N = b2u(int64((*reg(regs, ib)).N) <= int64((*reg(regs, ic)).N))
 		case LTU:
-			regs[ins.A].N = b2u(regs[ins.B].N < regs[ins.C].N)
+			(*reg(regs, ia)).N = b2u((*reg(regs, ib)).N < (*reg(regs, ic)).N)
 		case LEU:
-			regs[ins.A].N = b2u(regs[ins.B].N <= regs[ins.C].N)
+			(*reg(regs, ia)).N = b2u((*reg(regs, ib)).N <= (*reg(regs, ic)).N)
 		case EQD:
-			regs[ins.A].N = b2u(regs[ins.B].F() == regs[ins.C].F())
+			(*reg(regs, ia)).N = b2u((*reg(regs, ib)).F() == (*reg(regs, ic)).F())
 		case NED:
-			regs[ins.A].N = b2u(regs[ins.B].F() != regs[ins.C].F())
+			(*reg(regs, ia)).N = b2u((*reg(regs, ib)).F() != (*reg(regs, ic)).F())
 		case LTD:
-			regs[ins.A].N = b2u(regs[ins.B].F() < regs[ins.C].F())
+			(*reg(regs, ia)).N = b2u((*reg(regs, ib)).F() < (*reg(regs, ic)).F())
 		case LED:
-			regs[ins.A].N = b2u(regs[ins.B].F() <= regs[ins.C].F())
-		case EQS:
-			regs[ins.A].N = b2u(regs[ins.B].S() == regs[ins.C].S())
-		case NES:
-			regs[ins.A].N = b2u(regs[ins.B].S() != regs[ins.C].S())
-		case LTS:
-			regs[ins.A].N = b2u(regs[ins.B].S() < regs[ins.C].S())
-		case LES:
-			regs[ins.A].N = b2u(regs[ins.B].S() <= regs[ins.C].S())
-		case EQR:
-			regs[ins.A].N = b2u(refEqual(regs[ins.B], regs[ins.C]))
-		case NER:
-			regs[ins.A].N = b2u(!refEqual(regs[ins.B], regs[ins.C]))
+			(*reg(regs, ia)).N = b2u((*reg(regs, ib)).F() <= (*reg(regs, ic)).F())
 		case ISNULL:
-			regs[ins.A].N = b2u(regs[ins.B].R == nil)
+			(*reg(regs, ia)).N = b2u((*reg(regs, ib)).R == nil)
 		case NOTNULL:
-			regs[ins.A].N = b2u(regs[ins.B].R != nil)
+			(*reg(regs, ia)).N = b2u((*reg(regs, ib)).R != nil)
 
 		case JMP:
-			pc = ins.A
+			ip = unsafe.Add(code, uintptr(ia)*instrSize)
 		case LOOP:
-			pc = ins.A
-			budget--
-			if budget <= 0 || irq.Load() {
-				fr.PC = pc
-				return StopBudget, budget
-			}
+			ip = unsafe.Add(code, uintptr(ia)*instrSize)
+			goto safepoint
 		case LOOPLTIK:
-			if int64(regs[ins.A].N) < int64(ins.B) {
-				pc = ins.C
+			if int64((*reg(regs, ia)).N) < int64(int32(ib)) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 			goto safepoint
 		case LOOPLEIK:
-			if int64(regs[ins.A].N) <= int64(ins.B) {
-				pc = ins.C
+			if int64((*reg(regs, ia)).N) <= int64(int32(ib)) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 			goto safepoint
 		case LOOPGTIK:
-			if int64(regs[ins.A].N) > int64(ins.B) {
-				pc = ins.C
+			if int64((*reg(regs, ia)).N) > int64(int32(ib)) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 			goto safepoint
 		case LOOPGEIK:
-			if int64(regs[ins.A].N) >= int64(ins.B) {
-				pc = ins.C
+			if int64((*reg(regs, ia)).N) >= int64(int32(ib)) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 			goto safepoint
 		case LOOPLTI:
-			if int64(regs[ins.A].N) < int64(regs[ins.B].N) {
-				pc = ins.C
+			if int64((*reg(regs, ia)).N) < int64((*reg(regs, ib)).N) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 			goto safepoint
 		case LOOPLEI:
-			if int64(regs[ins.A].N) <= int64(regs[ins.B].N) {
-				pc = ins.C
+			if int64((*reg(regs, ia)).N) <= int64((*reg(regs, ib)).N) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 			goto safepoint
 		case LOOPT:
-			if regs[ins.A].N != 0 {
-				pc = ins.C
+			if (*reg(regs, ia)).N != 0 {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 			goto safepoint
 		case JT:
-			if regs[ins.A].N != 0 {
-				pc = ins.B
+			if (*reg(regs, ia)).N != 0 {
+				ip = unsafe.Add(code, uintptr(ib)*instrSize)
 			}
 		case JF:
-			if regs[ins.A].N == 0 {
-				pc = ins.B
+			if (*reg(regs, ia)).N == 0 {
+				ip = unsafe.Add(code, uintptr(ib)*instrSize)
 			}
 		case JNLTI:
-			if !(int64(regs[ins.A].N) < int64(regs[ins.B].N)) {
-				pc = ins.C
+			if !(int64((*reg(regs, ia)).N) < int64((*reg(regs, ib)).N)) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 		case JNLEI:
-			if !(int64(regs[ins.A].N) <= int64(regs[ins.B].N)) {
-				pc = ins.C
+			if !(int64((*reg(regs, ia)).N) <= int64((*reg(regs, ib)).N)) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 		case JNLTIK:
-			if !(int64(regs[ins.A].N) < int64(ins.B)) {
-				pc = ins.C
+			if !(int64((*reg(regs, ia)).N) < int64(int32(ib))) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 		case JNLEIK:
-			if !(int64(regs[ins.A].N) <= int64(ins.B)) {
-				pc = ins.C
+			if !(int64((*reg(regs, ia)).N) <= int64(int32(ib))) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 		case JNGTIK:
-			if !(int64(regs[ins.A].N) > int64(ins.B)) {
-				pc = ins.C
+			if !(int64((*reg(regs, ia)).N) > int64(int32(ib))) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 		case JNGEIK:
-			if !(int64(regs[ins.A].N) >= int64(ins.B)) {
-				pc = ins.C
+			if !(int64((*reg(regs, ia)).N) >= int64(int32(ib))) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 		case JNLTD:
-			if !(regs[ins.A].F() < regs[ins.B].F()) {
-				pc = ins.C
+			if !((*reg(regs, ia)).F() < (*reg(regs, ib)).F()) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 		case JNLED:
-			if !(regs[ins.A].F() <= regs[ins.B].F()) {
-				pc = ins.C
+			if !((*reg(regs, ia)).F() <= (*reg(regs, ib)).F()) {
+				ip = unsafe.Add(code, uintptr(ic)*instrSize)
 			}
 
-		case CONV:
-			regs[ins.A].N = Convert(regs[ins.B].N, Kind(ins.C>>8), Kind(ins.C&255))
-		case TOSTR:
-			fr.PC = pc
-			act, x := t.opToStr(fr, ins)
-			switch act {
-			case actReload:
-				goto reload
-			case actEntry:
-				goto entry
-			}
-			exc = x
-			goto throw
-		case CONCAT:
-			a, b := regs[ins.B].S(), regs[ins.C].S()
-			if int64(len(a))+int64(len(b)) > t.M.MaxHeap {
-				exc = t.M.NewException("OutOfMemoryException", fmt.Sprintf("string of %d bytes exceeds the heap limit", len(a)+len(b)))
-				goto throwHere
-			}
-			if exc = t.chargeHeap(t.concatCost(a, b), "string concatenation"); exc != nil {
-				goto throwHere
-			}
-			regs[ins.A] = StrV(t.concat(a, b))
-		case BOX:
-			regs[ins.A] = Value{N: regs[ins.B].N, R: fn.Types[ins.C]}
-		case UNBOX:
-			v := regs[ins.B]
-			want := fn.Types[ins.C]
-			if bt, ok := v.R.(*Type); !ok || bt != want {
-				exc = t.M.NewException("Exception", fmt.Sprintf("cannot unbox %s as %s", dynTypeName(v), want))
-				goto throwHere
-			}
-			regs[ins.A].N = v.N
-		case CAST:
-			v := regs[ins.B]
-			want := fn.Types[ins.C]
-			if v.R != nil && !IsInstance(v, want) {
-				exc = t.M.NewException("Exception", fmt.Sprintf("cannot cast %s to %s", dynTypeName(v), want))
-				goto throwHere
-			}
-			regs[ins.A] = v
-
-		case NEW:
-			if exc = t.chargeHeap(objectSize+int64(len(fn.Classes[ins.B].Fields))*valueSize, "new object"); exc != nil {
-				goto throwHere
-			}
-			regs[ins.A] = RefV(t.M.NewObject(fn.Classes[ins.B]))
-		case GETF:
-			o, ok := regs[ins.B].R.(*Object)
-			if !ok {
-				exc = t.npe("field access on null")
-				goto throwHere
-			}
-			regs[ins.A] = o.Fields[ins.C]
-		case SETF:
-			o, ok := regs[ins.A].R.(*Object)
-			if !ok {
-				exc = t.npe("field access on null")
-				goto throwHere
-			}
-			o.Fields[ins.B] = regs[ins.C]
-		case COPY:
-			if o, ok := regs[ins.B].R.(*Object); ok {
-				regs[ins.A] = RefV(CopyStruct(o))
+		case BIND:
+			// an unbound function value, made once (Program.Finish);
+			// bound ones are allocated in slowOp
+			if b := &fr.Fn.Binds[ic]; int32(ib) < 0 && b.val != nil {
+				(*reg(regs, ia)) = Value{R: b.val}
 			} else {
-				regs[ins.A] = regs[ins.B]
+				goto slow
 			}
-		case NEWARRAY:
-			n := int64(regs[ins.B].N)
-			at := fn.Types[ins.C]
-			if n < 0 {
-				exc = t.M.NewException("IndexOutOfBoundsException", fmt.Sprintf("negative array length %d", n))
-				goto throwHere
+		case ASSERT:
+			if (*reg(regs, ia)).N == 0 {
+				goto slow
 			}
-			if n > t.M.MaxHeap/24 {
-				exc = t.M.NewException("OutOfMemoryException", fmt.Sprintf("cannot allocate an array of %d elements", n))
-				goto throwHere
+
+		case BOX:
+			(*reg(regs, ia)) = Value{N: (*reg(regs, ib)).N, R: fr.Fn.Types[ic]}
+		case UNBOX:
+			if bt, ok := (*reg(regs, ib)).R.(*Type); !ok || bt != fr.Fn.Types[ic] {
+				goto slow
 			}
-			if exc = t.chargeHeap(objectSize+n*valueSize, "new array"); exc != nil {
-				goto throwHere
+			(*reg(regs, ia)).N = (*reg(regs, ib)).N
+
+		case GETF:
+			o, ok := (*reg(regs, ib)).R.(*Object)
+			if !ok {
+				goto slow
 			}
-			regs[ins.A] = RefV(t.M.NewArray(at, int(n)))
+			(*reg(regs, ia)) = o.Fields[ic]
+		case SETF:
+			o, ok := (*reg(regs, ia)).R.(*Object)
+			if !ok {
+				goto slow
+			}
+			o.Fields[ib] = (*reg(regs, ic))
 		case AGET:
-			a, ok := regs[ins.B].R.(*Array)
-			if !ok {
-				exc = t.npe("index of null array")
-				goto throwHere
+			a, ok := (*reg(regs, ib)).R.(*Array)
+			i := (*reg(regs, ic)).N
+			if !ok || i >= uint64(len(a.Data)) {
+				goto slow
 			}
-			i := int64(regs[ins.C].N)
-			if uint64(i) >= uint64(len(a.Data)) {
-				exc = t.oob(i, len(a.Data))
-				goto throwHere
-			}
-			regs[ins.A] = a.Data[i]
+			(*reg(regs, ia)) = a.Data[i]
 		case ASET:
-			a, ok := regs[ins.A].R.(*Array)
-			if !ok {
-				exc = t.npe("index of null array")
-				goto throwHere
+			a, ok := (*reg(regs, ia)).R.(*Array)
+			i := (*reg(regs, ib)).N
+			if !ok || i >= uint64(len(a.Data)) {
+				goto slow
 			}
-			i := int64(regs[ins.B].N)
-			if uint64(i) >= uint64(len(a.Data)) {
-				exc = t.oob(i, len(a.Data))
-				goto throwHere
-			}
-			a.Data[i] = regs[ins.C]
+			a.Data[i] = (*reg(regs, ic))
 		case LGET:
-			l, ok := regs[ins.B].R.(*List)
-			if !ok {
-				exc = t.npe("index of null List")
-				goto throwHere
+			l, ok := (*reg(regs, ib)).R.(*List)
+			i := (*reg(regs, ic)).N
+			if !ok || i >= uint64(len(l.Data)) {
+				goto slow
 			}
-			i := int64(regs[ins.C].N)
-			if uint64(i) >= uint64(len(l.Data)) {
-				exc = t.oob(i, len(l.Data))
-				goto throwHere
-			}
-			regs[ins.A] = l.Data[i]
+			(*reg(regs, ia)) = l.Data[i]
 		case LSET:
-			l, ok := regs[ins.A].R.(*List)
-			if !ok {
-				exc = t.npe("index of null List")
-				goto throwHere
+			l, ok := (*reg(regs, ia)).R.(*List)
+			i := (*reg(regs, ib)).N
+			if !ok || i >= uint64(len(l.Data)) {
+				goto slow
 			}
-			i := int64(regs[ins.B].N)
-			if uint64(i) >= uint64(len(l.Data)) {
-				exc = t.oob(i, len(l.Data))
-				goto throwHere
-			}
-			l.Data[i] = regs[ins.C]
+			l.Data[i] = (*reg(regs, ic))
 		case SGET:
-			s := regs[ins.B].S()
-			i := int64(regs[ins.C].N)
-			if uint64(i) >= uint64(len(s)) {
-				exc = t.oob(i, len(s))
-				goto throwHere
+			s, _ := (*reg(regs, ib)).R.(string)
+			i := (*reg(regs, ic)).N
+			if i >= uint64(len(s)) {
+				goto slow
 			}
-			regs[ins.A].N = uint64(s[i])
+			(*reg(regs, ia)).N = uint64(s[i])
 		case LEN:
 			var n int
-			switch x := regs[ins.B].R.(type) {
+			switch x := (*reg(regs, ib)).R.(type) {
 			case *Array:
 				n = len(x.Data)
 			case *List:
 				n = len(x.Data)
-			case *Dict:
-				n = x.Len()
 			case string:
 				n = len(x)
-			case nil:
-				if fn.Types[ins.C].Kind != KString {
-					exc = t.npe("length of null")
-					goto throwHere
-				}
+			default:
+				goto slow // a Dict, or null
 			}
-			regs[ins.A].N = uint64(n)
-		case NEWLIST:
-			lt := fn.Types[ins.B]
-			n := fn.original(pc).A // length in the following NOP (which may be trapped)
-			if exc = t.chargeHeap(objectSize+int64(n)*valueSize, "list literal"); exc != nil {
-				goto throwHere
-			}
-			l := &List{Type: lt, Data: make([]Value, n)}
-			copy(l.Data, regs[ins.C:ins.C+n])
-			regs[ins.A] = RefV(l)
-		case NEWDICT:
-			if exc = t.chargeHeap(2*objectSize, "new Dict"); exc != nil {
-				goto throwHere
-			}
-			regs[ins.A] = RefV(NewDict(fn.Types[ins.B]))
+			(*reg(regs, ia)).N = uint64(n)
 
 		case CALL:
-			callee := fn.Funcs[ins.B]
-			fr.PC = pc
-			if callee.NeedsThis && regs[ins.A].R == nil {
-				exc = t.npe("method " + callee.Short + " called on null")
-				goto throw
+			callee := fr.Fn.Funcs[ib]
+			fr.PC = pcOf(code, ip)
+			if callee.NeedsThis && (*reg(regs, ia)).R == nil {
+				goto slow
 			}
-			if !t.push(callee, fr.Base+ins.A, fr.Base+ins.C) {
+			base, ret := fr.Base+int32(ia), fr.Base+int32(ic)
+			if n := len(t.frames); n < cap(t.frames) && n < t.M.MaxFrames && int(base)+callee.NumRegs <= len(t.stack) {
+				// push, inline while the frame and registers fit, and
+				// enter the callee without a reload
+				t.frames = t.frames[:n+1]
+				fr = &t.frames[n]
+				*fr = Frame{Fn: callee, Base: base, Ret: ret}
+				code = unsafe.Pointer(unsafe.SliceData(callee.Code))
+				ip = code
+				regs = unsafe.Pointer(reg(regs, ia))
+				t.left-- // function entry: a safepoint
+				if t.left <= 0 || t.M.interrupt.Load() {
+					return StopBudget
+				}
+				continue
+			}
+			if !t.push(callee, base, ret) {
 				exc = t.M.NewException("StackOverflowException", "stack overflow")
 				goto throw
 			}
-			// function entry: a safepoint
-			budget--
-			if budget <= 0 || irq.Load() {
-				return StopBudget, budget
-			}
-			goto reload
+			goto entry
 		case CALLV, CALLI:
-			o, ok := regs[ins.A].R.(*Object)
+			fr.PC = pcOf(code, ip)
+			o, ok := (*reg(regs, ia)).R.(*Object)
+			if !ok {
+				goto slow
+			}
+			base, ret := fr.Base+int32(ia), fr.Base+int32(ic)
 			var callee *Funcode
-			if ok {
-				if ins.Op == CALLV {
-					callee = o.Class.VTable[ins.B]
-				} else {
-					callee = fn.lookupDyn(ins.B, o.Class)
-				}
+			if op == CALLV {
+				callee = o.Class.VTable[ib]
+			} else {
+				callee = fr.Fn.lookupDyn(int32(ib), o.Class)
 			}
-			fr.PC = pc
 			if callee == nil {
-				if ins.Op == CALLI && regs[ins.A].R != nil {
-					// Object methods on strings, boxed primitives, collections.
-					act, x := t.opObjectMethod(fr, ins)
-					switch act {
-					case actReload:
-						goto reload
-					case actEntry:
-						goto entry
-					}
-					exc = x
-					goto throw
-				}
-				if !ok {
-					exc = t.npe("method call on null")
-				} else {
-					exc = t.M.NewException("Exception", fmt.Sprintf("no method %s on %s", fn.Dyns[ins.B].Name, o.Class.Name))
-				}
-				goto throw
+				goto slowSaved
 			}
-			if !t.push(callee, fr.Base+ins.A, fr.Base+ins.C) {
+			if !t.push(callee, base, ret) {
 				exc = t.M.NewException("StackOverflowException", "stack overflow")
 				goto throw
 			}
-			// function entry: a safepoint
-			budget--
-			if budget <= 0 || irq.Load() {
-				return StopBudget, budget
-			}
-			goto reload
+			goto entry
 		case CALLF:
-			fv, _ := regs[ins.B].R.(*FuncVal)
-			fr.PC = pc
+			fr.PC = pcOf(code, ip)
+			fv, _ := (*reg(regs, ib)).R.(*FuncVal)
 			if fv == nil {
-				exc = t.npe("call of a null function value")
-				goto throw
+				goto slow
 			}
-			base := ins.A + 1
+			base, ret := int32(ia)+1, fr.Base+int32(ic)
 			if fv.Bound {
-				regs[ins.A] = fv.Recv
-				base = ins.A
+				(*reg(regs, ia)) = fv.Recv
+				base = int32(ia)
 			}
+			base += fr.Base
 			if fv.Native != nil {
-				nargs := len(fv.Type.Args) + int(ins.A+1-base)
-				nc := NCall{Native: fv.Native, NArgs: nargs}
-				stop, ok := t.callNative(&nc, fr.Base+base, fr.Base+ins.C)
+				nc := NCall{Native: fv.Native, NArgs: len(fv.Type.Args) + int(fr.Base+int32(ia)+1-base)}
+				stop, ok := t.callNative(&nc, base, ret)
 				if !ok {
 					if stop == stopCall {
 						goto entry
 					}
-					return stop, budget
+					return stop
 				}
 				goto reload
 			}
 			callee := fv.Target()
 			if callee == nil {
-				exc = t.M.NewException("Exception", "method "+fv.Name+" not found")
-				goto throw
+				goto slowSaved
 			}
-			if !t.push(callee, fr.Base+base, fr.Base+ins.C) {
+			if !t.push(callee, base, ret) {
 				exc = t.M.NewException("StackOverflowException", "stack overflow")
 				goto throw
 			}
-			// function entry: a safepoint
-			budget--
-			if budget <= 0 || irq.Load() {
-				return StopBudget, budget
-			}
-			goto reload
+			goto entry
 		case CALLN:
-			fr.PC = pc
-			stop, ok := t.callNative(&fn.NCalls[ins.B], fr.Base+ins.A, fr.Base+ins.C)
-			if !ok {
+			fr.PC = pcOf(code, ip)
+			{
+				nc := &fr.Fn.NCalls[ib]
+				base := fr.Base + int32(ia)
+				end := int(base) + nc.NArgs
+				var stop Stop
+				var ok bool
+				if end <= len(t.stack) && !nc.Native.Pinned {
+					// callNative's common case, inline
+					t.nativeDest, t.nativeArgs = fr.Base+int32(ic), base
+					v, err := nc.Native.Fn(t, t.stack[base:end])
+					if err == nil && !t.YieldAfterNative {
+						t.stack[t.nativeDest] = v
+						goto reload
+					}
+					stop, ok = t.nativeResult(v, err)
+				} else {
+					stop, ok = t.callNative(nc, base, fr.Base+int32(ic))
+				}
+				if ok {
+					goto reload
+				}
 				if stop == stopCall {
 					goto entry
 				}
-				return stop, budget
+				if stop == StopPark && *sw != nil {
+					if next := t.switchOnPark(); next != nil {
+						t, *sw = next, next
+						goto start
+					}
+				}
+				return stop
 			}
-			goto reload
 		case RET, RETV:
 			var v Value
-			if ins.Op == RET {
-				v = regs[ins.A]
+			if op == RET {
+				v = (*reg(regs, ia))
 			}
 			ret := fr.Ret
-			t.frames = t.frames[:len(t.frames)-1]
+			n := len(t.frames) - 1
+			t.frames = t.frames[:n]
 			if ret >= 0 {
 				t.stack[ret] = v
 			}
-			if len(t.frames) == 0 {
+			if n == 0 {
 				t.Result = v
-				return StopDone, budget
+				return StopDone
 			}
-			goto reload
-
-		case CONT:
-			// A continuation frame: the call it asked for has returned
-			// its result into R[1].
-			act, x := t.opCont(fr)
-			switch act {
-			case actReload:
-				goto reload
-			case actEntry:
-				goto entry
+			// back in the caller, without a reload
+			fr = &t.frames[n-1]
+			if !t.frameOK(fr) {
+				goto corrupt
 			}
-			exc = x
-			goto throw
-
-		case BIND:
-			b := &fn.Binds[ins.C]
-			if ins.B < 0 && b.val != nil {
-				regs[ins.A] = RefV(b.val)
-				break
-			}
-			f := &FuncVal{Fn: b.Fn, Native: b.Native, Name: b.Name, Type: b.Type}
-			if ins.B >= 0 {
-				recv := regs[ins.B]
-				if recv.R == nil {
-					exc = t.npe("method reference on null")
-					goto throwHere
-				}
-				f.Recv, f.Bound = recv, true
-			}
-			regs[ins.A] = RefV(f)
-
-		case THROW:
-			o, ok := regs[ins.A].R.(*Object)
-			if !ok {
-				exc = t.npe("throw of null")
-				goto throwHere
-			}
-			o.Native = nil // a fresh throw records a fresh trace
-			exc = o
-			goto throwHere
-		case RETHROW:
-			exc, _ = regs[ins.A].R.(*Object)
-			goto throwHere
-		case ASSERT:
-			if regs[ins.A].N == 0 {
-				exc = t.M.NewException("AssertionException", "assertion failed")
-				goto throwHere
-			}
+			code = unsafe.Pointer(unsafe.SliceData(fr.Fn.Code))
+			ip = unsafe.Add(code, uintptr(fr.PC)*instrSize)
+			regs = unsafe.Pointer(&t.stack[fr.Base])
 
 		case TRAP:
-			orig := fn.original(pc - 1)
-			if (t.skipFn == fn && t.skipPC == pc-1) || t.M.Hook == nil || t.NoDebug {
-				t.skipFn = nil
-				ins = orig
-				goto dispatch
+			fr.PC = pcOf(code, ip) - 1
+			orig, stop := t.onTrap(fr.Fn, fr.PC)
+			if stop {
+				return StopTrap
 			}
-			fr.PC = pc - 1
-			t.skipFn = nil
-			t.trapLeft = budget
-			if t.M.Hook.OnTrap(t, fn, pc-1) {
-				t.skipFn, t.skipPC = fn, pc-1
-				return StopTrap, budget
-			}
-			ins = orig
+			// (everything reloaded: nothing of the loop's is kept across
+			// a call)
+			fr = &t.frames[len(t.frames)-1]
+			code = unsafe.Pointer(unsafe.SliceData(fr.Fn.Code))
+			ip = unsafe.Add(code, uintptr(fr.PC+1)*instrSize)
+			regs = unsafe.Pointer(&t.stack[fr.Base])
+			op, ia, ib, ic = orig.Op, uintptr(uint32(orig.A)), uintptr(uint32(orig.B)), uintptr(uint32(orig.C))
 			goto dispatch
 
 		default:
-			panic(fmt.Sprintf("vm: bad opcode %v at %s pc %d", ins.Op, fn.Name, pc-1))
+			goto slow
 		}
 		continue
-	safepoint: // a rotated loop's test: one reduction per iteration
-		budget--
-		if budget <= 0 || irq.Load() {
-			fr.PC = pc
-			return StopBudget, budget
+	safepoint: // a loop's back-edge: one reduction per iteration
+		t.left--
+		if t.left <= 0 || t.M.interrupt.Load() {
+			fr.PC = pcOf(code, ip)
+			return StopBudget
 		}
 	}
 
-entry: // the runtime pushed a frame (a continuation's call): a safepoint
-	budget--
-	if budget <= 0 || irq.Load() {
-		return StopBudget, budget
+entry: // a frame was pushed (a call): its entry is a safepoint
+	t.left--
+	if t.left <= 0 || t.M.interrupt.Load() {
+		return StopBudget
 	}
 	goto reload
 
-throwHere:
-	fr.PC = pc
+slow: // an instruction that allocates, calls out, or throws
+	fr.PC = pcOf(code, ip)
+slowSaved:
+	{
+		act, x := t.slowOp()
+		switch act {
+		case actReload:
+			goto reload
+		case actEntry:
+			goto entry
+		}
+		exc = x
+		goto throw
+	}
+
+corrupt:
+	panic(t.badFrame(&t.frames[len(t.frames)-1]))
+
+divZero:
+	fr.PC = pcOf(code, ip)
+	exc = t.M.NewException("DivByZeroException", "division by zero")
 throw:
-	t.trapLeft = budget // for TrapReductions in ThrowHook.OnThrow
 	switch t.raise(exc) {
 	case raiseCaught:
 		exc = nil
 		goto reload
 	case raiseStop:
-		return StopTrap, budget
+		return StopTrap
 	}
-	return StopDone, budget
+	return StopDone
+}
+
+// switchOnPark asks the scheduler for a thread to run in place of t,
+// which has just parked, and prepares it to run (see RunSwitching); nil
+// if there is none. (Not inlined into the loop, even where a profile
+// says it is hot: see run.)
+//
+//go:noinline
+func (t *Thread) switchOnPark() *Thread {
+	t.inNative = true // as Run's caller sees it once it returns StopPark
+	t.reductions += int64(t.runBudget - t.left)
+	t.runBudget = t.left // counted
+	next, budget := t.M.Sched.SwitchOnPark(t)
+	if next == nil {
+		return nil
+	}
+	next.inNative = false
+	next.YieldAfterNative = false
+	next.runBudget, next.left = budget, budget
+	return next
+}
+
+// frameOK reports whether the frame fr, about to run, has its pc inside
+// its code and its registers inside the stack: the loop relies on both
+// without checking each access. Push keeps them so; this is for frames
+// restored or changed from outside while the thread was stopped, which
+// the loop checks when it starts (or switches to) a thread and when a
+// return enters a caller. (If not, Run raises an InternalError.)
+func (t *Thread) frameOK(fr *Frame) bool {
+	return uint(fr.PC) < uint(len(fr.Fn.Code)) && fr.Base >= 0 && int(fr.Base)+fr.Fn.NumRegs <= len(t.stack)
+}
+
+func (t *Thread) badFrame(fr *Frame) string {
+	return (fmt.Sprintf("vm: frame of %s at pc %d, registers [%d, %d), is outside its code (%d instructions) or the stack (%d registers)",
+		fr.Fn.Name, fr.PC, fr.Base, int(fr.Base)+fr.Fn.NumRegs, len(fr.Fn.Code), len(t.stack)))
+}
+
+// onTrap decides about the trapped instruction at pc of fn, the top
+// frame's (whose PC is pc): it reports whether the thread stops there
+// (the debug hook said so), and otherwise returns the instruction to
+// execute in its place.
+func (t *Thread) onTrap(fn *Funcode, pc int32) (Instr, bool) {
+	c := t.cold
+	if (c != nil && c.skipFn == fn && c.skipPC == pc) || t.M.Hook == nil || t.NoDebug {
+		if c != nil {
+			c.skipFn = nil
+		}
+		return fn.original(pc), false
+	}
+	if c != nil {
+		c.skipFn = nil
+	}
+	if t.M.Hook.OnTrap(t, fn, pc) {
+		c = t.cx()
+		c.skipFn, c.skipPC = fn, pc
+		return Instr{}, true
+	}
+	return fn.original(pc), false
 }
 
 // push enters callee with its registers starting at stack index base; its
@@ -875,7 +855,6 @@ func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 	}
 	args := t.stack[argBase : int(argBase)+nc.NArgs]
 	t.nativeDest, t.nativeArgs = dest, argBase
-	t.nativeType = nc.Type
 	var v Value
 	var err error
 	if nc.Native.Pinned && t.M.Sched != nil {
@@ -885,6 +864,16 @@ func (t *Thread) callNative(nc *NCall, argBase, dest int32) (Stop, bool) {
 	} else {
 		v, err = nc.Native.Fn(t, args)
 	}
+	return t.nativeResult(v, err)
+}
+
+// nativeResult acts on what the native called at t.nativeDest returned,
+// as callNative says. (Not inlined into the loop, even where a profile
+// says it is hot: see run.)
+//
+//go:noinline
+func (t *Thread) nativeResult(v Value, err error) (Stop, bool) {
+	dest := t.nativeDest
 	if err == nil {
 		t.stack[dest] = v
 		if t.YieldAfterNative {
@@ -1047,4 +1036,23 @@ func b2u(b bool) uint64 {
 		return 1
 	}
 	return 0
+}
+
+// reg returns register i of the frame whose registers start at regs.
+func reg(regs unsafe.Pointer, i uintptr) *Value {
+	return (*Value)(unsafe.Add(regs, uintptr(i)*unsafe.Sizeof(Value{})))
+}
+
+// The size of an Instr and the offsets of its operands.
+const (
+	instrSize = unsafe.Sizeof(Instr{})
+	offA      = unsafe.Offsetof(Instr{}.A)
+	offB      = unsafe.Offsetof(Instr{}.B)
+	offC      = unsafe.Offsetof(Instr{}.C)
+)
+
+// pcOf returns the pc of the instruction ip points to in the code that
+// starts at code.
+func pcOf(code, ip unsafe.Pointer) int32 {
+	return int32((uintptr(ip) - uintptr(code)) / instrSize)
 }

@@ -188,7 +188,7 @@ func dictMethods() []*Native {
 			if err := t.ChargeHeap(objectSize+int64(d.Len())*valueSize, "Dict.keys"); err != nil {
 				return Value{}, err
 			}
-			l := &List{Type: ListOf(d.Type.Key), Data: make([]Value, len(d.Keys))}
+			l := &List{Type: ListOf(d.Type.Key), Data: make([]Value, len(d.Keys)), id: t.M.seqIDs.Add(1)}
 			copy(l.Data, d.Keys)
 			return RefV(l), nil
 		}),

@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -11,13 +12,15 @@ import (
 // charCount counts code points). Case conversion is ASCII-only and trim
 // removes ASCII whitespace, as in the reference. The converters (toInt…
 // toChar) are strict: the whole text must be the value, else a plain
-// Exception is raised.
+// Exception is raised; toChar, like toInt, reads a decimal number (the
+// code point).
 func stringMethods() []*Native {
 	m := func(name, sig string, fn func(s string, a []Value) (Value, error)) *Native {
 		return libFn("string."+name, sig, func(t *Thread, a []Value) (Value, error) {
 			v, err := fn(a[0].S(), a)
 			if err == nil {
 				err = chargeResult(t, v, "string."+name)
+				t.M.NumberSeq(v.R) // (split's List)
 			}
 			return v, err
 		})
@@ -91,7 +94,15 @@ func stringMethods() []*Native {
 		conv("toFloat", Float),
 		conv("toDouble", Double),
 		conv("toBool", Bool),
-		conv("toChar", Char),
+		// toChar parses a code point written in decimal, as toInt
+		// parses an int: "66".toChar() is 'B'.
+		m("toChar", "char toChar()", func(s string, a []Value) (Value, error) {
+			n, ok := parseIntStrict(s, 32)
+			if !ok || n < 0 || n > utf8.MaxRune || n >= 0xD800 && n <= 0xDFFF {
+				return Value{}, Throwf("Exception", "string.toChar: %s is not a valid char (want the decimal code point of a Unicode character, such as \"66\" for 'B')", strconv.Quote(s))
+			}
+			return Value{N: uint64(n)}, nil
+		}),
 		m("charAt", "char charAt(int byteIdx)", func(s string, a []Value) (Value, error) {
 			i := a[1].I()
 			if i < 0 || i >= int64(len(s)) {

@@ -138,9 +138,10 @@ func TestStringConversions(t *testing.T) {
 		{"float toFloat()", "0.1", FloatV(float64(float32(0.1)))},
 		{"bool toBool()", "true", BoolV(true)},
 		{"bool toBool()", "false", BoolV(false)},
-		{"char toChar()", "a", Value{N: 'a'}},
-		{"char toChar()", "中", Value{N: '中'}},
-		{"char toChar()", "😀", Value{N: 0x1F600}},
+		{"char toChar()", "66", Value{N: 'B'}},
+		{"char toChar()", "20013", Value{N: '中'}},
+		{"char toChar()", "128512", Value{N: 0x1F600}},
+		{"char toChar()", "0", Value{N: 0}},
 	}
 	for _, tc := range ok {
 		if got := libMustStr(t, tc.sig, tc.s); got != tc.want {
@@ -168,6 +169,10 @@ func TestStringConversions(t *testing.T) {
 		{"char toChar()", "ab", `string.toChar: "ab" is not a valid char`},
 		{"char toChar()", "", `"" is not a valid char`},
 		{"char toChar()", "\xff", `"\xff"`},
+		{"char toChar()", "a", `string.toChar: "a" is not a valid char (want the decimal code point`},
+		{"char toChar()", "-1", `"-1" is not a valid char`},
+		{"char toChar()", "55296", `"55296" is not a valid char`},
+		{"char toChar()", "1114112", `"1114112" is not a valid char`},
 	}
 	for _, tc := range bad {
 		_, err := libStrCall(t, tc.sig, tc.s)

@@ -174,6 +174,13 @@ func (l *Library) Merge(o *Library) {
 // ErrPark is returned by a native whose thread must park.
 var ErrPark error = errPark
 
+// IsPark reports whether err is ErrPark: one type check and a pointer
+// comparison (err == ErrPark compares two interfaces through a call).
+func IsPark(err error) bool {
+	sig, ok := err.(*signal)
+	return ok && sig == errPark
+}
+
 // ErrYield is returned by a native that completed and yields its quantum.
 var ErrYield error = errYield
 

@@ -73,10 +73,17 @@ func (m *Machine) ArriveInput(chunk []byte, err error) []InputWake {
 // that it goes through the machine's Outside when there is one.
 func outsideFn(name string, fn NativeFunc) NativeFunc {
 	return func(t *Thread, a []Value) (Value, error) {
+		var v Value
+		var err error
 		if in := t.M.in; in != nil && in.out != nil {
-			return in.out.Call(t, name, func() (Value, error) { return fn(t, a) })
+			v, err = in.out.Call(t, name, func() (Value, error) { return fn(t, a) })
+		} else {
+			v, err = fn(t, a)
 		}
-		return fn(t, a)
+		// (numbered here, where a replay's result, made by the recording's
+		// decoder, arrives too)
+		t.M.NumberSeq(v.R)
+		return v, err
 	}
 }
 
@@ -96,5 +103,5 @@ func outsideOf(t *Thread) Outside {
 // between two reductions a thread passes each pc of each frame at most
 // once (calls and loop back-edges are the reductions).
 func (t *Thread) TrapReductions() int64 {
-	return t.reductions + int64(t.runBudget) - int64(t.trapLeft)
+	return t.reductions + int64(t.runBudget) - int64(t.left)
 }

@@ -48,6 +48,8 @@ type Field struct {
 	Type  *Type
 	Index int // slot in Object.Fields
 	Owner *Class
+	// Line is where it is declared, in Owner's file (0: not known).
+	Line int32
 }
 
 // FieldByName returns the named field, or nil.
@@ -61,16 +63,41 @@ func (c *Class) FieldByName(name string) *Field {
 }
 
 // IsSubclassOf reports whether c is d or derives from it (through bases or
-// implemented interfaces).
+// implemented interfaces). Interfaces form a graph (an interface may
+// extend several), so each is visited once, with a stack: time linear in
+// the number of types, where following every path could take time
+// exponential in the depth of a diamond of interfaces.
 func (c *Class) IsSubclassOf(d *Class) bool {
+	var buf [16]*Class
+	todo := buf[:0]
 	for k := c; k != nil; k = k.Base {
 		if k == d {
 			return true
 		}
-		for _, i := range k.Interfaces {
-			if i.IsSubclassOf(d) {
+		todo = append(todo, k.Interfaces...)
+	}
+	var seen map[*Class]bool // only once an interface extends another
+	for len(todo) > 0 {
+		k := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if k == d {
+			return true
+		}
+		if len(k.Interfaces) == 0 && k.Base == nil {
+			continue
+		}
+		if seen == nil {
+			seen = map[*Class]bool{}
+		}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		for b := k; b != nil; b = b.Base {
+			if b == d {
 				return true
 			}
+			todo = append(todo, b.Interfaces...)
 		}
 	}
 	return false
@@ -106,7 +133,10 @@ type LocalVar struct {
 	Reg     int32
 	StartPC int32
 	EndPC   int32
-	IsParam bool
+	// Line and Col are where it is declared, in the function's file
+	// (0: not known, e.g. this).
+	Line, Col int32
+	IsParam   bool
 }
 
 // Handler is one entry of a function's exception table: an exception
@@ -172,6 +202,10 @@ type Funcode struct {
 	trapped map[int32]Instr
 	pins    map[int32]int32
 	unset   map[int32]bool
+
+	// unverified is why the code failed verification (interp_verify.go),
+	// if it did.
+	unverified error
 }
 
 type icEntry struct {
@@ -237,9 +271,17 @@ func (p *Program) ClassByName(name string) *Class { return p.classByName[name] }
 // ("main", "Producer.run"), or nil.
 func (p *Program) FuncByName(name string) *Funcode { return p.funcByName[name] }
 
-// Finish prepares the program to run (caches, sorted tables).
+// Finish prepares the program to run (caches, sorted tables) and
+// verifies its code (see interp_verify.go). Every function must go
+// through it before it runs.
 func (p *Program) Finish() {
 	for _, f := range p.Funcs {
+		if f.unverified == nil && len(f.trapped) == 0 {
+			if err := f.verify(); err != nil {
+				f.badCode(err)
+			}
+		}
+		f.Code = withSlack(f.Code)
 		f.icache = make([]atomic.Pointer[icEntry], len(f.Dyns))
 		for i := range f.Binds {
 			b := &f.Binds[i]

@@ -37,7 +37,11 @@ type Copier struct {
 	M *Machine
 	// Ctx is for the Copyables of other packages (the scheduler keeps
 	// its own copying state there).
-	Ctx  any
+	Ctx any
+	// ptrs maps the objects of this package (objects, lists, arrays,
+	// dicts, bound function values, threads, traces) to their copies;
+	// memo, everything else (Seen, Remember).
+	ptrs ptrMap
 	memo map[unsafe.Pointer]any
 	err  error
 	// Bytes estimates the memory of the copies made; Objects counts them.
@@ -46,9 +50,53 @@ type Copier struct {
 	// Limit, if positive, bounds Bytes: past it the copy stops with
 	// ErrTooLarge (the state is too large to be worth copying).
 	Limit int64
+	// Frozen makes copies that will never run, only be copied again (a
+	// checkpoint): their objects and values are carved out of large
+	// blocks, a few allocations for the whole copy (a block lives as long
+	// as any object in it, which is fine for a copy dropped as a whole;
+	// a copy that runs would keep blocks alive for a few live objects).
+	Frozen  bool
+	objSlab []Object
+	valSlab []Value
 	// work lists the copies whose contents are still the original's.
 	work     []pending
 	draining bool
+}
+
+// Sizes of the blocks of a Frozen copy, and the largest slice carved
+// out of one.
+const (
+	objSlabLen  = 256
+	valSlabLen  = 4096
+	valSlabTake = 256
+)
+
+// newObject returns a zeroed object with n fields for a copy.
+func (c *Copier) newObject(n int) *Object {
+	if !c.Frozen {
+		return allocObject(n)
+	}
+	if len(c.objSlab) == 0 {
+		c.objSlab = make([]Object, objSlabLen)
+	}
+	o := &c.objSlab[0]
+	c.objSlab = c.objSlab[1:]
+	o.Fields = c.newValues(n, n)
+	return o
+}
+
+// newValues returns a zeroed slice of n values of capacity cp for a
+// copy.
+func (c *Copier) newValues(n, cp int) []Value {
+	if !c.Frozen || cp > valSlabTake {
+		return make([]Value, n, cp)
+	}
+	if cp > len(c.valSlab) {
+		c.valSlab = make([]Value, valSlabLen)
+	}
+	vs := c.valSlab[:n:cp]
+	c.valSlab = c.valSlab[cp:]
+	return vs
 }
 
 // pending is a copy whose references still point into the original.
@@ -67,7 +115,9 @@ const (
 // NewCopier returns a copier into m; hint, if positive, is the number of
 // objects expected.
 func NewCopier(m *Machine, hint int) *Copier {
-	return &Copier{M: m, memo: make(map[unsafe.Pointer]any, max(hint, 0))}
+	c := &Copier{M: m, memo: map[unsafe.Pointer]any{}}
+	c.ptrs.init(max(hint, 0))
+	return c
 }
 
 // ErrTooLarge is the error of a copy that went past its Limit.
@@ -157,8 +207,12 @@ func (c *Copier) drain() {
 		case pendValues:
 			vs := unsafe.Slice((*Value)(w.p), w.n)
 			for i := range vs {
-				if vs[i].R != nil {
-					vs[i].R = c.ref(vs[i].R)
+				switch r := vs[i].R.(type) {
+				case nil, string:
+				case *Object: // (the common case, without ref's switch)
+					vs[i].R = c.object(r)
+				default:
+					vs[i].R = c.ref(r)
 				}
 			}
 		case pendFunc:
@@ -176,7 +230,7 @@ func (c *Copier) values(vs []Value) []Value {
 	if vs == nil {
 		return nil
 	}
-	out := make([]Value, len(vs), cap(vs))
+	out := c.newValues(len(vs), cap(vs))
 	copy(out, vs)
 	c.Bytes += int64(cap(vs)) * int64(unsafe.Sizeof(Value{}))
 	c.later(out)
@@ -204,11 +258,11 @@ func (c *Copier) ref(r any) any {
 		if x == nil {
 			return x
 		}
-		if cp, ok := c.memo[unsafe.Pointer(x)]; ok {
-			return cp
+		if cp := c.ptrs.get(unsafe.Pointer(x)); cp != nil {
+			return (*Array)(cp)
 		}
-		cp := &Array{Type: x.Type, Data: x.Data}
-		c.memo[unsafe.Pointer(x)] = cp
+		cp := &Array{Type: x.Type, Data: x.Data, id: x.id}
+		c.ptrs.put(unsafe.Pointer(x), unsafe.Pointer(cp))
 		cp.Data = c.values(x.Data)
 		c.Bytes += int64(unsafe.Sizeof(*x))
 		c.Objects++
@@ -219,12 +273,12 @@ func (c *Copier) ref(r any) any {
 		if x == nil || !x.Bound {
 			return x // unbound function values are immutable
 		}
-		if cp, ok := c.memo[unsafe.Pointer(x)]; ok {
-			return cp
+		if cp := c.ptrs.get(unsafe.Pointer(x)); cp != nil {
+			return (*FuncVal)(cp)
 		}
 		cp := new(FuncVal)
 		*cp = *x
-		c.memo[unsafe.Pointer(x)] = cp
+		c.ptrs.put(unsafe.Pointer(x), unsafe.Pointer(cp))
 		c.work = append(c.work, pending{kind: pendFunc, p: unsafe.Pointer(cp)})
 		c.Bytes += int64(unsafe.Sizeof(*x))
 		c.Objects++
@@ -253,12 +307,21 @@ func (c *Copier) object(o *Object) *Object {
 	if o == nil {
 		return nil
 	}
-	if cp, ok := c.memo[unsafe.Pointer(o)]; ok {
-		return cp.(*Object)
+	if cp := c.ptrs.get(unsafe.Pointer(o)); cp != nil {
+		return (*Object)(cp)
 	}
-	cp := &Object{Class: o.Class, id: o.id}
-	c.memo[unsafe.Pointer(o)] = cp
-	cp.Fields = c.values(o.Fields)
+	var cp *Object
+	if len(o.Fields) == cap(o.Fields) { // (always, but for hand-made objects)
+		cp = c.newObject(len(o.Fields))
+		copy(cp.Fields, o.Fields)
+		c.later(cp.Fields)
+		c.Bytes += int64(len(o.Fields)) * int64(unsafe.Sizeof(Value{}))
+	} else {
+		cp = c.newObject(0)
+		cp.Fields = c.values(o.Fields)
+	}
+	cp.Class, cp.id = o.Class, o.id
+	c.ptrs.put(unsafe.Pointer(o), unsafe.Pointer(cp))
 	if o.Native != nil {
 		cp.Native = c.ref(o.Native)
 	}
@@ -271,11 +334,11 @@ func (c *Copier) list(l *List) *List {
 	if l == nil {
 		return nil
 	}
-	if cp, ok := c.memo[unsafe.Pointer(l)]; ok {
-		return cp.(*List)
+	if cp := c.ptrs.get(unsafe.Pointer(l)); cp != nil {
+		return (*List)(cp)
 	}
-	cp := &List{Type: l.Type}
-	c.memo[unsafe.Pointer(l)] = cp
+	cp := &List{Type: l.Type, id: l.id}
+	c.ptrs.put(unsafe.Pointer(l), unsafe.Pointer(cp))
 	cp.Data = c.values(l.Data)
 	c.Bytes += int64(unsafe.Sizeof(*l))
 	c.Objects++
@@ -286,15 +349,15 @@ func (c *Copier) dict(d *Dict) *Dict {
 	if d == nil {
 		return nil
 	}
-	if cp, ok := c.memo[unsafe.Pointer(d)]; ok {
-		return cp.(*Dict)
+	if cp := c.ptrs.get(unsafe.Pointer(d)); cp != nil {
+		return (*Dict)(cp)
 	}
 	cp := &Dict{Type: d.Type}
-	c.memo[unsafe.Pointer(d)] = cp
+	c.ptrs.put(unsafe.Pointer(d), unsafe.Pointer(cp))
 	// The index is keyed by the keys' copies: they are copied now (a
 	// key is a string, a scalar or an object whose copy is made at once,
 	// its contents later).
-	cp.Keys = make([]Value, len(d.Keys), cap(d.Keys))
+	cp.Keys = c.newValues(len(d.Keys), cap(d.Keys))
 	cp.index = make(map[Value]int, len(d.Keys))
 	for i, k := range d.Keys {
 		if k.R != nil {
@@ -313,14 +376,14 @@ func (c *Copier) trace(tr *Trace) *Trace {
 	if tr == nil {
 		return nil
 	}
-	if cp, ok := c.memo[unsafe.Pointer(tr)]; ok {
-		return cp.(*Trace)
+	if cp := c.ptrs.get(unsafe.Pointer(tr)); cp != nil {
+		return (*Trace)(cp)
 	}
 	cp := &Trace{Frames: tr.Frames, Thread: tr.Thread} // frames do not change once recorded
 	if tr.Rethrown != nil {
 		cp.Rethrown = append(make([]Rethrow, 0, cap(tr.Rethrown)), tr.Rethrown...)
 	}
-	c.memo[unsafe.Pointer(tr)] = cp
+	c.ptrs.put(unsafe.Pointer(tr), unsafe.Pointer(cp))
 	return cp
 }
 
@@ -329,12 +392,12 @@ func (c *Copier) thread(t *Thread) *Thread {
 	if t == nil {
 		return nil
 	}
-	if cp, ok := c.memo[unsafe.Pointer(t)]; ok {
-		return cp.(*Thread)
+	if cp := c.ptrs.get(unsafe.Pointer(t)); cp != nil {
+		return (*Thread)(cp)
 	}
 	cp := new(Thread)
 	*cp = *t
-	c.memo[unsafe.Pointer(t)] = cp
+	c.ptrs.put(unsafe.Pointer(t), unsafe.Pointer(cp))
 	cp.M = c.M
 	// The first frames and registers may live inside the Thread: the
 	// copy's then live inside the copy.
@@ -353,7 +416,12 @@ func (c *Copier) thread(t *Thread) *Thread {
 		cp.stack = st[:len(t.stack)]
 		c.Bytes += int64(cap(t.stack)) * int64(unsafe.Sizeof(Value{}))
 	}
-	cp.concatBuf = nil // the buffer may be shared by strings of t: the copy starts its own
+	if t.cold != nil {
+		cc := *t.cold
+		cc.concatBuf = nil // the buffer may be shared by strings of t: the copy starts its own
+		cp.cold = &cc
+		c.Bytes += int64(unsafe.Sizeof(cc))
+	}
 	c.work = append(c.work, pending{kind: pendThread, p: unsafe.Pointer(cp)})
 	c.Bytes += int64(unsafe.Sizeof(*t))
 	c.Objects++
@@ -375,13 +443,16 @@ func (c *Copier) fillThread(cp *Thread) {
 	cp.Sched = c.ref(cp.Sched)
 	cp.Result.R = c.ref(cp.Result.R)
 	cp.Uncaught = c.object(cp.Uncaught)
-	cp.Obj = c.ref(cp.Obj)
-	if th, ok := cp.pendingThrow.(*Throw); ok {
-		cp.pendingThrow = c.ref(th).(*Throw)
+	cc := cp.cold
+	if cc == nil {
+		return
 	}
-	cp.reported = c.object(cp.reported)
-	if cp.call != nil {
-		orig := cp.call
+	if th, ok := cc.pendingThrow.(*Throw); ok {
+		cc.pendingThrow = c.ref(th).(*Throw)
+	}
+	cc.reported = c.object(cc.reported)
+	if cc.call != nil {
+		orig := cc.call
 		pc := new(pendingCall)
 		*pc = *orig
 		if len(orig.args) > 0 && &orig.args[0] == &orig.buf[0] {
@@ -391,7 +462,7 @@ func (c *Copier) fillThread(cp *Thread) {
 			pc.args = c.values(orig.args)
 		}
 		pc.k = c.ref(orig.k).(Continuation)
-		cp.call = pc
+		cc.call = pc
 	}
 }
 
@@ -469,6 +540,7 @@ func (s serState) copyFor(c *Copier) serState {
 // Call it when no thread runs.
 func (m *Machine) CopyStateTo(dst *Machine, c *Copier) {
 	dst.objIDs.Store(m.objIDs.Load())
+	dst.seqIDs.Store(m.seqIDs.Load())
 	if m.termClass != nil { // (read without the Once: no thread runs)
 		dst.termOnce.Do(func() { dst.termClass = m.termClass })
 	}

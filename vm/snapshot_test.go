@@ -28,8 +28,15 @@ func heapOf(m *Machine, n int) *Thread {
 
 // TestCopyKeepsSharing: the copy of a graph has the same shape — one
 // copy per object, shared references shared, cycles closed — and shares
-// nothing with the original.
+// nothing with the original; a Frozen copy (a checkpoint's, made of
+// large blocks) too, and a copy of it again.
 func TestCopyKeepsSharing(t *testing.T) {
+	t.Run("copy", func(t *testing.T) { testCopyKeepsSharing(t, false, false) })
+	t.Run("frozen", func(t *testing.T) { testCopyKeepsSharing(t, true, false) })
+	t.Run("copy of frozen", func(t *testing.T) { testCopyKeepsSharing(t, true, true) })
+}
+
+func testCopyKeepsSharing(t *testing.T, frozen, again bool) {
 	m := NewMachine(NewProgram(), nil, nil, nil)
 	th := heapOf(m, 100)
 	l := th.stack[1].R.(*List)
@@ -40,9 +47,17 @@ func TestCopyKeepsSharing(t *testing.T) {
 	id := first.ID()
 	m2 := NewMachine(NewProgram(), nil, nil, nil)
 	c := NewCopier(m2, 0)
+	c.Frozen = frozen
 	cp := c.Thread(th)
 	if c.Err() != nil {
 		t.Fatal(c.Err())
+	}
+	if again {
+		c = NewCopier(m2, 0)
+		cp = c.Thread(cp)
+		if c.Err() != nil {
+			t.Fatal(c.Err())
+		}
 	}
 	if &cp.stack[0] != &cp.stack0[0] || cp.M != m2 {
 		t.Fatal("the copy's registers are not its own")
@@ -77,17 +92,25 @@ func TestCopyKeepsSharing(t *testing.T) {
 }
 
 // BenchmarkCopyHeap copies a thread whose registers reach 100,000
-// objects (a List of them, a Dict of a tenth of them): the cost of a
+// objects (a List of them, a Dict of a tenth of them) as a checkpoint
+// does (Frozen: the copy is never run, only copied again): the cost of a
 // checkpoint per object of the program's heap.
 //
 //	go test ./vm -run '^$' -bench CopyHeap
-func BenchmarkCopyHeap(b *testing.B) {
+func BenchmarkCopyHeap(b *testing.B) { benchCopyHeap(b, true) }
+
+// BenchmarkCopyHeapRestore is BenchmarkCopyHeap for a copy that runs (a
+// checkpoint restored).
+func BenchmarkCopyHeapRestore(b *testing.B) { benchCopyHeap(b, false) }
+
+func benchCopyHeap(b *testing.B, frozen bool) {
 	const n = 100_000
 	m := NewMachine(NewProgram(), nil, nil, nil)
 	th := heapOf(m, n)
 	var bytes int64
 	for b.Loop() {
 		c := NewCopier(NewMachine(m.Prog, nil, nil, nil), n)
+		c.Frozen = frozen
 		c.Thread(th)
 		bytes = c.Bytes
 	}

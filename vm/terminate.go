@@ -40,9 +40,10 @@ func (t *Thread) RaiseWhenResumed(exc *Object) {
 		t.frames[len(t.frames)-1].PC++
 		t.inNative = true
 	}
-	t.skipFn = nil
-	t.reported = nil
-	t.pendingThrow = &Throw{Obj: exc}
+	c := t.cx()
+	c.skipFn = nil
+	c.reported = nil
+	c.pendingThrow = &Throw{Obj: exc}
 }
 
 // RestartFrame drops the depth frames above frame depth (0: the
@@ -56,8 +57,10 @@ func (t *Thread) RestartFrame(depth int) {
 	t.frames = t.frames[:len(t.frames)-depth]
 	f := &t.frames[len(t.frames)-1]
 	f.PC = 0
-	t.call = nil
-	t.reported = nil
+	if c := t.cold; c != nil {
+		c.call = nil
+		c.reported = nil
+	}
 	t.skipAt(f.Fn, 0)
 }
 
@@ -65,9 +68,12 @@ func (t *Thread) RestartFrame(depth int) {
 // there when it resumes (a breakpoint where it stands is not hit again);
 // nothing is left to skip if pc is not patched.
 func (t *Thread) skipAt(fn *Funcode, pc int32) {
-	t.skipFn, t.skipPC = nil, 0
+	if c := t.cold; c != nil {
+		c.skipFn, c.skipPC = nil, 0
+	}
 	if fn.HasTrap(pc) {
-		t.skipFn, t.skipPC = fn, pc
+		c := t.cx()
+		c.skipFn, c.skipPC = fn, pc
 	}
 }
 

@@ -129,6 +129,7 @@ type Machine struct {
 	termClass *Class // the class of terminations (terminate.go)
 
 	objIDs atomic.Int64 // the last identity number given (ObjectID)
+	seqIDs atomic.Int64 // the last allocation number of an array or List (NumberSeq)
 }
 
 // SetInterrupt sets or clears the machine's interrupt: while it is set,
@@ -173,24 +174,14 @@ type Thread struct {
 	// Uncaught is the exception that ended the thread, if any.
 	Uncaught *Object
 
-	// Obj is the NLang Thread object for this thread (made on demand by
-	// the scheduler).
-	Obj any
+	reductions int64       // total reductions spent
+	runBudget  int         // the budget of the Run in progress
+	left       int         // the budget left in the Run in progress
+	cold       *threadCold // what few threads need, made on first use
+	nativeDest int32       // stack index awaiting a parked native's result
+	nativeArgs int32       // stack index of the native call's first argument
 
-	reductions   int64   // total reductions spent
-	concatBuf    *[]byte // the buffer behind the last long string built (concat)
-	nativeType   *Type
-	pendingThrow error
-	reported     *Object      // exception already shown to the debugger's ThrowHook
-	runBudget    int          // the budget of the Run in progress
-	trapLeft     int          // the budget left at the trap being decided (TrapReductions)
-	skipFn       *Funcode     // execute the trapped instruction at (skipFn, skipPC) once
-	call         *pendingCall // the call a native asked for (CallThen)
-	nativeDest   int32        // stack index awaiting a parked native's result
-	nativeArgs   int32        // stack index of the native call's first argument
-	skipPC       int32
-
-	// (the small fields last, together: a parked thread is 512 bytes)
+	// (the small fields last, together: a parked thread is 448 bytes)
 
 	State ThreadState
 	// YieldAfterNative makes the native call in progress end the thread's
@@ -202,6 +193,34 @@ type Thread struct {
 	// (threads the debugger runs to evaluate expressions).
 	NoDebug  bool
 	inNative bool // parked inside a native call (top frame PC is past the call)
+}
+
+// threadCold is the part of a Thread that few threads need, kept out of
+// it so that a parked thread stays small (see TestThreadSize).
+type threadCold struct {
+	concatBuf    []byte // the buffer behind the last long string built (concat)
+	pendingThrow error
+	reported     *Object      // exception already shown to the debugger's ThrowHook
+	skipFn       *Funcode     // execute the trapped instruction at (skipFn, skipPC) once
+	call         *pendingCall // the call a native asked for (CallThen)
+	skipPC       int32
+}
+
+// cx returns t's threadCold, made on first use.
+func (t *Thread) cx() *threadCold {
+	if t.cold == nil {
+		t.cold = &threadCold{}
+	}
+	return t.cold
+}
+
+// pendingThrow returns the error the thread raises when it resumes
+// (CompleteThrow), or nil.
+func (t *Thread) pendingThrow() error {
+	if t.cold == nil {
+		return nil
+	}
+	return t.cold.pendingThrow
 }
 
 // NewThread returns a thread that will call f with args when first run.
@@ -268,11 +287,25 @@ func (t *Thread) NativeArg(i int) Value { return t.stack[t.nativeArgs+int32(i)] 
 
 // CompleteThrow makes the native the thread is parked in raise err (a
 // *Throw) when the thread resumes.
-func (t *Thread) CompleteThrow(err error) { t.pendingThrow = err }
+func (t *Thread) CompleteThrow(err error) { t.cx().pendingThrow = err }
 
 // NativeType returns the type attached to the current native call site
 // (the instantiated host type for constructors and methods).
-func (t *Thread) NativeType() *Type { return t.nativeType }
+// It is read from the call site: the CALLN instruction before the top
+// frame's pc (nil for a native called through a function value).
+func (t *Thread) NativeType() *Type {
+	if len(t.frames) == 0 {
+		return nil
+	}
+	fr := &t.frames[len(t.frames)-1]
+	if fr.PC <= 0 || int(fr.PC) > len(fr.Fn.Code) {
+		return nil
+	}
+	if in := fr.Fn.original(fr.PC - 1); in.Op == CALLN && int(in.B) < len(fr.Fn.NCalls) {
+		return fr.Fn.NCalls[in.B].Type
+	}
+	return nil
+}
 
 // Reductions returns the total number of reductions the thread has spent.
 func (t *Thread) Reductions() int64 { return t.reductions }
@@ -303,6 +336,12 @@ type Scheduler interface {
 	// or raises err if it is not nil (a *Throw). It may be called from
 	// any goroutine.
 	WakeIO(t *Thread, v Value, err error)
+	// SwitchOnPark is called by RunSwitching when the thread t it runs
+	// has just parked (a native returned ErrPark): it returns the thread
+	// to run next in the same loop and its budget, having done all the
+	// bookkeeping of ending t's quantum and beginning the next one, or
+	// nil to have Run return StopPark.
+	SwitchOnPark(t *Thread) (next *Thread, budget int)
 }
 
 // CallFrame is one line of a backtrace.

@@ -126,13 +126,45 @@ func (o *Object) ID() int64 {
 type Array struct {
 	Type *Type // the array type (Elem is the element type)
 	Data []Value
+	id   int64 // allocation number (Machine.NumberSeq); 0: none
 }
+
+// PeekID returns the array's allocation number: arrays and Lists are
+// numbered in the order a machine makes them (apart from the objects'
+// numbers, which the program sees), so that a debugger can tell the
+// same array in two executions of one recording. 0: not numbered.
+func (a *Array) PeekID() int64 { return a.id }
 
 // List is an NLang List<T>.
 type List struct {
 	Type *Type
 	Data []Value
+	id   int64 // allocation number (Machine.NumberSeq); 0: none
 }
+
+// PeekID returns the List's allocation number (see Array.PeekID).
+func (l *List) PeekID() int64 { return l.id }
+
+// NumberSeq gives x, an *Array or *List without a number, the machine's
+// next allocation number of arrays and Lists, and returns x.
+func (m *Machine) NumberSeq(x any) any {
+	switch y := x.(type) {
+	case *Array:
+		if y != nil && y.id == 0 {
+			y.id = m.seqIDs.Add(1)
+		}
+	case *List:
+		if y != nil && y.id == 0 {
+			y.id = m.seqIDs.Add(1)
+		}
+	}
+	return x
+}
+
+// Allocated returns the last allocation numbers given: of objects
+// (ObjectID) and of arrays and Lists (NumberSeq). Call it when no thread
+// runs.
+func (m *Machine) Allocated() (objects, seqs int64) { return m.objIDs.Load(), m.seqIDs.Load() }
 
 // Dict is an NLang Dict<K,V>: a map that remembers insertion order.
 //

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-dap"
 
 	dapserver "github.com/nlangdbg/nlangdbg/dap"
+	"github.com/nlangdbg/nlangdbg/dap/api"
 )
 
 // Debugger benchmarks, through the DAP server in-process:
@@ -31,7 +32,7 @@ func debugClient(b *testing.B) *dapClient {
 
 // launchTo launches path with one breakpoint at line (0: none) and waits
 // for the first stop or the end; it returns the stopped event (or nil).
-func launchTo(b *testing.B, c *dapClient, path string, line int) *dap.StoppedEvent {
+func launchTo(b *testing.B, c *dapClient, path string, line int) *api.StoppedEvent {
 	if _, err := c.call(&dap.LaunchRequest{Request: request("launch"), Arguments: rawArgs(map[string]any{"program": path})}); err != nil {
 		b.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func launchTo(b *testing.B, c *dapClient, path string, line int) *dap.StoppedEve
 	}
 	for m := range c.Events {
 		switch e := m.(type) {
-		case *dap.StoppedEvent:
+		case *api.StoppedEvent: // (the client decodes nlangdbg's stopped events)
 			return e
 		case *dap.TerminatedEvent:
 			return nil

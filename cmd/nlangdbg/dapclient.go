@@ -152,11 +152,17 @@ func decodeMessage(content []byte) (dap.Message, error) {
 		return nil, err
 	}
 	switch {
-	case head.Type == "response" && strings.HasPrefix(head.Command, "nlang/") && head.Success:
+	case head.Type == "response" && (strings.HasPrefix(head.Command, "nlang/") || head.Command == api.CmdLocations) && head.Success:
 		m := &customResponse{}
 		return m, json.Unmarshal(content, m)
-	case head.Type == "response" && strings.HasPrefix(head.Command, "nlang/"):
+	case head.Type == "response" && (strings.HasPrefix(head.Command, "nlang/") || head.Command == api.CmdLocations):
 		m := &dap.ErrorResponse{}
+		return m, json.Unmarshal(content, m)
+	case head.Type == "response" && head.Command == "evaluate" && head.Success:
+		m := &api.EvaluateResponse{} // (with its location reference)
+		return m, json.Unmarshal(content, m)
+	case head.Type == "response" && head.Command == "variables" && head.Success:
+		m := &api.VariablesResponse{}
 		return m, json.Unmarshal(content, m)
 	case head.Type == "event" && head.Event == "stopped":
 		m := &api.StoppedEvent{}

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/dap/api"
 )
 
 // BenchmarkNextStep measures one `next` over the DAP server: the request,
@@ -32,7 +34,7 @@ func BenchmarkNextStep(b *testing.B) {
 			b.Fatal(err)
 		}
 		for m := range c.Events {
-			if _, ok := m.(*dap.StoppedEvent); ok {
+			if _, ok := m.(*api.StoppedEvent); ok {
 				break
 			}
 		}

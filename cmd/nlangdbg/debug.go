@@ -85,11 +85,17 @@ func debugCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if *replay != "" {
-		return debugReplay(*replay, fs.NArg(), false, stdin, stdout, stderr)
-	}
-	if *core != "" {
-		return debugReplay(*core, fs.NArg(), true, stdin, stdout, stderr)
+	if *replay != "" || *core != "" {
+		heap := int64(0) // the recording's, unless --max-heap is given
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "max-heap" {
+				heap = opts.MaxHeap
+			}
+		})
+		if *replay != "" {
+			return debugReplay(*replay, fs.NArg(), false, heap, stdin, stdout, stderr)
+		}
+		return debugReplay(*core, fs.NArg(), true, heap, stdin, stdout, stderr)
 	}
 	if fs.NArg() < 1 {
 		fmt.Fprintln(stderr, "nlangdbg debug: missing program file")

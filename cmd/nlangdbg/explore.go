@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nlangdbg/nlangdbg/inspect"
 	"github.com/nlangdbg/nlangdbg/sched"
@@ -55,6 +56,10 @@ reproduces. DIR/result.json holds the result; --json prints it.
 --race runs every schedule with the race detector (see run --race): a
 data race is a failure.
 
+--fail-on-leak makes a run that ends with leaked threads a failure: threads
+left parked on what no thread that can run reaches (see run --leaks), each
+reported with what it waits on and where it was spawned.
+
 --jobs J runs J workers in parallel; --shard I/K runs shard I (from 0) of
 K disjoint shards, and "nlangdbg explore merge DIR..." combines the
 results of the shards' --out directories.
@@ -94,6 +99,7 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var((*listFlag)(&allowWrite), "allow-write", "directory the program may write (repeatable)")
 	denyFS := fs.Bool("deny-fs", false, "no file access")
 	fs.BoolVar(&cfg.Race, "race", false, "detect data races in every schedule")
+	fs.BoolVar(&cfg.FailOnLeak, "fail-on-leak", false, "a run that ends with leaked threads is a failure")
 	fs.BoolVar(&cfg.StateCache, "state-cache", false, "dfs: skip the schedules that branch after a state already explored (pays from --depth 3)")
 	fs.StringVar(&cfg.Granularity, "granularity", "shared", "scheduling points: shared (safepoints, synchronisation operations and every shared access) or sync (not the accesses)")
 	if err := fs.Parse(args); err != nil {
@@ -131,7 +137,7 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg.FS = policy
 	if *expect != "" {
-		b, err := os.ReadFile(*expect)
+		b, err := vm.ReadRegularFile(*expect, explore.MaxExpectSize, "--expect-output takes a file holding the expected output")
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -146,6 +152,12 @@ func exploreCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg.Path, cfg.Source, cfg.Args = path, src, fs.Args()[1:]
 	if cfg.Prog = compileProgram(path, src, stderr); cfg.Prog == nil {
 		return 1
+	}
+	if err := cfg.Check(); err != nil {
+		return fail("%v", err)
+	}
+	if err := explore.CheckOut(*out); err != nil { // before hours of exploration, not after
+		return fail("--out %s: %v", *out, err)
 	}
 	var prog explore.Progress
 	stopProgress := showProgress(stderr, &prog, cfg.Schedules, cfg.Shards)
@@ -212,12 +224,85 @@ func showProgress(w io.Writer, p *explore.Progress, total, shards int) func() {
 
 func printJSON(w io.Writer, res *explore.Result) {
 	b, _ := json.MarshalIndent(res, "", "  ")
-	fmt.Fprintf(w, "%s\n", b)
+	fmt.Fprintf(w, "%s\n", jsonPrintable(b))
 }
+
+// jsonPrintable escapes in JSON text what encoding/json leaves as it is
+// and a terminal would act on: DEL, the C1 controls (U+009B starts an
+// escape sequence on some terminals) and the controls of text direction.
+// They can only be inside strings, where \uXXXX means the same.
+func jsonPrintable(b []byte) []byte {
+	var out []byte
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r != '\n' && unprintable(r) {
+			if out == nil {
+				out = append([]byte(nil), b[:i]...)
+			}
+			out = fmt.Appendf(out, "\\u%04x", r)
+		} else if out != nil {
+			out = append(out, b[i:i+n]...)
+		}
+		i += n
+	}
+	if out == nil {
+		return b
+	}
+	return out
+}
+
+// printable returns s with what a terminal would act on rather than
+// show — control characters (escape sequences start with one; a tab
+// stays), invalid UTF-8, the Unicode controls of text direction — written
+// as Go escapes (\x1b, \u202e). The strings of a result may come from a
+// file (explore merge) or from the program's own messages.
+func printable(s string) string {
+	ok := utf8.ValidString(s)
+	for _, r := range s {
+		ok = ok && !unprintable(r)
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
+				fmt.Fprintf(&b, "\\x%02x", s[i])
+				continue
+			}
+			b.WriteRune(r)
+		case r < 0x80 && unprintable(r):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case unprintable(r):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// unprintable reports whether printable escapes r.
+func unprintable(r rune) bool {
+	switch {
+	case r == '\t':
+		return false
+	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+		return true
+	}
+	return false
+}
+
+// tabless is printable for a cell of a table: a tab is escaped too.
+func tabless(s string) string { return strings.ReplaceAll(printable(s), "\t", `\t`) }
 
 // printSummary writes the result as a table and each failure's report;
 // merged is the number of shards a merged result was made of (0: one
-// run).
+// run). Every string of the result goes through printable.
 func printSummary(w io.Writer, res *explore.Result, merged int) {
 	rate := ""
 	if res.Seconds > 0 {
@@ -235,7 +320,7 @@ func printSummary(w io.Writer, res *explore.Result, merged int) {
 		gran = ", granularity sync" // shared is the default
 	}
 	fmt.Fprintf(w, "explore %s: %d schedules (%s, depth %d, seed %d%s%s) in %.2f s%s: ",
-		res.Program, res.Schedules, res.Strategy, res.Depth, res.Seed, gran, shard, res.Seconds, rate)
+		printable(res.Program), res.Schedules, printable(res.Strategy), res.Depth, res.Seed, gran, shard, res.Seconds, rate)
 	switch n := len(res.Failures); {
 	case n == 0:
 		fmt.Fprintln(w, "no failure")
@@ -254,14 +339,14 @@ func printSummary(w io.Writer, res *explore.Result, merged int) {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tfailure\tplace\tschedules\thits\tpreemptions\treplay")
 	for k, f := range res.Failures {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%d (found with %d)\t%s\n", k+1, f.Kind, f.Place, f.Schedule+1, f.Hits,
-			f.Shrunk, f.Preemptions, f.Replay)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%d (found with %d)\t%s\n", k+1, tabless(f.Kind), tabless(f.Place), f.Schedule+1, f.Hits,
+			f.Shrunk, f.Preemptions, tabless(f.Replay))
 	}
 	tw.Flush()
 	for k, f := range res.Failures {
-		fmt.Fprintf(w, "\nfailure %d: %s", k+1, f.Kind)
+		fmt.Fprintf(w, "\nfailure %d: %s", k+1, printable(f.Kind))
 		if f.Place != "" {
-			fmt.Fprintf(w, " at %s", f.Place)
+			fmt.Fprintf(w, " at %s", printable(f.Place))
 		}
 		fmt.Fprintln(w)
 		if msg := strings.TrimRight(f.Message, "\n"); msg != "" {
@@ -269,12 +354,12 @@ func printSummary(w io.Writer, res *explore.Result, merged int) {
 				if l == "" {
 					fmt.Fprintln(w)
 				} else {
-					fmt.Fprintf(w, "  %s\n", l)
+					fmt.Fprintf(w, "  %s\n", printable(l))
 				}
 			}
 		}
 		if f.Replay != "" {
-			fmt.Fprintf(w, "  reproduce: nlangdbg replay %s\n", f.Replay)
+			fmt.Fprintf(w, "  reproduce: nlangdbg replay %s\n", printable(f.Replay))
 		}
 	}
 }

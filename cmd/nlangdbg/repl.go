@@ -62,6 +62,8 @@ type repl struct {
 	sources map[string][]string
 	funcs   []string
 	names   map[string]string // the program's files: path -> the name shown (replsource.go)
+
+	past replMoments // the moments the answers about the past showed (repl_past.go)
 }
 
 // replBP is a breakpoint as the REPL numbers it.

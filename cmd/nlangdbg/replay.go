@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	dapserver "github.com/nlangdbg/nlangdbg/dap"
+	"github.com/nlangdbg/nlangdbg/inspect"
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/sched/record"
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -20,7 +21,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "replay",
-		usage:   "[--race] REC [PROG.n]",
+		usage:   "[--race] [--max-heap SIZE] [--max-steps N] REC [PROG.n]",
 		summary: "re-execute a recording made with run --record",
 		help: `
 Re-executes the run recorded in REC (nlangdbg run --record REC PROG.n):
@@ -40,6 +41,12 @@ bytecode) is refused, as is one of another program when PROG.n is given.
 on stderr (not checked against the recording), and a replay that would
 exit 0 exits 66 if it found one. A recording made with the detector on
 (run --race --record, explore --race) replays with it without the flag.
+
+A recording is not trusted more than a command line: its quota and limits
+are checked against the bounds of run's flags, and it must be a regular
+file of at most 1GiB. --max-heap SIZE replaces the recording's heap limit;
+--max-steps N stops the replay (exit 1, with a message) at the end of the
+quantum that takes it past N reductions.
 See docs/recording.md.`,
 		run: replayCmd,
 	})
@@ -105,6 +112,8 @@ func recordedConfig(h record.Header, rp *record.Replayer, stdout, stderr io.Writ
 func replayCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("replay", stderr)
 	race := fs.Bool("race", false, "run the race detector (see run --race)")
+	var ro replayOptions
+	ro.flags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -115,22 +124,62 @@ func replayCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "nlangdbg replay: want a recording and at most one program file (usage: nlangdbg replay REC [PROG.n])")
 		return 2
 	}
+	if err := ro.check(); err != nil {
+		fmt.Fprintf(stderr, "nlangdbg replay: %v\n", err)
+		return 2
+	}
 	out := stdout
 	var bw *bufio.Writer
 	if f, ok := stdout.(*os.File); ok && !isTerminal(f) {
 		bw = bufio.NewWriterSize(stdout, 64<<10)
 		out = bw
 	}
-	code := replayFile(fs.Arg(0), fs.Arg(1), *race, out, &flushWriter{w: stderr, flush: bw})
+	code := replayFile(fs.Arg(0), fs.Arg(1), *race, ro, out, &flushWriter{w: stderr, flush: bw})
 	if bw != nil {
 		bw.Flush()
 	}
 	return code
 }
 
+// replayOptions are what a user may set over a recording's own options:
+// a heap limit (a recording's is checked against the flags' bounds, and
+// may still be more than this machine should give) and a step cap.
+type replayOptions struct {
+	MaxHeap  int64 // 0: the recording's
+	MaxSteps int64 // reductions after which the replay stops; 0: no cap
+}
+
+func (o *replayOptions) flags(fs *flag.FlagSet) {
+	fs.Var((*sizeFlag)(&o.MaxHeap), "max-heap", "heap limit instead of the recording's (bytes, or 100MB, 512MiB, 4GiB)")
+	fs.Int64Var(&o.MaxSteps, "max-steps", 0, "stop the replay after this many reductions (0: no cap)")
+}
+
+// check checks the options against the bounds of run's flags.
+func (o replayOptions) check() error {
+	if o.MaxSteps < 0 {
+		return fmt.Errorf("max-steps must not be negative, got %d", o.MaxSteps)
+	}
+	if o.MaxHeap != 0 {
+		l := inspect.DefaultLimits()
+		l.MaxHeap = o.MaxHeap
+		return l.Check()
+	}
+	return nil
+}
+
+// apply puts the options over the configuration of a replay through rp
+// (recordedConfig): the user's heap limit over the recording's, the step
+// cap.
+func (o replayOptions) apply(cfg *sched.RunConfig, rp *record.Replayer) {
+	if o.MaxHeap > 0 {
+		cfg.MaxHeap = o.MaxHeap
+	}
+	rp.SetMaxSteps(o.MaxSteps)
+}
+
 // replayFile replays the recording recPath (of the program progPath, if
 // not "") and returns the exit code.
-func replayFile(recPath, progPath string, race bool, stdout, stderr io.Writer) int {
+func replayFile(recPath, progPath string, race bool, ro replayOptions, stdout, stderr io.Writer) int {
 	rec, err := record.ReadFile(recPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "nlangdbg replay: %v\n", err)
@@ -141,7 +190,7 @@ func replayFile(recPath, progPath string, race bool, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "nlangdbg replay: %s\n", msg)
 		return 1
 	}
-	code, div := replayRun(prog, rec, race || rec.Header.Race, stdout, stderr)
+	code, div := replayRun(prog, rec, race || rec.Header.Race, ro, stdout, stderr)
 	if div != nil {
 		fmt.Fprintf(stderr, "nlangdbg replay: %s: %v\n", recPath, div)
 		return 1
@@ -152,10 +201,11 @@ func replayFile(recPath, progPath string, race bool, stdout, stderr io.Writer) i
 // replayRun replays rec with prog and returns the exit code and the
 // first divergence, if any. With race, the race detector runs and writes
 // its reports to stderr (they are not checked against the recording).
-func replayRun(prog *vm.Program, rec *record.Recording, race bool, stdout, stderr io.Writer) (int, *record.Divergence) {
+func replayRun(prog *vm.Program, rec *record.Recording, race bool, ro replayOptions, stdout, stderr io.Writer) (int, *record.Divergence) {
 	h := rec.Header
 	rp := record.NewReplayer(rec)
 	cfg := recordedConfig(h, rp, stdout, stderr)
+	ro.apply(&cfg, rp)
 	d := withRace(race, prog, &cfg, stderr)
 	r, err := sched.Boot(prog, cfg)
 	if err != nil {
@@ -173,7 +223,7 @@ func loadRecorded(rec *record.Recording, recPath, progPath string, stderr io.Wri
 	h := rec.Header
 	path, src := h.Path, h.Source
 	if progPath != "" {
-		b, err := os.ReadFile(progPath)
+		b, err := inspect.ReadSource(progPath)
 		if err != nil {
 			return nil, err.Error()
 		}
@@ -197,7 +247,7 @@ func loadRecorded(rec *record.Recording, recPath, progPath string, stderr io.Wri
 
 // debugReplay is debug --replay REC (and --core DUMP, if core): the REPL
 // on a recording.
-func debugReplay(recPath string, nargs int, core bool, stdin io.Reader, stdout, stderr io.Writer) int {
+func debugReplay(recPath string, nargs int, core bool, maxHeap int64, stdin io.Reader, stdout, stderr io.Writer) int {
 	if nargs > 0 {
 		fmt.Fprintln(stderr, "nlangdbg debug: --replay and --core take no program file (the recording holds it)")
 		return 2
@@ -222,6 +272,9 @@ func debugReplay(recPath string, nargs int, core bool, stdin io.Reader, stdout, 
 	r := newREPL(newDAPClient(c1, c1), stdout)
 	r.program = rec.Header.Path
 	launch := map[string]any{"replay": abs, "stopOnEntry": true}
+	if maxHeap > 0 {
+		launch["maxHeap"] = maxHeap // over the recording's
+	}
 	return runTerminal(r, launch, false, stdin, stdout, stderr)
 }
 

@@ -52,7 +52,7 @@ func replayRecorded(t *testing.T, r recorded) {
 		t.Fatal(msg)
 	}
 	var out bytes.Buffer
-	code, div := replayRun(prog, r.rec, false, &out, &errb)
+	code, div := replayRun(prog, r.rec, false, replayOptions{}, &out, &errb)
 	if div != nil {
 		t.Fatalf("replay: %v", div)
 	}
@@ -162,7 +162,7 @@ func TestReplayDivergence(t *testing.T) {
 	bad := filepath.Join(dir, "bad.rec")
 	os.WriteFile(bad, rewrite(t, r.data, "world\n", "wordl\n"), 0o644)
 	var out, errb bytes.Buffer
-	code := replayFile(bad, "", false, &out, &errb)
+	code := replayFile(bad, "", false, replayOptions{}, &out, &errb)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
 	}
@@ -204,7 +204,7 @@ func TestReplayRefused(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			code := replayFile(c.rec, c.prog, false, &out, &errb)
+			code := replayFile(c.rec, c.prog, false, replayOptions{}, &out, &errb)
 			if code != 1 || !strings.Contains(errb.String(), c.want) {
 				t.Fatalf("exit %d, stderr %q; want 1 and %q", code, errb.String(), c.want)
 			}
@@ -307,7 +307,7 @@ func TestDumpOnCrash(t *testing.T) {
 				t.Fatalf("dump: %v %+v", err, rec)
 			}
 			var out2, errb2 bytes.Buffer
-			if code := replayFile(dump, "", false, &out2, &errb2); code != c.code {
+			if code := replayFile(dump, "", false, replayOptions{}, &out2, &errb2); code != c.code {
 				t.Fatalf("replay of the dump: exit %d (%s)", code, errb2.String())
 			}
 		})

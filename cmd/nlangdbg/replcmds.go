@@ -54,7 +54,8 @@ func init() {
 		{name: "stepout", aliases: []string{"so", "finish"}, usage: "[-single]", help: "Run until the selected frame returns: stop in the caller right after the call, and show\nthe returned value.", repeat: true, fn: stepCmd("stepOut")},
 		{name: "until", aliases: []string{"u"}, usage: "[LOCATION]", help: "Run to a line past the current one in this frame (out of a loop), or to LOCATION.", complete: "location", repeat: true, fn: cmdUntil},
 		{name: "pause", help: "Stop the running program (Ctrl-C does the same).", fn: cmdPause},
-		{name: "threads", usage: "[-state S] [-func F] [-group func|wait]", aliases: []string{"goroutines"}, help: "List the virtual threads: id, name, state or wait reason, location.\nFilter by state (runnable, waiting, frozen, or a wait reason such as \"chan recv\") and\nfunction; -group counts threads by function or wait reason.", fn: cmdThreads},
+		{name: "threads", usage: "[-state S] [-func F] [-with|-without KEY [VALUE]]... [-group-by KEY | -tree]", aliases: []string{"goroutines"}, help: "List the virtual threads: id, name, state or wait reason, location.\nFilter by state (runnable, waiting, frozen, or a wait reason such as \"chan recv\") and\nfunction, and with -with/-without KEY VALUE by any key below (the value is a substring;\n`-with parent N`, `-with leaked`). -group-by KEY counts the threads by function,\nlocation (file:line), state, waitReason, spawnSite (where spawned) or stack (the same\nfunctions at the same lines: parallel stacks); -group func|wait is the old spelling.\n-tree shows who spawned whom, many siblings spawned at one place counted.", fn: cmdThreads},
+		{name: "leaks", usage: "[-stack]", help: "List the leaked threads: parked on a channel, lock, semaphore, future or join that no\nthread that can still run reaches, so they never run again (Go's goroutine leaks, found\nlive by a pass over the program's heap). Each with what it waits on, where that was made\nand where the thread was spawned; -stack adds its stack.", fn: printConsoleCmd("leaks")},
 		{name: "thread", aliases: []string{"t", "goroutine"}, usage: "N", help: "Select thread N.", complete: "thread", fn: cmdThread},
 		{name: "bt", aliases: []string{"stack", "backtrace", "where"}, usage: "[full] [DEPTH]", help: "Print the selected thread's stack (DEPTH frames; default 50); full adds each frame's variables.", fn: cmdBt},
 		{name: "frame", aliases: []string{"f"}, usage: "[N]", help: "Select frame N of the selected thread (without N: show the selected frame).", fn: cmdFrame},
@@ -80,6 +81,12 @@ func init() {
 		{name: "checkpoints", help: "List the checkpoints, the size of the recording and the copies of the execution that going\nback starts from.", fn: printConsoleCmd("checkpoints")},
 		{name: "when", help: "Where the session is in its recording: thread, reductions, position, past or frontier.", fn: printConsoleCmd("when")},
 		{name: "dump", usage: "FILE", help: "Write the present to FILE (the recording so far and this moment): nlangdbg debug --core FILE opens it here.", fn: printConsoleCmd("dump")},
+		// Questions about the past (repl_past.go): answered from the recording.
+		{name: "last", usage: "EXPR [N]", help: "Who wrote this: the latest N (default 1) writes to a local, EXPR.FIELD or EXPR[INDEX] of the\nselected frame, newest first: thread, line and old -> new (what the location held just\nbefore the write). Each answer names its moment (m1, m2, …): travel goes there.", fn: cmdLast},
+		{name: "origin", usage: "EXPR", help: "Where did this value come from: the steps that produced the value of a local, EXPR.FIELD\nor EXPR[INDEX] — assigned, computed, read from a field (written where), returned by a\ncall, received from a channel (sent by whom), passed as an argument — back to a literal\nor an input, as an indented tree, each step with its moment.", fn: cmdOrigin},
+		{name: "query", usage: "FILE:LINE EXPR [if COND]", help: "A logpoint added after the fact: EXPR at every execution of the line so far (where COND\nholds), in order, with thread and moment, found by re-executing the recording.", complete: "location", fn: cmdQuery},
+		{name: "timeline", usage: "[THREAD]", help: "What happened to THREAD (default: the selected one): spawned by whom and where, ran\n(quanta, reductions), parked on what, woken by whom, stopped by the debugger, ended.", complete: "thread", fn: cmdTimeline},
+		{name: "travel", usage: "MOMENT", help: "Go to a moment an answer of last, origin, query or timeline named (m3): the thread of\nthe moment is selected, about to run its line; going forward and back work from there.", fn: cmdTravel},
 		{name: "restart", aliases: []string{"r", "run"}, usage: "[CHECKPOINT | < FILE]", help: "Restart the program (breakpoints and displays are kept), or go to checkpoint CHECKPOINT.\nrun < FILE restarts it reading FILE as its input (and so do later restarts).", fn: cmdRestart},
 		{name: "detach", help: "Detach from an attached program and leave it running.", fn: cmdDetach},
 		{name: "quit", aliases: []string{"q", "exit"}, help: "Quit: a launched program ends; an attached one is detached and runs on (you are asked\nfirst; no stays).", fn: cmdQuit},
@@ -777,11 +784,12 @@ func scopeCmd(scope string) func(r *repl, args string) error {
 }
 
 func (r *repl) variables(ref int) ([]dap.Variable, error) {
-	resp, err := r.c.call(&dap.VariablesRequest{Request: request("variables"), Arguments: dap.VariablesArguments{VariablesReference: ref}})
-	if err != nil {
-		return nil, err
+	vars, err := r.variablesAt(ref) // (repl_locations.go)
+	out := make([]dap.Variable, len(vars))
+	for i, v := range vars {
+		out[i] = v.Variable
 	}
-	return resp.(*dap.VariablesResponse).Body.Variables, nil
+	return out, err
 }
 
 func cmdPrint(r *repl, args string) error {
@@ -800,17 +808,17 @@ func cmdPrint(r *repl, args string) error {
 	if err != nil {
 		return err
 	}
-	b := resp.(*dap.EvaluateResponse).Body
-	r.printf("%s\n", b.Result)
+	b := resp.(*api.EvaluateResponse).Body
+	r.printf("%s%s\n", b.Result, r.at(b.ValueLocationReference)) // (repl_locations.go)
 	if b.VariablesReference != 0 {
-		vars, err := r.variables(b.VariablesReference)
+		vars, err := r.variablesAt(b.VariablesReference)
 		if err == nil {
 			for i, v := range vars {
 				if i == 20 {
 					r.printf("  …\n")
 					break
 				}
-				r.printf("  %s = %s\n", v.Name, v.Value)
+				r.printf("  %s = %s%s\n", v.Name, v.Value, r.at(v.ValueLocationReference))
 			}
 		}
 	}
@@ -882,7 +890,7 @@ func (r *repl) evalRef(expr string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ref := resp.(*dap.EvaluateResponse).Body.VariablesReference
+	ref := resp.(*api.EvaluateResponse).Body.VariablesReference
 	if ref == 0 {
 		return 0, fmt.Errorf("%s has no fields or elements", expr)
 	}

@@ -226,7 +226,7 @@ func (r *repl) evaluate(expr, context string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return resp.(*dap.EvaluateResponse).Body.Result, nil
+	return resp.(*api.EvaluateResponse).Body.Result, nil
 }
 
 // printFormats are the print/FMT letters.
@@ -252,7 +252,7 @@ func (r *repl) printFormatted(f, expr string) error {
 	if err != nil {
 		return err
 	}
-	body := resp.(*dap.EvaluateResponse).Body
+	body := resp.(*api.EvaluateResponse).Body
 	if body.VariablesReference == 0 {
 		s, err := formatValue(f, body.Result)
 		if err != nil {

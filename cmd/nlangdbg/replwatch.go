@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	dap "github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/dap/api"
 )
 
 // Watchpoints: the REPL's data breakpoints (DAP dataBreakpointInfo and
@@ -128,7 +130,7 @@ func (r *repl) watchParent(expr string) (int, string, error) {
 	if err != nil {
 		return 0, "", err
 	}
-	ev := resp.(*dap.EvaluateResponse).Body
+	ev := resp.(*api.EvaluateResponse).Body
 	if ev.VariablesReference == 0 {
 		return 0, "", fmt.Errorf("watch %s: %s is %s, which has no fields or elements", expr, parent, ev.Result)
 	}

@@ -18,7 +18,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "run",
-		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient] [--record-for-debug]] [--record FILE] [--dump-on-crash FILE] [--race] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] [--allow-read DIR] [--allow-write DIR] [--deny-fs] PROG.n [ARGS]",
+		usage:   "[--listen ADDR [--allow-remote] [--token-file FILE] [--accept-multiclient] [--record-for-debug]] [--record FILE] [--dump-on-crash FILE] [--race] [--leaks] [--carriers N] [--quota N] [--seed S] [--max-frames N] [--max-heap SIZE] [--allow-read DIR] [--allow-write DIR] [--deny-fs] PROG.n [ARGS]",
 		summary: "compile and run a program",
 		help: `
 Compiles PROG.n and runs it. The program's stdout and stderr are the
@@ -58,6 +58,13 @@ Flags:
                    stderr as it happens, with both threads and stacks, and
                    a run that would exit 0 exits 66 (see docs/explore.md);
                    with --record, the recording replays with the detector
+  --leaks          when the program ends, report the threads left parked on
+                   what no thread that can still run reaches (a channel, a
+                   lock, a semaphore, a future, a join): each with what it
+                   waits on, where that was made, who spawned it where and
+                   its stack, on stderr; the exit code is the program's. Not
+                   with --listen (the debugger's leaks command does it live),
+                   --record, --race or --dump-on-crash
   --listen ADDR    run the program normally and serve DAP at ADDR
                    (host:port; a bare port means loopback, port 0 picks a
                    free one; the address is printed on stderr). A debugger
@@ -101,6 +108,9 @@ type runOptions struct {
 	// Race runs the race detector (run --race), writing its reports to
 	// the process's stderr.
 	Race bool
+	// Leaks reports the leaked threads when the program ends (run
+	// --leaks; leaks.go).
+	Leaks bool
 }
 
 func (o *runOptions) flags(fs *flag.FlagSet) {
@@ -143,7 +153,7 @@ func (o *runOptions) limits() inspect.Limits {
 func (o *runOptions) runConfig(stdin io.Reader, stdout, stderr io.Writer) sched.RunConfig {
 	return sched.RunConfig{Limits: o.limits(), Seed: o.Seed,
 		FS:    sched.Permissions{AllowRead: o.AllowRead, AllowWrite: o.AllowWrite, DenyFS: o.DenyFS},
-		Stdin: stdin, Stdout: stdout, Stderr: stderr}
+		Stdin: stdin, Stdout: stdout, Stderr: stderr, Sites: o.Leaks}
 }
 
 // boot builds a run of prog with cfg, printing why it cannot to stderr
@@ -218,6 +228,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	listen := fs.String("listen", "", "serve DAP at this address")
 	recPath := fs.String("record", "", "record the run to this file (see replay)")
 	raceOn := fs.Bool("race", false, "detect data races (one carrier; see docs/explore.md)")
+	fs.BoolVar(&opts.Leaks, "leaks", false, "report the leaked threads when the program ends")
 	recordForDebug := fs.Bool("record-for-debug", false, "with --listen: record the run so that an attached debugger can go back")
 	var sf serverFlags
 	sf.flags(fs)
@@ -249,6 +260,10 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts.Race = *raceOn
+	if opts.Leaks && (*listen != "" || *recPath != "" || *raceOn || *dumpPath != "") {
+		fmt.Fprintln(stderr, "nlangdbg run: --leaks goes without --listen, --record, --race and --dump-on-crash (under --listen, the debugger's leaks command lists them live)")
+		return 2
+	}
 	if *listen != "" {
 		return runListen(*listen, sf, fs.Arg(0), fs.Args()[1:], opts, *recordForDebug, stdin, stdout, stderr)
 	}
@@ -320,7 +335,11 @@ func runProgram(path string, src []byte, opts runOptions, stdin io.Reader, stdou
 	if r == nil {
 		return 2
 	}
-	return exitStatus(r.Sched.Run())
+	code := r.Sched.Run()
+	if opts.Leaks {
+		reportLeaks(r.Sched, stderr) // leaks.go
+	}
+	return exitStatus(code)
 }
 
 // exitStatus is what a POSIX parent sees of main's return value: its low

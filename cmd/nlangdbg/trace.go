@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strings"
 
 	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/sched/record"
@@ -19,7 +18,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "trace",
-		usage:   "REC -o TRACE.json",
+		usage:   "[--max-heap SIZE] [--max-steps N] REC -o TRACE.json",
 		summary: "write a recording as a Trace Event Format file (Perfetto, chrome://tracing)",
 		help: `
 Replays the recording REC (nlangdbg run --record) and writes what the
@@ -30,8 +29,9 @@ budget, yield, park, done); a flow arrow from the thread that woke
 another to that thread's next dispatch; instant events where a timer
 fired or input arrived. Time is counted in reductions (one reduction is
 shown as one microsecond): a replay has no wall clock of its own. The
-replay is checked as by nlangdbg replay; the program's output is not
-written.`,
+replay is checked as by nlangdbg replay, and takes its --max-heap and
+--max-steps; the program's output is not written. TRACE.json must not be
+the recording itself.`,
 		run: traceCmd,
 	})
 }
@@ -39,32 +39,47 @@ written.`,
 func traceCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("trace", stderr)
 	out := fs.String("o", "", "the JSON file to write")
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		args = append(append([]string(nil), args[1:]...), args[0]) // REC -o FILE
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+	var ro replayOptions
+	ro.flags(fs)
+	// flags may come before and after REC (REC -o FILE)
+	var recs []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
 		}
-		return 2
+		if fs.NArg() == 0 {
+			break
+		}
+		recs, args = append(recs, fs.Arg(0)), fs.Args()[1:]
 	}
-	if fs.NArg() != 1 || *out == "" {
+	if len(recs) != 1 || *out == "" {
 		fmt.Fprintln(stderr, "nlangdbg trace: want a recording and -o TRACE.json (usage: nlangdbg trace REC -o TRACE.json)")
 		return 2
 	}
-	rec, err := record.ReadFile(fs.Arg(0))
+	if err := ro.check(); err != nil {
+		fmt.Fprintf(stderr, "nlangdbg trace: %v\n", err)
+		return 2
+	}
+	if err := checkOutput(*out, recs[0]); err != nil {
+		fmt.Fprintf(stderr, "nlangdbg trace: %v\n", err)
+		return 2
+	}
+	rec, err := record.ReadFile(recs[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "nlangdbg trace: %v\n", err)
 		return 1
 	}
-	prog, msg := loadRecorded(rec, fs.Arg(0), "", stderr)
+	prog, msg := loadRecorded(rec, recs[0], "", stderr)
 	if prog == nil {
 		fmt.Fprintf(stderr, "nlangdbg trace: %s\n", msg)
 		return 1
 	}
-	tr, div := traceRecording(prog, rec)
+	tr, div := traceRecording(prog, rec, ro)
 	if div != nil {
-		fmt.Fprintf(stderr, "nlangdbg trace: %s: %v\n", fs.Arg(0), div)
+		fmt.Fprintf(stderr, "nlangdbg trace: %s: %v\n", recs[0], div)
 		return 1
 	}
 	f, err := os.Create(*out)
@@ -85,6 +100,20 @@ func traceCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// checkOutput refuses an output file that is the input file itself
+// (trace REC -o REC would overwrite the recording it reads), a link to it
+// included.
+func checkOutput(out, in string) error {
+	so, err := os.Stat(out)
+	if err != nil {
+		return nil // a new file (or one Create will say is unwritable)
+	}
+	if si, err := os.Stat(in); err == nil && os.SameFile(so, si) {
+		return fmt.Errorf("-o %s is the recording %s itself; refusing to overwrite it", out, in)
+	}
+	return nil
 }
 
 // traceEvent is one event of the Trace Event Format.
@@ -210,11 +239,12 @@ func (tr *tracer) write(w io.Writer) error {
 
 // traceRecording replays rec with prog and returns its trace and the
 // first divergence, if any.
-func traceRecording(prog *vm.Program, rec *record.Recording) (*tracer, *record.Divergence) {
+func traceRecording(prog *vm.Program, rec *record.Recording, ro replayOptions) (*tracer, *record.Divergence) {
 	h := rec.Header
 	rp := record.NewReplayer(rec)
 	tr := newTracer()
 	cfg := recordedConfig(h, rp, nil, nil)
+	ro.apply(&cfg, rp)
 	cfg.OnEvent = tr.onEvent
 	r, err := sched.Boot(prog, cfg)
 	if err != nil {

@@ -83,7 +83,8 @@ var Commands = []string{
 	CmdScheduler, CmdSchedStep, CmdSchedNext, CmdQuota, CmdSchedBreaks, CmdWaitGraph,
 	CmdFreeze, CmdBreakSafepoint, CmdThreads, CmdThreadGroups, CmdFunctions, CmdDisassemble,
 	CmdBreakpoints, CmdIgnore, CmdStepBack, CmdCheckpoint, CmdCheckpoints, CmdGoToCheckpoint,
-	CmdDump, CmdWhen, CmdNonStop,
+	CmdDump, CmdWhen, CmdLeaks, CmdNonStop,
+	CmdLastWrites, CmdTravel, CmdOrigin, CmdQuery, CmdTimeline, // (past.go)
 }
 
 // None is the arguments or body of a request that has none.
@@ -125,6 +126,9 @@ type Thread struct {
 	Line       int         `json:"line,omitempty"`
 	Stopped    bool        `json:"stopped,omitempty"` // the thread the last stop is about
 	Held       bool        `json:"held,omitempty"`    // stopped alone while the others run (non-stop)
+	// Parent spawned it at SpawnedAt (absent: main, or not recorded).
+	Parent    int64  `json:"parent,omitempty"`
+	SpawnedAt *Place `json:"spawnedAt,omitempty"`
 }
 
 // Timer is a thread asleep until a time.
@@ -201,11 +205,12 @@ type FreezeArgs struct {
 	Frozen   bool  `json:"frozen"`
 }
 
-// ThreadsArgs filter the threads: by state or wait reason, and by a
-// substring of the top frame's function.
+// ThreadsArgs filter the threads: by state or wait reason, by a
+// substring of the top frame's function, and by each of With (views.go).
 type ThreadsArgs struct {
-	State    string `json:"state,omitempty"`
-	Function string `json:"function,omitempty"`
+	State    string         `json:"state,omitempty"`
+	Function string         `json:"function,omitempty"`
+	With     []ThreadFilter `json:"with,omitempty"`
 }
 
 // ThreadsBody lists the threads selected (of Total).
@@ -215,8 +220,10 @@ type ThreadsBody struct {
 }
 
 // ThreadGroupsArgs count the threads (filtered as by ThreadsArgs) by a
-// key: "function" (of the top frame) or "waitReason" (the state of the
-// threads that wait on nothing).
+// key (GroupKeys): "function" (of the top frame), "location" (its
+// file:line), "state", "waitReason" (the state of the threads that wait
+// on nothing), "spawnSite" (file:line of the spawn) or "stack" (the
+// whole stack: threads with the same functions at the same lines).
 type ThreadGroupsArgs struct {
 	By string `json:"by"`
 	ThreadsArgs
@@ -236,6 +243,9 @@ type ThreadGroup struct {
 	Count int    `json:"count"`
 	// ThreadIDs are the first of the group's threads (at most 100).
 	ThreadIDs []int64 `json:"threadIds"`
+	// Stack is the stack the threads share, innermost first (by
+	// "stack").
+	Stack []Frame `json:"stack,omitempty"`
 }
 
 // MaxGroupIDs is the most thread ids a ThreadGroup lists.

@@ -25,7 +25,11 @@ const ConsoleHelp = `debugger commands (type them with a leading ':' in a debug 
   break safepoint [THREAD]          stop THREAD at its next safepoint
   break sched spawn|park|wake|exit|deadlock   stop at scheduler events
   clear sched KIND      remove a scheduler-event stop
-  threads [-state S] [-func F] [-group func|wait]   list threads
+  threads [-state S] [-func F] [-with|-without KEY [VALUE]]... [-group-by KEY | -tree]
+                        list threads, filtered; count them by KEY (function,
+                        location, state, waitReason, spawnSite, stack); or show
+                        who spawned whom
+  leaks [-stack]        threads parked on what no thread that can run reaches
   disasm [FUNC]         bytecode of the selected frame's function (or FUNC)
   funcs                 the program's functions
   locate FUNC           where FUNC is declared (file:line)
@@ -35,7 +39,12 @@ const ConsoleHelp = `debugger commands (type them with a leading ':' in a debug 
   checkpoint [NOTE]     name the present; checkpoints lists them
   restart CHECKPOINT    go to a checkpoint
   when                  where the session is in its recording
-  dump FILE             write the present to FILE (nlangdbg debug --core FILE)`
+  dump FILE             write the present to FILE (nlangdbg debug --core FILE)
+  last EXPR [N]         the latest N writes to a local, EXPR.FIELD or EXPR[INDEX]
+  origin EXPR           where the value of EXPR came from
+  query FILE:LINE EXPR [if COND]   EXPR at every execution of the line so far
+  timeline [THREAD]     what happened to THREAD: spawn, runs, parks, wakes, stops, end
+  travel MOMENT         go to a moment of an answer (the [..] before it)`
 
 // CmdReverseContinue is the standard reverseContinue request, which the
 // console's `rev continue` sends (its arguments: ThreadArgs).
@@ -50,6 +59,9 @@ type Call struct {
 	// Locate asks for one function's location (`locate FUNC`), which is
 	// CmdFunctions answered in another form.
 	Locate bool
+	// Tree asks for the threads as the spawn tree (`threads -tree`),
+	// CmdThreads answered in another form.
+	Tree bool
 }
 
 // ErrNoThread is returned by ParseConsole for a command that needs a
@@ -73,6 +85,9 @@ func ParseConsole(line string, thread int64, depth int) (Call, error) {
 			return thread, nil
 		}
 		return ParseThreadID(f[i])
+	}
+	if c, ok, err := parsePast(f, line, thread, depth); ok { // (past.go)
+		return c, err
 	}
 	switch f[0] {
 	case "sched":
@@ -119,6 +134,15 @@ func ParseConsole(line string, thread int64, depth int) (Call, error) {
 		return Call{}, fmt.Errorf("clear: want `clear sched KIND`")
 	case "threads":
 		return parseThreads(f[1:])
+	case "leaks":
+		var a LeaksArgs
+		for _, x := range f[1:] {
+			if x != "-stack" {
+				return Call{}, fmt.Errorf("leaks: unknown %q (usage: leaks [-stack])", x)
+			}
+			a.Stack = true
+		}
+		return Call{Command: CmdLeaks, Args: a}, nil
 	case "funcs":
 		return Call{Command: CmdFunctions, Args: FunctionsArgs{}}, nil
 	case "locate":
@@ -182,34 +206,56 @@ func ParseConsole(line string, thread int64, depth int) (Call, error) {
 	return Call{}, fmt.Errorf("unknown debugger command %q (see :help)", f[0])
 }
 
-// parseThreads reads `threads [-state S] [-func F] [-group func|wait]`.
+// parseThreads reads `threads [-state S] [-func F] [-with|-without KEY
+// [VALUE]]... [-group-by KEY | -group KEY | -tree]`.
 func parseThreads(args []string) (Call, error) {
 	var a ThreadsArgs
-	group := ""
+	group, tree := "", false
 	for i := 0; i < len(args); i++ {
-		if i+1 >= len(args) {
-			return Call{}, fmt.Errorf("threads: %s needs a value", args[i])
+		flag := args[i]
+		if flag == "-tree" {
+			tree = true
+			continue
 		}
-		switch args[i] {
+		if i+1 >= len(args) {
+			return Call{}, fmt.Errorf("threads: %s needs a value", flag)
+		}
+		switch flag {
 		case "-state":
 			a.State = args[i+1]
 		case "-func":
 			a.Function = args[i+1]
-		case "-group":
-			group = args[i+1]
-			if group != "func" && group != "wait" {
-				return Call{}, fmt.Errorf("threads: -group takes func or wait")
+		case "-group", "-group-by":
+			group = GroupKey(args[i+1])
+			if group == "" {
+				return Call{}, fmt.Errorf("threads: %s takes %s (or func, wait, loc, spawn)", flag, strings.Join(GroupKeys, ", "))
 			}
+		case "-with", "-without":
+			key := filterKey(args[i+1])
+			if key == "" {
+				return Call{}, fmt.Errorf("threads: %s takes %s, parent or leaked, then a value (but leaked)", flag, strings.Join(GroupKeys, ", "))
+			}
+			w := ThreadFilter{Key: key, Not: flag == "-without"}
+			if key != "leaked" {
+				if i+2 >= len(args) {
+					return Call{}, fmt.Errorf("threads: %s %s needs a value", flag, args[i+1])
+				}
+				w.Value = args[i+2]
+				i++
+			}
+			a.With = append(a.With, w)
 		default:
-			return Call{}, fmt.Errorf("threads: unknown flag %s", args[i])
+			return Call{}, fmt.Errorf("threads: unknown flag %s", flag)
 		}
 		i++
 	}
-	if group != "" {
-		by := map[string]string{"func": GroupByFunction, "wait": GroupByWaitReason}[group]
-		return Call{Command: CmdThreadGroups, Args: ThreadGroupsArgs{By: by, ThreadsArgs: a}}, nil
+	switch {
+	case group != "" && tree:
+		return Call{}, fmt.Errorf("threads: -tree or -group-by, not both")
+	case group != "":
+		return Call{Command: CmdThreadGroups, Args: ThreadGroupsArgs{By: group, ThreadsArgs: a}}, nil
 	}
-	return Call{Command: CmdThreads, Args: a}, nil
+	return Call{Command: CmdThreads, Args: a, Tree: tree}, nil
 }
 
 // The keys of CmdThreadGroups.
@@ -222,7 +268,7 @@ const (
 // to another moment: its answer comes with a stopped event.
 func (c Call) Moves() bool {
 	switch c.Command {
-	case CmdSchedStep, CmdStepBack, CmdReverseContinue, CmdGoToCheckpoint:
+	case CmdSchedStep, CmdStepBack, CmdReverseContinue, CmdGoToCheckpoint, CmdTravel:
 		return true
 	}
 	return false
@@ -263,7 +309,12 @@ func (c Call) Format(body any) string {
 	case Graph:
 		return FormatGraph(b)
 	case ThreadsBody:
+		if c.Tree {
+			return FormatThreadTree(b)
+		}
 		return FormatThreads(b)
+	case LeaksBody:
+		return FormatLeaks(b)
 	case ThreadGroupsBody:
 		return FormatThreadGroups(b)
 	case FunctionsBody:
@@ -281,6 +332,9 @@ func (c Call) Format(body any) string {
 		return FormatCheckpoints(b)
 	case WhenBody:
 		return FormatWhen(b)
+	}
+	if text, ok := formatPast(body); ok { // (past.go)
+		return text
 	}
 	return ""
 }
@@ -303,6 +357,10 @@ func NewBody(command string) any {
 		return new(ThreadsBody)
 	case CmdThreadGroups:
 		return new(ThreadGroupsBody)
+	case CmdLeaks:
+		return new(LeaksBody)
+	case CmdLocations:
+		return new(LocationsBody)
 	case CmdFunctions:
 		return new(FunctionsBody)
 	case CmdDisassemble:
@@ -316,7 +374,7 @@ func NewBody(command string) any {
 	case CmdWhen:
 		return new(WhenBody)
 	}
-	return nil
+	return newPastBody(command) // (past.go)
 }
 
 // ParseThreadID reads a thread id ("3" or "#3").

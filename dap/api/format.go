@@ -61,6 +61,13 @@ func FormatThreadGroups(b ThreadGroupsBody) string {
 		if g.Count > 8 {
 			ids = append(ids, "…")
 		}
+		if len(g.Stack) > 0 { // parallel stacks: the frames below the count
+			fmt.Fprintf(&s, "%6d  threads %s\n", g.Count, strings.Join(ids, " "))
+			for _, f := range g.Stack {
+				fmt.Fprintf(&s, "          %s\n", f)
+			}
+			continue
+		}
 		fmt.Fprintf(&s, "%6d  %-30s threads %s\n", g.Count, g.Key, strings.Join(ids, " "))
 	}
 	fmt.Fprintf(&s, "%d threads in %d groups", b.Selected, len(b.Groups))

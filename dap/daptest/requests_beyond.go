@@ -61,7 +61,7 @@ func readMessage(r *bufio.Reader) (dap.Message, []byte, error) {
 		Type    string `json:"type"`
 		Command string `json:"command"`
 	}
-	if json.Unmarshal(content, &head) == nil && head.Type == "response" && strings.HasPrefix(head.Command, "nlang/") {
+	if json.Unmarshal(content, &head) == nil && head.Type == "response" && (strings.HasPrefix(head.Command, "nlang/") || head.Command == api.CmdLocations) {
 		var cr CustomResponse
 		if err := json.Unmarshal(content, &cr); err != nil {
 			return nil, nil, err

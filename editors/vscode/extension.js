@@ -1,14 +1,16 @@
 'use strict';
 // The NLang extension's entry point. Each feature lives in its own file
 // under lib/ and is registered here: the debug adapter, its
-// configurations, the commands, and the "Virtual threads" view (lib/threads.js,
-// fed by the server's nlang/scheduler request at every stop).
+// configurations, the commands, the "Virtual threads" view (lib/threads.js,
+// fed by the server's nlang/scheduler request at every stop), and the
+// questions about the past with their view (lib/past.js).
 
 const vscode = require('vscode');
 const { NLangDebugAdapterFactory } = require('./lib/adapter');
 const { NLangConfigurationProvider } = require('./lib/configuration');
 const commands = require('./lib/commands');
 const threads = require('./lib/threads');
+const past = require('./lib/past');
 
 /** activate registers the debug adapter, its configurations and the commands. */
 function activate(context) {
@@ -30,6 +32,7 @@ function activate(context) {
   );
   commands.register(vscode, context);
   threads.register(vscode, context);
+  past.register(vscode, context);
 }
 
 /** deactivate has nothing to release: subscriptions are disposed by VS Code. */

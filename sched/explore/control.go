@@ -46,6 +46,11 @@ type quantum struct {
 // The step bound's exit code: a run stopped there ends with it.
 const boundCode = 124
 
+// maxAlts is the most runnable threads a depth-first search tries at one
+// point (the first in run-queue order): past it the search is not
+// complete, and says so, but its memory stays linear in the run's length.
+const maxAlts = 16
+
 // controller is the sched.Strategy of one explored run: it numbers the
 // points, keeps the trace, asks its chooser and stops the run at the step
 // bound.
@@ -64,8 +69,15 @@ type controller struct {
 	runStart   int64 // the point since which prev has been running
 	runLen     int64 // points prev has run in a row, at this Pick
 	trace      []quantum
-	ids        []int64 // the runnable threads of every Pick (quantum.alt)
-	stopped    bool    // the run passed the step bound
+	stopped    bool // the run passed the step bound
+
+	// With alts (the runs a depth-first search branches from), ids holds
+	// the runnable threads of every Pick (quantum.alt), at most maxAlts of
+	// them; cut says that a Pick had more. Other runs keep none: a
+	// program with n threads would keep n ids at each of its n Picks.
+	alts bool
+	ids  []int64
+	cut  bool
 
 	// With a state cache (dfs, Config.StateCache): the hash of the state
 	// at every Pick (0: not hashable), parallel to trace.
@@ -79,7 +91,7 @@ type controller struct {
 }
 
 func (c *controller) reset(ch chooser) {
-	c.ch, c.prev, c.prevRed, c.prevBudget, c.point, c.stopped = ch, nil, 0, 0, 0, false
+	c.ch, c.prev, c.prevRed, c.prevBudget, c.point, c.stopped, c.cut = ch, nil, 0, 0, 0, false, false
 	c.runStart, c.runLen = 0, 0
 	c.trace, c.ids, c.hashes = c.trace[:0], c.ids[:0], c.hashes[:0]
 }
@@ -170,12 +182,19 @@ func (c *controller) Pick(runnable []*vm.Thread) sched.Pick {
 	if budget <= 0 || budget > c.quota {
 		budget = c.quota
 	}
-	alt := int32(len(c.ids))
-	for _, r := range runnable {
-		c.ids = append(c.ids, r.ID)
+	alt, nal := int32(len(c.ids)), int32(0)
+	if c.alts {
+		alts := runnable
+		if len(alts) > maxAlts {
+			alts, c.cut = alts[:maxAlts], true
+		}
+		for _, r := range alts {
+			c.ids = append(c.ids, r.ID)
+		}
+		nal = int32(len(alts))
 	}
 	c.trace = append(c.trace, quantum{point: c.point, thread: t.ID, def: def.ID, prevRun: prevRun,
-		alt: alt, nal: int32(len(runnable))})
+		alt: alt, nal: nal})
 	c.prev, c.prevRed, c.prevBudget = t, t.Reductions(), budget
 	return sched.Pick{Thread: t, Budget: budget}
 }

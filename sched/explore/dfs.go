@@ -93,14 +93,17 @@ func exploreDFS(cfg *Config, res *Result, prog *Progress) (map[string]*Failure, 
 			found := map[string]*Failure{}
 			founds[j] = found
 			r := newRunner(cfg)
+			r.ctl.alts = true
 			seen := stateCache{}
 			n := 0
+			cut := false // a point had more runnable threads than the search tries
 			run := func(ds []Decision, cost int, after int64) (*dfsFrame, bool) {
 				f, err := r.run(&forced{ds: ds}, nil)
 				if err != nil {
 					errs[j] = err
 					return nil, false
 				}
+				cut = cut || r.ctl.cut
 				fr := &dfsFrame{ds: ds, cost: cost, after: after,
 					trace: append([]quantum(nil), r.ctl.trace...), ids: append([]int64(nil), r.ctl.ids...)}
 				if r.ctl.hashing && (after >= 0 || slots == 1) {
@@ -122,7 +125,7 @@ func exploreDFS(cfg *Config, res *Result, prog *Progress) (map[string]*Failure, 
 				prog.Done.Add(1)
 			}
 			stack := []*dfsFrame{root}
-			for len(stack) > 0 && n < limit {
+			for len(stack) > 0 && n < limit && !prog.stopped() {
 				top := stack[len(stack)-1]
 				ds, cost, ok := top.next(cfg.Depth)
 				if !ok {
@@ -140,7 +143,7 @@ func exploreDFS(cfg *Config, res *Result, prog *Progress) (map[string]*Failure, 
 				prog.Done.Add(1)
 				stack = append(stack, fr)
 			}
-			counts[j], complete[j] = n, len(stack) == 0
+			counts[j], complete[j] = n, len(stack) == 0 && !cut
 		}()
 	}
 	wg.Wait()

@@ -82,10 +82,18 @@ type Config struct {
 	StateCache bool
 	// ShrinkRuns caps the runs spent shrinking each failure; 0: 2000.
 	ShrinkRuns int
+	// FailOnLeak makes a run that ends with leaked threads (parked on
+	// what no thread that can run reaches: sched.Scheduler.Leaks) a
+	// failure.
+	FailOnLeak bool
 
 	fair int64
 	hash string // the program's record.ProgramHash
 }
+
+// Check returns the error Explore would return for the configuration
+// before it runs anything (an unknown strategy, a shard out of range).
+func (c Config) Check() error { return c.defaults() }
 
 func (c *Config) defaults() error {
 	if c.Strategy == "" {
@@ -195,7 +203,16 @@ func (r *Result) Failed() bool { return len(r.Failures) > 0 }
 type Progress struct {
 	Done     atomic.Int64 // schedules run
 	Failures atomic.Int64 // distinct failures found so far (per worker, so it may count one twice)
+	stop     atomic.Bool
 }
+
+// Stop ends the exploration early: each worker stops after the schedule
+// it runs, and Explore shrinks and returns what was found (Schedules
+// counts the schedules run).
+func (p *Progress) Stop() { p.stop.Store(true) }
+
+// stopped reports whether Stop was called.
+func (p *Progress) stopped() bool { return p.stop.Load() }
 
 // Explore runs the exploration cfg describes. prog, if not nil, is
 // updated as it goes. Failures are shrunk but not saved (see Save).
@@ -305,14 +322,17 @@ func scheduleSeed(seed int64, n int) *rand.Rand {
 // exploreRandom runs PCT or random schedules: schedule n is a function of
 // the seed and n, and shard I of K runs the n = I mod K.
 func exploreRandom(cfg *Config, res *Result, prog *Progress) (map[string]*Failure, error) {
-	var mine []int
-	for n := cfg.Shard; n < cfg.Schedules; n += cfg.Shards {
-		mine = append(mine, n)
+	// The shard's schedules are Shard, Shard+Shards, …: the i-th of them
+	// is computed, not listed (a list of 2e9 took 16 GB before anything
+	// ran).
+	mine := 0
+	if cfg.Shard < cfg.Schedules {
+		mine = (cfg.Schedules-cfg.Shard-1)/cfg.Shards + 1
 	}
-	res.Schedules = len(mine)
-	jobs := min(cfg.Jobs, max(1, len(mine)))
+	jobs := min(cfg.Jobs, max(1, mine))
 	founds := make([]map[string]*Failure, jobs)
 	errs := make([]error, jobs)
+	counts := make([]int, jobs)
 	var wg sync.WaitGroup
 	for j := 0; j < jobs; j++ {
 		wg.Add(1)
@@ -321,8 +341,8 @@ func exploreRandom(cfg *Config, res *Result, prog *Progress) (map[string]*Failur
 			r := newRunner(cfg)
 			found := map[string]*Failure{}
 			founds[j] = found
-			for i := j; i < len(mine); i += jobs {
-				n := mine[i]
+			for i := j; i < mine && !prog.stopped(); i += jobs {
+				n := cfg.Shard + i*cfg.Shards
 				rng := scheduleSeed(cfg.Seed, n)
 				var ch chooser = random{rng}
 				switch {
@@ -337,6 +357,7 @@ func exploreRandom(cfg *Config, res *Result, prog *Progress) (map[string]*Failur
 					return
 				}
 				prog.Done.Add(1)
+				counts[j]++
 				if f != nil && note(found, f, n, cfg.Shard, r) {
 					prog.Failures.Add(1)
 				}
@@ -348,8 +369,9 @@ func exploreRandom(cfg *Config, res *Result, prog *Progress) (map[string]*Failur
 		return nil, err
 	}
 	all := map[string]*Failure{}
-	for _, f := range founds {
+	for j, f := range founds {
 		mergeFound(all, f)
+		res.Schedules += counts[j]
 	}
 	return all, nil
 }

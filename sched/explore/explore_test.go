@@ -523,6 +523,7 @@ func TestDFSRunsEachScheduleOnce(t *testing.T) {
 			sched.InstrumentAccesses(cfg.Prog) // as Explore does
 		}
 		r := newRunner(&cfg)
+		r.ctl.alts = true // as exploreDFS does
 		seen := map[string]bool{}
 		run := func(ds []Decision, cost int, after int64) *dfsFrame {
 			if _, err := r.run(&forced{ds: ds}, nil); err != nil {
@@ -697,6 +698,7 @@ int main() {
 		}
 		sched.InstrumentAccesses(cfg.Prog)
 		r := newRunner(&cfg)
+		r.ctl.alts = true // as exploreDFS does
 		seen := stateCache{}
 		outs := map[string]bool{}
 		runs := 0

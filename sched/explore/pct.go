@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -26,13 +27,27 @@ type pct struct {
 	depth   int
 	changes []int64 // change points, sorted
 	next    int
-	prio    map[int64]float64
-	low     float64 // the lowest priority given so far
-	fair    int64
+	// prio is each thread's priority, by thread id (ids are dense from
+	// 1); NaN is none yet. A slice, not a map: every Pick reads the
+	// priority of every runnable thread.
+	prio []float64
+	low  float64 // the lowest priority given so far
+	fair int64
+
+	// The run queue changes between two Picks only by losing the thread
+	// chosen and gaining threads at its back (spawned, woken, preempted:
+	// FIFO). So queue keeps the runnable threads of the last Pick but the
+	// one chosen, and heap the same threads by priority: a Pick whose
+	// runnable threads start with queue reads only the new ones (reading
+	// each thread of a long queue at every Pick made a program of 100,000
+	// threads take minutes a schedule); any other Pick starts over.
+	queue []*vm.Thread
+	heap  prioHeap
+	seq   uint64 // order of insertion into heap: earlier is first in the queue
 }
 
 func newPCT(rng *rand.Rand, depth int, k, fair int64) *pct {
-	p := &pct{rng: rng, depth: depth, prio: map[int64]float64{}, fair: fair}
+	p := &pct{rng: rng, depth: depth, fair: fair}
 	for i := 1; i < depth; i++ {
 		p.changes = append(p.changes, 1+rng.Int64N(max(1, k)))
 	}
@@ -48,31 +63,118 @@ func (p *pct) choose(c *controller, runnable []*vm.Thread, def *vm.Thread) (*vm.
 	}
 	for p.next < len(p.changes) && p.changes[p.next] <= c.point {
 		if last >= 0 {
-			p.prio[last] = float64(p.depth - 1 - p.next)
-			p.low = min(p.low, p.prio[last])
+			p.set(last, float64(p.depth-1-p.next))
+			p.low = min(p.low, float64(p.depth-1-p.next))
 		}
 		p.next++
 	}
 	if last >= 0 && c.runLen > p.fair && len(runnable) > 1 {
 		p.low--
-		p.prio[last] = p.low
+		p.set(last, p.low)
 	}
-	var best *vm.Thread
-	bp := 0.0
-	for _, t := range runnable {
-		pr, ok := p.prio[t.ID]
+	fresh := runnable
+	if len(runnable) >= len(p.queue) && slices.Equal(runnable[:len(p.queue)], p.queue) {
+		fresh = runnable[len(p.queue):]
+	} else {
+		p.heap = p.heap[:0]
+	}
+	for _, t := range fresh {
+		pr, ok := p.get(t.ID)
 		if !ok {
 			pr = float64(p.depth) + p.rng.Float64()
-			p.prio[t.ID] = pr
+			p.set(t.ID, pr)
 		}
-		if best == nil || pr > bp {
-			best, bp = t, pr
+		p.seq++
+		p.heap.push(prioEntry{pr: pr, seq: p.seq, t: t})
+	}
+	// the runnable thread of highest priority (the first in the queue
+	// among equals), as a scan of them all would find it
+	best := p.heap.pop().t
+	p.queue = p.queue[:0]
+	for _, t := range runnable {
+		if t != best {
+			p.queue = append(p.queue, t)
 		}
 	}
 	if p.next < len(p.changes) {
 		return best, int(p.changes[p.next] - c.point)
 	}
 	return best, 0
+}
+
+// get returns the priority of thread id, if it has one.
+func (p *pct) get(id int64) (float64, bool) {
+	if id < 0 || id >= int64(len(p.prio)) || math.IsNaN(p.prio[id]) {
+		return 0, false
+	}
+	return p.prio[id], true
+}
+
+// set gives thread id priority pr.
+func (p *pct) set(id int64, pr float64) {
+	if id < 0 {
+		return
+	}
+	for int64(len(p.prio)) <= id {
+		p.prio = append(p.prio, math.NaN()) // none yet
+	}
+	p.prio[id] = pr
+}
+
+// A prioEntry is a queued thread with its priority.
+type prioEntry struct {
+	pr  float64
+	seq uint64
+	t   *vm.Thread
+}
+
+// before orders entries: higher priority first, then earlier in the
+// queue.
+func (a prioEntry) before(b prioEntry) bool {
+	return a.pr > b.pr || (a.pr == b.pr && a.seq < b.seq)
+}
+
+// prioHeap is a binary heap of entries, the first (before all others) on
+// top.
+type prioHeap []prioEntry
+
+func (h *prioHeap) push(e prioEntry) {
+	*h = append(*h, e)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		up := (i - 1) / 2
+		if !s[i].before(s[up]) {
+			break
+		}
+		s[i], s[up] = s[up], s[i]
+		i = up
+	}
+}
+
+// pop removes and returns the top entry. The heap must not be empty.
+func (h *prioHeap) pop() prioEntry {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s[n] = prioEntry{}
+	s = s[:n]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < n && s[l].before(s[m]) {
+			m = l
+		}
+		if r < n && s[r].before(s[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
 }
 
 // random is a seeded random walk: at every point a thread drawn

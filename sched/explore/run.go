@@ -98,7 +98,7 @@ func (r *runner) run(ch chooser, w io.Writer) (*failure, error) {
 	}
 	cfg := sched.RunConfig{Limits: sched.Limits{Quota: r.cfg.Quota, MaxFrames: r.cfg.MaxFrames, MaxHeap: r.cfg.MaxHeap},
 		Policy: r.cfg.FS, Stdin: strings.NewReader(""), Stdout: &r.out, Stderr: &r.err, Clock: clock,
-		Strategy: &r.ctl, OnEvent: r.onEvent}
+		Strategy: &r.ctl, OnEvent: r.onEvent, Sites: r.cfg.FailOnLeak}
 	if rec != nil {
 		cfg.Tap = rec.To(w)
 	}
@@ -157,8 +157,30 @@ func (r *runner) classify(main *vm.Thread, code int) *failure {
 		return &failure{kind: fmt.Sprintf("exit code %d", code), message: fmt.Sprintf("main returned %d\n%s", code, r.err.String())}
 	case r.cfg.Expect != nil && !bytes.Equal(r.out.Bytes(), r.cfg.Expect):
 		return outputDiff(r.cfg.Expect, r.out.Bytes())
+	case r.cfg.FailOnLeak:
+		return r.leaked()
 	}
 	return nil
+}
+
+// leaked describes the threads the run leaked (nil: none) by where each
+// waits.
+func (r *runner) leaked() *failure {
+	ls, err := r.s.Leaks()
+	if err != nil {
+		return &failure{kind: "leaked threads", place: "?", message: err.Error()}
+	}
+	if len(ls) == 0 {
+		return nil
+	}
+	var places []string
+	for _, l := range ls {
+		what, _, _ := strings.Cut(l.Thread.WaitReason, " ")
+		places = append(places, what+" at "+topFrame(l.Thread.CallStack()))
+	}
+	slices.Sort(places)
+	places = slices.Compact(places)
+	return &failure{kind: "leaked threads", place: strings.Join(places, ", "), message: r.s.LeakReport(ls)}
 }
 
 // deadlock describes a deadlock by where each blocked thread waits.

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/nlangdbg/nlangdbg/vm"
 )
 
 // shrinkAll shrinks the schedule of every failure, cfg.Jobs at a time.
@@ -78,6 +80,8 @@ func shrink(cfg *Config, f *Failure) error {
 // first, at most max of them, and returns the decisions of the first
 // whose failure has key want (nil if none), and the runs spent.
 func searchBound(r *runner, bound, max int, want string) ([]Decision, int, error) {
+	r.ctl.alts = true
+	defer func() { r.ctl.alts = false }()
 	runs := 0
 	run := func(ds []Decision, cost int, after int64) (*dfsFrame, bool, error) {
 		f, err := r.run(&forced{ds: ds}, nil)
@@ -157,6 +161,22 @@ func Save(cfg Config, res *Result, dir string) error {
 	return WriteResult(res, filepath.Join(dir, "result.json"))
 }
 
+// CheckOut checks that dir can hold what Save writes: it makes the
+// directory (as Save does) and a file in it, which it removes. Call it
+// before exploring, so that a directory that cannot be written is
+// reported at once rather than after the exploration.
+func CheckOut(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".explore-check-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
 // WriteResult writes res as JSON to path.
 func WriteResult(res *Result, path string) error {
 	b, err := json.MarshalIndent(res, "", "  ")
@@ -166,25 +186,87 @@ func WriteResult(res *Result, path string) error {
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
-// ReadResult reads a result written by WriteResult.
+// ReadResult reads a result written by WriteResult: a regular file of at
+// most MaxResultSize bytes (vm.ReadRegularFile), checked by ParseResult.
 func ReadResult(path string) (*Result, error) {
-	b, err := os.ReadFile(path)
+	b, err := vm.ReadRegularFile(path, MaxResultSize, "a result must be the result.json of an nlangdbg explore --out directory")
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{}
-	if err := json.Unmarshal(b, res); err != nil {
-		return nil, fmt.Errorf("%s: not an exploration result: %v", path, err)
+	res, err := ParseResult(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return res, nil
 }
+
+// MaxResultSize is the largest result.json ReadResult reads; MaxExpectSize
+// the largest --expect-output file.
+const (
+	MaxResultSize = 64 << 20
+	MaxExpectSize = 64 << 20
+)
+
+// ParseResult decodes a result written by WriteResult and checks what
+// Merge relies on: a shard within its shards, counts that are not
+// negative, failures that are there. A result file is not trusted (shards
+// come from other machines).
+func ParseResult(b []byte) (*Result, error) {
+	res := &Result{}
+	if err := json.Unmarshal(b, res); err != nil {
+		return nil, fmt.Errorf("not an exploration result: %v", err)
+	}
+	if err := res.check(); err != nil {
+		return nil, fmt.Errorf("not an exploration result: %v", err)
+	}
+	return res, nil
+}
+
+// check returns what is wrong with a result read from a file, or nil.
+func (r *Result) check() error {
+	switch {
+	case r.Shards < 1 || r.Shard < 0 || r.Shard >= r.Shards:
+		return fmt.Errorf("shard %d of %d (want 0 ≤ shard < shards)", r.Shard, r.Shards)
+	case !count(int64(r.Schedules)) || !count(int64(r.Depth)) || !count(r.Points) || r.Seconds < 0:
+		return fmt.Errorf("a count out of range (schedules %d, depth %d, points %d, seconds %g)", r.Schedules, r.Depth, r.Points, r.Seconds)
+	}
+	switch r.Strategy {
+	case PCT, Random, DFS:
+	default:
+		return fmt.Errorf("unknown strategy %q", r.Strategy)
+	}
+	switch r.Granularity {
+	case "", "sync", "shared":
+	default:
+		return fmt.Errorf("unknown granularity %q", r.Granularity)
+	}
+	for i, f := range r.Failures {
+		switch {
+		case f == nil:
+			return fmt.Errorf("failure %d is null", i+1)
+		case f.Kind == "":
+			return fmt.Errorf("failure %d has no kind", i+1)
+		case !count(int64(f.Schedule)) || !count(int64(f.Hits)) || f.Hits < 1 || !count(int64(f.Preemptions)) || !count(int64(f.Shrunk)):
+			return fmt.Errorf("failure %d: a count out of range (schedule %d, hits %d, preemptions %d, shrunk %d)", i+1, f.Schedule, f.Hits, f.Preemptions, f.Shrunk)
+		}
+	}
+	return nil
+}
+
+// maxCount bounds the counts of a result: more than any exploration
+// runs, little enough that the counts of many shards add up without
+// overflowing.
+const maxCount = 1 << 50
+
+// count reports whether n is a count a result may hold.
+func count(n int64) bool { return n >= 0 && n <= maxCount }
 
 // Merge combines the results of shards of one exploration: the schedules
 // add up, and each distinct failure is kept once, with the earliest
 // schedule that found it and the hits of all. The results must be of the
 // same program, strategy, depth and seed.
 func Merge(rs []*Result) (*Result, error) {
-	if len(rs) == 0 {
+	if len(rs) == 0 || rs[0] == nil {
 		return nil, errors.New("nothing to merge")
 	}
 	out := &Result{Program: rs[0].Program, Strategy: rs[0].Strategy, Granularity: rs[0].Granularity, Depth: rs[0].Depth, Seed: rs[0].Seed,
@@ -192,8 +274,14 @@ func Merge(rs []*Result) (*Result, error) {
 	all := map[string]*Failure{}
 	seen := map[int]bool{}
 	for _, r := range rs {
+		if r == nil {
+			return nil, errors.New("a result is missing")
+		}
+		if err := r.check(); err != nil {
+			return nil, fmt.Errorf("shard %d/%d: %v", r.Shard, r.Shards, err)
+		}
 		if r.Program != out.Program || r.Strategy != out.Strategy || r.Granularity != out.Granularity || r.Depth != out.Depth || r.Seed != out.Seed || r.Shards != out.Shards {
-			return nil, fmt.Errorf("shard %d/%d (%s, %s depth %d seed %d) is not of the same exploration as %s, %s depth %d seed %d in %d shards",
+			return nil, fmt.Errorf("shard %d/%d (%q, %s depth %d seed %d) is not of the same exploration as %q, %s depth %d seed %d in %d shards",
 				r.Shard, r.Shards, r.Program, r.Strategy, r.Depth, r.Seed, out.Program, out.Strategy, out.Depth, out.Seed, out.Shards)
 		}
 		if seen[r.Shard] {

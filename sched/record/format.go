@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
 	"strconv"
 
+	"github.com/nlangdbg/nlangdbg/sched"
 	"github.com/nlangdbg/nlangdbg/vm"
 )
 
@@ -52,6 +52,22 @@ type Header struct {
 	// Race says that the run had the race detector on (run --race,
 	// explore --race): a replay of it runs the detector again.
 	Race bool
+}
+
+// Check checks the header's values against the limits a run accepts
+// (sched.Limits, the table the command line's flags and the DAP launch
+// arguments are checked against): a recording is not trusted more than
+// a user's flags. A limit of 0 is the default. The source is at most
+// vm.MaxSourceSize bytes, as a program's file.
+func (h *Header) Check() error {
+	l := sched.Limits{Quota: h.Quota, MaxFrames: h.MaxFrames, MaxHeap: h.MaxHeap}.WithDefaults()
+	if err := l.Check(); err != nil {
+		return err
+	}
+	if len(h.Source) > vm.MaxSourceSize {
+		return fmt.Errorf("the source is %d bytes, more than %s", len(h.Source), vm.FormatBytes(vm.MaxSourceSize))
+	}
+	return nil
 }
 
 // Event kinds, one byte each in the file (see docs/recording.md).
@@ -395,9 +411,17 @@ func WriteDump(w io.Writer, log []byte, c *Core) error {
 	return err
 }
 
-// ReadFile reads and checks a recording.
+// MaxFileSize is the largest recording ReadFile reads (1 GiB): a debug
+// session stops recording at 512 MiB, and a recording is read into
+// memory whole.
+const MaxFileSize = 1 << 30
+
+// ReadFile reads and checks a recording. Like a program's source, it must
+// be a regular file (not a device, which would be read until memory runs
+// out, nor a FIFO, which would block the reader) of at most MaxFileSize
+// bytes: anything else is refused at once with an *os.PathError.
 func ReadFile(path string) (*Recording, error) {
-	data, err := os.ReadFile(path)
+	data, err := vm.ReadRegularFile(path, MaxFileSize, "a recording must be a file nlangdbg wrote: run --record, explore, a dump")
 	if err != nil {
 		return nil, err
 	}
@@ -458,6 +482,9 @@ func Parse(data []byte) (*Recording, error) {
 	}
 	if d.err != nil {
 		return nil, broken("header", 0)
+	}
+	if err := h.Check(); err != nil && crcOK {
+		return nil, bad("header: %v", err)
 	}
 	start := d.off
 	// Walk the events to find the end event and to check their shape.

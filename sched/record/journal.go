@@ -271,9 +271,9 @@ func (j *Journal) DueHolds() []sched.HoldChange {
 }
 
 // Stalled implements sched.Recorder: the journal waits for real input.
-func (j *Journal) Stalled() bool {
+func (j *Journal) Stalled(timers bool) bool {
 	if rp := j.live(); rp != nil {
-		rp.Stalled()
+		rp.Stalled(timers)
 		j.live()
 	}
 	return false

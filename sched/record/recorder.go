@@ -211,7 +211,7 @@ func (r *Recorder) AfterDispatch(t *vm.Thread, stop vm.Stop, reductions int) boo
 }
 
 // Stalled implements sched.Recorder: a recorded run waits for its input.
-func (r *Recorder) Stalled() bool { return false }
+func (r *Recorder) Stalled(bool) bool { return false }
 
 // now logs a clock reading.
 func (r *Recorder) now() time.Duration {

@@ -21,9 +21,17 @@ type Divergence struct {
 	Dispatch int64
 	// Want describes the recorded event, Got what the replay did.
 	Want, Got string
+	// MaxSteps, if not 0, says that the replay did not diverge but was
+	// stopped there: it had run more reductions than its step cap
+	// (Replayer.SetMaxSteps), MaxSteps.
+	MaxSteps int64
 }
 
 func (d *Divergence) Error() string {
+	if d.MaxSteps > 0 {
+		return fmt.Sprintf("replay stopped at event %d (after %d dispatches): more than %d reductions (the step cap; the recording goes on with %s)",
+			d.Event, d.Dispatch, d.MaxSteps, d.Want)
+	}
 	return fmt.Sprintf("replay diverged at event %d (after %d dispatches): recorded %s, replay %s",
 		d.Event, d.Dispatch, d.Want, d.Got)
 }
@@ -44,11 +52,24 @@ type Replayer struct {
 	div      *Divergence
 	divOff   int // where in the events the divergence is
 	traps    trapSplits
+	steps    int64 // reductions replayed
+	maxSteps int64 // the step cap (0: none)
 	// The recorded holds at traps ahead (hold.go), the program and the
 	// index of its functions.
 	holds *holdState
 	prog  *vm.Program
 	fns   map[*vm.Funcode]int
+}
+
+// SetMaxSteps caps the reductions the replay runs: at the end of the
+// first quantum that takes it past n, the program ends (exit code 1) and
+// Finish returns a Divergence whose MaxSteps is n. A quantum is at most
+// the recording's quota (sched.MaxQuota), so a recording cannot make a
+// replay run for ever; n <= 0 removes the cap.
+func (p *Replayer) SetMaxSteps(n int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.maxSteps = max(0, n)
 }
 
 // NewReplayer returns a replayer of rec.
@@ -254,6 +275,13 @@ func (p *Replayer) AfterDispatch(t *vm.Thread, stop vm.Stop, reductions int) boo
 	if !ended {
 		return p.div == nil
 	}
+	p.steps += int64(max(0, reductions))
+	if p.maxSteps > 0 && p.steps > p.maxSteps && p.div == nil {
+		// past the cap (a replayed schedule's quantum is cut there): the
+		// replay stops, whatever this quantum was
+		p.diverge(p.describeNext(), "")
+		p.div.MaxSteps = p.maxSteps
+	}
 	got := describeDispatch(t.ID, stop, reductions)
 	at := p.d.off
 	if p.take(evDispatch, got) {
@@ -268,12 +296,22 @@ func (p *Replayer) AfterDispatch(t *vm.Thread, stop vm.Stop, reductions int) boo
 	return p.div == nil
 }
 
-// Stalled implements sched.Recorder: a replay waiting for input that the
-// recording does not hold at this point has diverged.
-func (p *Replayer) Stalled() bool {
+// Stalled implements sched.Recorder: a replay in which nothing can run
+// goes on only if a timer is pending and the next recorded event is a
+// clock reading (the next dispatch reads it, and the timer fires if it is
+// due); otherwise it waits for input or time that the recording does not
+// hold at this point, and has diverged.
+func (p *Replayer) Stalled(timers bool) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.diverge(p.describeNext(), "waits for input")
+	if timers && p.peek() == evNow {
+		return false
+	}
+	got := "waits for input"
+	if timers {
+		got = "waits for a timer"
+	}
+	p.diverge(p.describeNext(), got)
 	return true
 }
 

@@ -42,6 +42,7 @@ func (p *Replayer) pick(runnable []*vm.Thread, end bool) sched.Pick {
 		if stop == vm.StopBudget {
 			budget = red
 		}
+		budget = min(budget, p.maxBudget())
 		for _, t := range runnable {
 			if t.ID == id {
 				return sched.Pick{Thread: t, Budget: max(1, budget)}
@@ -53,6 +54,22 @@ func (p *Replayer) pick(runnable []*vm.Thread, end bool) sched.Pick {
 		return sched.Pick{End: true, Code: p.rec.ExitCode}
 	}
 	return sched.Pick{}
+}
+
+// maxBudget bounds the budget of a replayed quantum: a recorded quantum
+// is not longer than the quota (checked against sched.MaxQuota), whatever
+// its event says, nor than what is left under the step cap. Must hold
+// p.mu.
+func (p *Replayer) maxBudget() int {
+	q := p.rec.Header.Quota
+	if q <= 0 {
+		q = sched.DefaultQuota
+	}
+	b := int64(q) + 1 // a quantum that stops by itself may spend all of its quota
+	if p.maxSteps > 0 {
+		b = min(b, max(1, p.maxSteps-p.steps+1))
+	}
+	return int(b)
 }
 
 // journalStrategy replays the schedule of a journal's log while it

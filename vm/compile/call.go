@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -72,25 +73,32 @@ func (c *compiler) methodsOf(ci *classInfo, name string) []*funcInfo {
 	var out []*funcInfo
 	seen := map[string]bool{}
 	visited := map[*classInfo]bool{}
-	var walk func(k *classInfo)
-	walk = func(k *classInfo) {
-		for ; k != nil && !visited[k]; k = k.base {
-			visited[k] = true
-			for _, m := range k.methods {
-				key := fmt.Sprint(m.params)
-				if m.decl.Name == name && !seen[key] {
-					seen[key] = true
-					out = append(out, m)
-				}
+	// a walk with a stack, in the order of a recursion: a class, the
+	// interfaces it extends (for an interface), then its base
+	stack := []*classInfo{ci}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if k == nil || visited[k] {
+			continue
+		}
+		visited[k] = true
+		for _, m := range k.methods {
+			if m.decl.Name != name {
+				continue
 			}
-			if k.cls.IsInterface {
-				for _, sup := range k.cls.Interfaces {
-					walk(c.classes[sup.Name])
-				}
+			if key := fmt.Sprint(m.params); !seen[key] {
+				seen[key] = true
+				out = append(out, m)
+			}
+		}
+		stack = append(stack, k.base)
+		if k.cls.IsInterface {
+			for i := len(k.cls.Interfaces) - 1; i >= 0; i-- {
+				stack = append(stack, c.classes[k.cls.Interfaces[i].Name])
 			}
 		}
 	}
-	walk(ci)
 	return out
 }
 
@@ -250,7 +258,7 @@ func (fc *fcomp) resolve(cands []*callee, args []*syntax.Arg, pos syntax.Pos, wh
 				continue
 			}
 			var ctx *vm.Type
-			if hintMatters(a.X, cl.params[i]) {
+			if fc.hintMatters(a.X, cl.params[i]) {
 				ctx = fc.peekTypeHint(a.X, cl.params[i])
 			} else {
 				ctx = typeOf(ai)
@@ -305,7 +313,7 @@ func (fc *fcomp) peekTypeHint(e syntax.Expr, hint *vm.Type) *vm.Type {
 	case *syntax.InitList, *syntax.ArrayLit:
 		return hint
 	}
-	if hintMatters(e, hint) {
+	if fc.hintMatters(e, hint) {
 		return fc.peekAs(e, hint)
 	}
 	return fc.peekType(e)
@@ -389,7 +397,7 @@ func (fc *fcomp) explainMismatch(cl *callee, args []*syntax.Arg, typeOf func(int
 			continue
 		}
 		ctx := at
-		if hintMatters(a.X, cl.params[i]) {
+		if fc.hintMatters(a.X, cl.params[i]) {
 			ctx = fc.peekTypeHint(a.X, cl.params[i])
 		}
 		if fc.convCost(a.X, ctx, cl.params[i], nil) >= 0 {
@@ -408,7 +416,7 @@ func (fc *fcomp) explainMismatch(cl *callee, args []*syntax.Arg, typeOf func(int
 // `int foo(int a = this.x)` reads x of the object the call is made on,
 // at each call. It returns the out-argument write-backs to do after the
 // call.
-func (fc *fcomp) emitArgs(cl *callee, bound []*syntax.Arg, base, recv int32) []outBack {
+func (fc *fcomp) emitArgs(cl *callee, bound []*syntax.Arg, base, recv int32, pos syntax.Pos) []outBack {
 	var backs []outBack
 	// default expressions see earlier parameters by name
 	var defScope *scope
@@ -421,11 +429,17 @@ func (fc *fcomp) emitArgs(cl *callee, bound []*syntax.Arg, base, recv int32) []o
 					defScope.vars[cl.names[j]] = &local{name: cl.names[j], typ: cl.params[j], reg: base + int32(j), varIdx: -1}
 				}
 			}
+			if cl.fi != nil && !fc.enterDefaultUse(cl.fi, i, pos) {
+				continue
+			}
 			fc.scopes = append(fc.scopes, defScope)
 			restore := fc.enterDefault(cl, recv)
 			fc.value(cl.defaults[i], cl.params[i], r)
 			restore()
 			fc.scopes = fc.scopes[:len(fc.scopes)-1]
+			if cl.fi != nil {
+				fc.leaveDefaultUse()
+			}
 		} else if a.Out {
 			id, ok := a.X.(*syntax.Ident)
 			var l *local
@@ -485,7 +499,7 @@ func (fc *fcomp) callCallee(f *callee, bound []*syntax.Arg, recv int32, isMethod
 	if isMethod {
 		recvReg = base
 	}
-	backs := fc.emitArgs(f, bound, argBase, recvReg)
+	backs := fc.emitArgs(f, bound, argBase, recvReg, pos)
 	d := dst
 	if d < 0 {
 		d = fc.temp()
@@ -503,19 +517,6 @@ func (fc *fcomp) callCallee(f *callee, bound []*syntax.Arg, recv int32, isMethod
 	}
 	fc.writeBack(backs)
 	return d
-}
-
-// call compiles a call expression.
-func (fc *fcomp) call(e *syntax.Call, hint *vm.Type, dst int32) (int32, *vm.Type) {
-	switch fun := e.Fun.(type) {
-	case *syntax.Ident:
-		return fc.callIdent(e, fun, hint, dst)
-	case *syntax.Member:
-		return fc.callMember(e, fun, hint, dst)
-	}
-	// a call of a computed function value
-	r, t := fc.gen(e.Fun, nil, -1)
-	return fc.callFuncValue(e, r, t, dst)
 }
 
 func (fc *fcomp) callFuncValue(e *syntax.Call, fr int32, ft *vm.Type, dst int32) (int32, *vm.Type) {
@@ -536,7 +537,7 @@ func (fc *fcomp) callFuncValue(e *syntax.Call, fr int32, ft *vm.Type, dst int32)
 	fv := fc.temp()
 	fc.emit(vm.MOVE, fv, fr, 0)
 	base := fc.alloc(int32(len(ft.Args)) + 1)
-	backs := fc.emitArgs(cl, bound, base+1, -1)
+	backs := fc.emitArgs(cl, bound, base+1, -1, e.Lparen)
 	d := dst
 	if d < 0 {
 		d = fc.temp()
@@ -612,12 +613,16 @@ func (fc *fcomp) callIdent(e *syntax.Call, id *syntax.Ident, hint *vm.Type, dst 
 	return fc.out(dst), badType
 }
 
-func (fc *fcomp) callMember(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst int32) (int32, *vm.Type) {
+// callMemberPre compiles the calls x.name(args) whose x is not a value:
+// of a function of an imported module or of a package. It reports done =
+// false for the others: then x is compiled and callMemberOn applied (see
+// postfix).
+func (fc *fcomp) callMemberPre(e *syntax.Call, m *syntax.Member, dst int32) (r int32, t *vm.Type, done bool) {
 	if mod, ok := fc.modulePath(m.X); ok {
 		fs := fc.moduleFuncs(mod, m.Name)
 		if len(fs) == 0 {
 			fc.errorf(m.NamePos, "module %s has no function %s", mod.module, m.Name)
-			return fc.out(dst), badType
+			return fc.out(dst), badType, true
 		}
 		cands := make([]*callee, len(fs))
 		for i, f := range fs {
@@ -625,37 +630,43 @@ func (fc *fcomp) callMember(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst
 		}
 		best, bound := fc.resolve(cands, e.Args, e.Lparen, mod.module+"."+m.Name)
 		if best == nil {
-			return fc.out(dst), badType
+			return fc.out(dst), badType, true
 		}
-		return fc.callCallee(best, bound, -1, false, m.NamePos, dst, false, nil), best.result
+		return fc.callCallee(best, bound, -1, false, m.NamePos, dst, false, nil), best.result, true
 	}
 	if id, ok := m.X.(*syntax.Ident); ok && fc.lookup(id.Name) == nil && !fc.isThisField(id.Name) {
 		pkg := id.Name
 		if fc.c.lib.Packages[pkg] != nil || pkg == "thread" {
 			if !fc.file.imports[pkg] {
 				fc.errorf(id.Pos, "Package '%s' is not imported (add import %s;)", pkg, pkg)
-				return fc.out(dst), badType
+				return fc.out(dst), badType, true
 			}
 			if pkg == "thread" && m.Name == "spawn" {
-				return fc.spawn(e, dst)
+				r, t := fc.spawn(e, dst)
+				return r, t, true
 			}
 			cands := fc.c.packageFuncs(pkg, m.Name)
 			if len(cands) == 0 {
 				fc.errorf(m.NamePos, "package %s has no function %s", pkg, m.Name)
-				return fc.out(dst), badType
+				return fc.out(dst), badType, true
 			}
 			best, bound := fc.resolve(cands, e.Args, e.Lparen, pkg+"."+m.Name)
 			if best == nil {
-				return fc.out(dst), badType
+				return fc.out(dst), badType, true
 			}
-			return fc.callCallee(best, bound, -1, false, m.NamePos, dst, false, nil), best.result
+			return fc.callCallee(best, bound, -1, false, m.NamePos, dst, false, nil), best.result, true
 		}
 		if ci := fc.c.classes[pkg]; ci != nil && !ci.cls.IsEnum {
 			fc.errorf(id.Pos, "%s is a type: static calls are not supported (call a method on an instance)", pkg)
-			return fc.out(dst), badType
+			return fc.out(dst), badType, true
 		}
 	}
-	x, xt := fc.gen(m.X, nil, -1)
+	return 0, nil, false
+}
+
+// callMemberOn compiles x.name(args) where the value x, of type xt, is in
+// register x.
+func (fc *fcomp) callMemberOn(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst int32, x int32, xt *vm.Type) (int32, *vm.Type) {
 	if xt == badType {
 		for _, a := range e.Args {
 			fc.peekType(a.X)
@@ -699,7 +710,7 @@ func (fc *fcomp) callMember(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst
 			n := int32(len(best.params)) + 1
 			base := fc.alloc(n)
 			fc.emit(vm.MOVE, base, x, 0)
-			fc.emitArgs(best, bound, base+1, base)
+			fc.emitArgs(best, bound, base+1, base, m.NamePos)
 			d := fc.out(dst)
 			fc.line(m.NamePos, false)
 			fc.emit(vm.CALLI, base, fc.dyn(vm.DynCall{Name: m.Name, NArgs: len(best.params)}), d)
@@ -741,7 +752,7 @@ func (fc *fcomp) callMember(e *syntax.Call, m *syntax.Member, hint *vm.Type, dst
 			}
 			base := fc.alloc(int32(len(best.params)) + 1)
 			fc.emit(vm.BOX, base, x, fc.typeIndex(xt))
-			fc.emitArgs(best, bound, base+1, base)
+			fc.emitArgs(best, bound, base+1, base, m.NamePos)
 			d := fc.out(dst)
 			fc.line(m.NamePos, false)
 			fc.emit(vm.CALLI, base, fc.dyn(vm.DynCall{Name: m.Name, NArgs: len(best.params)}), d)
@@ -890,16 +901,7 @@ func (c *compiler) initFunc(ci *classInfo) *vm.Funcode {
 	if ci.init != nil {
 		return ci.init
 	}
-	has := false
-	for k := ci; k != nil; k = k.base {
-		if k.cdecl == nil {
-			continue
-		}
-		for _, f := range k.cdecl.Fields {
-			has = has || f.Init != nil
-		}
-	}
-	if !has {
+	if !c.hasFieldInits(ci) {
 		return nil
 	}
 	fn := &vm.Funcode{Name: ci.name + ".<init>", Short: "<init>", File: ci.file.ast.Name, Line: ci.cls.Line,
@@ -910,10 +912,11 @@ func (c *compiler) initFunc(ci *classInfo) *vm.Funcode {
 	fc.push()
 	fc.alloc(1)
 	fn.Locals = append(fn.Locals, vm.LocalVar{Name: "this", Type: fc.this, Reg: 0, IsParam: true})
-	var chain []*classInfo
+	var chain []*classInfo // the bases first
 	for k := ci; k != nil; k = k.base {
-		chain = append([]*classInfo{k}, chain...)
+		chain = append(chain, k)
 	}
+	slices.Reverse(chain)
 	for _, k := range chain {
 		if k.cdecl == nil {
 			continue
@@ -935,6 +938,34 @@ func (c *compiler) initFunc(ci *classInfo) *vm.Funcode {
 	fc.pop()
 	fc.finish()
 	return fn
+}
+
+// hasFieldInits reports whether ci or one of its bases has a field with
+// an initial value. The answers are remembered, so that a long chain of
+// classes is walked once, not once per class.
+func (c *compiler) hasFieldInits(ci *classInfo) bool {
+	var todo []*classInfo
+	has := false
+	for k := ci; k != nil; k = k.base {
+		if k.fieldInits != 0 {
+			has = k.fieldInits > 0
+			break
+		}
+		todo = append(todo, k)
+	}
+	for i := len(todo) - 1; i >= 0; i-- {
+		k := todo[i]
+		if k.cdecl != nil {
+			for _, f := range k.cdecl.Fields {
+				has = has || f.Init != nil
+			}
+		}
+		k.fieldInits = -1
+		if has {
+			k.fieldInits = 1
+		}
+	}
+	return has
 }
 
 func (fc *fcomp) newExpr(e *syntax.New, dst int32) (int32, *vm.Type) {

@@ -203,10 +203,10 @@ func TestCodegen(t *testing.T) {
 			want: `
 				0 conv r1, r0 ; int -> double
 				1 conv r2, r0 ; int -> double
-				2 muld r3, r1, r2
-				3 ret r3
-				4 loadnil r4
-				5 ret r4
+				2 muld r2, r1, r2
+				3 ret r2
+				4 loadnil r3
+				5 ret r3
 				local int x r0 [0, 6)
 				local double d r1 [1, 6)`,
 		},
@@ -240,17 +240,17 @@ string f(int x, Node n) {
 			want: `
 				0 loadk r2, k0 ; "x="
 				1 tostr r3, r0 ; int
-				2 concat r4, r2, r3
-				3 move r6, r1
-				4 isnull r7, r6
-				5 jf r7, 8
-				6 loadk r5, k1 ; "null"
+				2 concat r2, r2, r3
+				3 move r4, r1
+				4 isnull r5, r4
+				5 jf r5, 8
+				6 loadk r3, k1 ; "null"
 				7 jmp 9
-				8 callv r6, v2, r5 ; virtual
-				9 concat r6, r4, r5
-				10 ret r6
-				11 loadnil r7
-				12 ret r7
+				8 callv r4, v2, r3 ; virtual
+				9 concat r2, r2, r3
+				10 ret r2
+				11 loadnil r3
+				12 ret r3
 				local int x r0 [0, 13)
 				local Node n r1 [0, 13)`,
 		},
@@ -415,20 +415,17 @@ int f(int a) {
 }`,
 			fn: "f",
 			want: `
-				0 loadi r1, 0
-				1 lti r2, r1, r0
-				2 jf r2, 7
-				3 loadi r1, 2
-				4 muli r2, r0, r1
-				5 move r1, r2
-				6 move r0, r1
-				7 move r1, r0
-				8 ret r1
-				9 loadnil r2
-				10 ret r2
-				local int a r0 [0, 11)
-				local int b r1 [6, 7)
-				local int c r1 [8, 11)`,
+				0 jngtik r0, 0, 4
+				1 loadi r1, 2
+				2 muli r1, r0, r1
+				3 move r0, r1
+				4 move r1, r0
+				5 ret r1
+				6 loadnil r2
+				7 ret r2
+				local int a r0 [0, 8)
+				local int b r1 [3, 4)
+				local int c r1 [5, 8)`,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -462,10 +459,10 @@ func TestCodegenCollections(t *testing.T) {
 		7 move r4, r0
 		8 loadk r5, k0 ; "k"
 		9 calln r4, r6 ; Dict.get
-		10 addi r7, r3, r6
-		11 ret r7
-		12 loadnil r8
-		13 ret r8
+		10 addi r2, r3, r6
+		11 ret r2
+		12 loadnil r3
+		13 ret r3
 		local Dict<string, int> d r0 [0, 14)
 		local List<int> l r1 [5, 14)`)
 	if got := listing(fn); got != want {
@@ -495,14 +492,14 @@ func TestLineTable(t *testing.T) {
 		}
 	}
 	want := []string{
-		"pc 0 at 2:9",   // int b = …: the declared name
-		"pc 1 at 3:5",   // if
-		"pc 4 at 4:9",   // b = b * 2
-		"pc 6 at 6:12",  // the loop's entry test
-		"pc 7 at 7:9",   // b += a
-		"pc 8 at 6:12",  // the test at the bottom (a rotated loop's back-edge)
-		"pc 9 at 9:5",   // return b
-		"pc 10 at 10:1", // the closing brace: falling off the end
+		"pc 0 at 2:9",  // int b = …: the declared name
+		"pc 1 at 3:5",  // if: one fused compare-and-branch
+		"pc 2 at 4:9",  // b = b * 2
+		"pc 4 at 6:12", // the loop's entry test
+		"pc 5 at 7:9",  // b += a
+		"pc 6 at 6:12", // the test at the bottom (a rotated loop's back-edge)
+		"pc 7 at 9:5",  // return b
+		"pc 8 at 10:1", // the closing brace: falling off the end
 	}
 	if got := strings.Join(stmts, "\n"); got != strings.Join(want, "\n") {
 		t.Errorf("statement starts:\n%s\n\nwant:\n%s", got, strings.Join(want, "\n"))
@@ -518,9 +515,9 @@ func TestLineTable(t *testing.T) {
 		pc        int32
 		line, col int32
 	}{
-		{0, 2, 9}, {1, 3, 5}, {3, 3, 5}, {5, 4, 9}, {6, 6, 12},
-		{7, 7, 9}, {8, 6, 12}, // the back-edge tests the condition
-		{9, 9, 5},
+		{0, 2, 9}, {1, 3, 5}, {2, 4, 9}, {3, 4, 9}, {4, 6, 12},
+		{5, 7, 9}, {6, 6, 12}, // the back-edge tests the condition
+		{7, 9, 5},
 	} {
 		if line, col := fn.Pos(tc.pc); line != tc.line || col != tc.col {
 			t.Errorf("Pos(%d) = %d:%d, want %d:%d", tc.pc, line, col, tc.line, tc.col)

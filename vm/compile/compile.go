@@ -28,7 +28,10 @@ type fileInfo struct {
 	ast     *syntax.File
 	imports map[string]bool
 	aliases map[string]*syntax.TypeExpr
-	lib     bool // a library source (prelude, concurrent)
+	// aliasTypes are the types of the file's aliases, resolved once in
+	// the order of their declarations (see checkAliases).
+	aliasTypes map[string]*vm.Type
+	lib        bool // a library source (prelude, concurrent)
 	// dir is the folder of a program file (functions of files in the
 	// same folder are visible by bare name); "" for library sources.
 	dir string
@@ -48,6 +51,11 @@ type classInfo struct {
 	ctors   []*funcInfo
 	state   int // 0 new, 1 laying out, 2 done
 	init    *vm.Funcode
+	// fieldNames are the names of the fields declared in the class.
+	fieldNames map[string]bool
+	// fieldInits is 1 if the class or a base has a field with an
+	// initial value, -1 if not, 0 until known (see hasFieldInits).
+	fieldInits int8
 }
 
 type funcInfo struct {
@@ -79,8 +87,17 @@ type compiler struct {
 	object  *classInfo
 	dir     string
 	loaded  map[string]bool
-	// modules maps the import path of each imported program file to it.
-	modules map[string]*fileInfo
+	// modules maps the import path of each imported program file to it;
+	// modDepth is the number of names of the longest.
+	modules  map[string]*fileInfo
+	modDepth int
+	// work counts the expressions and statements compiled, up to
+	// workLimit; budgetErr is the error once it is passed (see limits.go).
+	work, workLimit int64
+	budgetErr       *syntax.Error
+	// later are errors found while declaring that do not stop the
+	// bodies from being compiled (they are reported with theirs).
+	later syntax.ErrorList
 }
 
 // errorf records an error at pos of file.
@@ -133,15 +150,26 @@ func CompileFile(filename string, src []byte, opts Options) (*vm.Program, error)
 		return nil, fmt.Errorf("internal error: prelude: %v", c.errs)
 	}
 	c.prog.Files[filename] = src
-	c.loaded[filename] = true
+	c.loaded[filepath.Clean(filename)] = true // an import of the main file itself finds it
 	mainFile := c.addSource(filename, src, false)
 	if len(c.errs) > 0 {
 		return nil, c.sortedErrs()
 	}
 	c.declare()
 	if len(c.errs) == 0 {
+		size := 0
+		for _, f := range c.files {
+			if !f.lib {
+				size += len(f.ast.Src)
+			}
+		}
+		c.setBudget(size)
 		c.compileBodies()
+		if c.budgetErr != nil {
+			c.errs = append(c.errs, c.budgetErr)
+		}
 	}
+	c.errs = append(c.errs, c.later...)
 	if len(c.errs) > 0 {
 		return nil, c.sortedErrs()
 	}
@@ -180,9 +208,80 @@ func (c *compiler) sortedErrs() error {
 	return c.errs
 }
 
-// addSource parses a file and registers it with its imported library
-// sources and program files. It returns nil if the file does not parse.
+// addSource parses a file and registers it with the library sources and
+// program files it imports, and theirs. It returns nil if the file does
+// not parse.
+//
+// The imports are followed depth first, each file's in the order they are
+// written (the order of c.files), with a stack of what is left to do
+// rather than a recursion per file: a chain of imports can be as long as
+// there are files. A file already loaded is not loaded again, so files
+// that import each other are each loaded once.
 func (c *compiler) addSource(name string, src []byte, lib bool) *fileInfo {
+	first := c.parseSource(name, src, lib)
+	if first == nil {
+		return nil
+	}
+	// a step is an import statement of a file to follow or, with path
+	// set, one file of a folder's import to load
+	type step struct {
+		fi        *fileInfo
+		im        *syntax.Import
+		mod, path string
+	}
+	var stack []step
+	pushImports := func(fi *fileInfo) {
+		if fi == nil {
+			return
+		}
+		ims := fi.ast.Imports
+		for i := len(ims) - 1; i >= 0; i-- {
+			stack = append(stack, step{fi: fi, im: ims[i]})
+		}
+	}
+	pushImports(first)
+	for len(stack) > 0 {
+		st := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		fi, im := st.fi, st.im
+		if st.path != "" {
+			pushImports(c.importFile(fi, im, st.mod, st.path))
+			continue
+		}
+		pkg := strings.Join(im.Path, ".")
+		switch {
+		case c.lib.Packages[pkg] != nil || pkg == "thread" || pkg == "concurrent" || c.lib.Sources[pkg] != "":
+			fi.imports[pkg] = true
+			if s, ok := c.lib.Sources[pkg]; ok && pkg != "prelude" && !c.loaded["<"+pkg+">"] {
+				c.loaded["<"+pkg+">"] = true
+				pushImports(c.parseSource("<"+pkg+">", []byte(s), true))
+			}
+		case im.Star:
+			// every .n file of a project folder: a.* → dir/a/*.n
+			folder := filepath.Join(append([]string{c.dir}, im.Path...)...)
+			entries, err := os.ReadDir(folder)
+			if err != nil {
+				c.errorf(fi, im.Pos, "module '%s.*' not found: the program's folder has no folder %s", pkg, filepath.Join(im.Path...))
+				continue
+			}
+			for i := len(entries) - 1; i >= 0; i-- {
+				e := entries[i]
+				if e.IsDir() || !strings.HasSuffix(e.Name(), ".n") {
+					continue
+				}
+				stack = append(stack, step{fi: fi, im: im, mod: pkg + "." + strings.TrimSuffix(e.Name(), ".n"), path: filepath.Join(folder, e.Name())})
+			}
+		default:
+			// A source file of the program: a.b → dir/a/b.n.
+			pushImports(c.importFile(fi, im, pkg, filepath.Join(append([]string{c.dir}, im.Path...)...)+".n"))
+		}
+	}
+	return first
+}
+
+// parseSource parses a file and registers it (without its imports). It
+// returns nil if the file does not parse.
+func (c *compiler) parseSource(name string, src []byte, lib bool) *fileInfo {
 	f, err := syntax.Parse(name, src)
 	if err != nil {
 		if el, ok := err.(syntax.ErrorList); ok {
@@ -200,56 +299,33 @@ func (c *compiler) addSource(name string, src []byte, lib bool) *fileInfo {
 	for _, a := range f.Aliases {
 		fi.aliases[a.Name] = a.Type
 	}
-	for _, im := range f.Imports {
-		pkg := strings.Join(im.Path, ".")
-		switch {
-		case c.lib.Packages[pkg] != nil || pkg == "thread" || pkg == "concurrent" || c.lib.Sources[pkg] != "":
-			fi.imports[pkg] = true
-			if s, ok := c.lib.Sources[pkg]; ok && pkg != "prelude" && !c.loaded["<"+pkg+">"] {
-				c.loaded["<"+pkg+">"] = true
-				c.addSource("<"+pkg+">", []byte(s), true)
-			}
-		case im.Star:
-			// every .n file of a project folder: a.* → dir/a/*.n
-			folder := filepath.Join(append([]string{c.dir}, im.Path...)...)
-			entries, err := os.ReadDir(folder)
-			if err != nil {
-				c.errorf(fi, im.Pos, "cannot import %s.*: no folder %s", pkg, filepath.Join(im.Path...))
-				continue
-			}
-			for _, e := range entries {
-				if e.IsDir() || !strings.HasSuffix(e.Name(), ".n") {
-					continue
-				}
-				c.importFile(fi, im, pkg+"."+strings.TrimSuffix(e.Name(), ".n"), filepath.Join(folder, e.Name()))
-			}
-		default:
-			// A source file of the program: a.b → dir/a/b.n.
-			c.importFile(fi, im, pkg, filepath.Join(append([]string{c.dir}, im.Path...)...)+".n")
-		}
-	}
 	return fi
 }
 
 // importFile loads the program file path as the module named mod for
-// the import im of fi.
-func (c *compiler) importFile(fi *fileInfo, im *syntax.Import, mod, path string) {
+// the import im of fi, and returns it (nil if it was loaded before or
+// cannot be).
+func (c *compiler) importFile(fi *fileInfo, im *syntax.Import, mod, path string) *fileInfo {
 	if c.loaded[path] {
 		fi.imports[mod] = true
-		return
+		return nil
 	}
 	data, err := c.opts.ReadFile(path)
 	if err != nil {
-		c.errorf(fi, im.Pos, "cannot import %s: no package or file %s", mod, filepath.Base(path))
-		return
+		c.errorf(fi, im.Pos, "module '%s' not found: it is not a package and the program's folder has no file %s",
+			mod, filepath.Join(strings.Split(mod, ".")...)+".n")
+		return nil
 	}
 	c.loaded[path] = true
 	fi.imports[mod] = true
 	c.prog.Files[path] = data
-	if m := c.addSource(path, data, false); m != nil {
+	m := c.parseSource(path, data, false)
+	if m != nil {
 		m.module = mod
 		c.modules[mod] = m
+		c.modDepth = max(c.modDepth, strings.Count(mod, ".")+1)
 	}
+	return m
 }
 
 // bareVisible reports whether function f can be called by its bare name
@@ -297,6 +373,18 @@ func (c *compiler) declare() {
 		}
 	}
 	c.object = c.classes["Object"]
+	// 1b. type aliases (they may name classes)
+	funcs := map[string]bool{}
+	for _, f := range c.files {
+		for _, d := range f.ast.Decls {
+			if fd, ok := d.(*syntax.FuncDecl); ok && !f.lib {
+				funcs[fd.Name] = true
+			}
+		}
+	}
+	for _, f := range c.files {
+		c.checkAliases(f, funcs)
+	}
 	// 2. bases and layout
 	for _, ci := range c.order {
 		c.layout(ci)
@@ -351,21 +439,25 @@ func (c *compiler) declare() {
 	}
 }
 
+// interfaceMethods returns the methods of interface ii and of the
+// interfaces it extends, each interface once (a walk with a stack, in the
+// order of a recursion).
 func (c *compiler) interfaceMethods(ii *classInfo) []*funcInfo {
 	var out []*funcInfo
 	seen := map[*classInfo]bool{}
-	var walk func(k *classInfo)
-	walk = func(k *classInfo) {
+	stack := []*classInfo{ii}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		if k == nil || seen[k] { // an inheritance cycle is reported elsewhere
-			return
+			continue
 		}
 		seen[k] = true
 		out = append(out, k.methods...)
-		for _, sup := range k.cls.Interfaces {
-			walk(c.classes[sup.Name])
+		for i := len(k.cls.Interfaces) - 1; i >= 0; i-- {
+			stack = append(stack, c.classes[k.cls.Interfaces[i].Name])
 		}
 	}
-	walk(ii)
 	return out
 }
 
@@ -394,17 +486,72 @@ func sameParams(a, b []*vm.Type) bool {
 	return true
 }
 
-// layout resolves a class's base, fields and methods (base classes first).
+// layout resolves a class's base, fields and methods, after those of the
+// classes and interfaces it derives from. It walks that graph with a stack
+// (an inheritance chain can be as long as the source), in the order a
+// recursion would take; a class met again while its own bases are being
+// laid out closes an inheritance cycle.
 func (c *compiler) layout(ci *classInfo) {
-	switch ci.state {
-	case 2:
-		return
-	case 1:
-		c.errorf(ci.file, ci.cdecl.BasePos, "inheritance cycle through %s", ci.name)
-		return
+	stack := []*classInfo{ci}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		if k.state == 2 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if k.state == 0 {
+			k.state = 1
+			deps := c.layoutDeps(k)
+			pushed := false
+			for i := len(deps) - 1; i >= 0; i-- {
+				switch deps[i].state {
+				case 0:
+					stack = append(stack, deps[i])
+					pushed = true
+				case 1:
+					if deps[i] != k {
+						c.errorf(deps[i].file, deps[i].cdecl.BasePos, "inheritance cycle through %s", deps[i].name)
+					}
+				}
+			}
+			if k.cdecl != nil && k.cdecl.Base == k.name {
+				c.errorf(k.file, k.cdecl.BasePos, "inheritance cycle through %s", k.name)
+			}
+			if pushed {
+				continue
+			}
+		}
+		stack = stack[:len(stack)-1]
+		c.layoutOne(k)
+		k.state = 2
 	}
-	ci.state = 1
-	defer func() { ci.state = 2 }()
+}
+
+// layoutDeps returns the classes and interfaces ci derives from, which
+// are laid out before it.
+func (c *compiler) layoutDeps(ci *classInfo) []*classInfo {
+	d := ci.cdecl
+	if d == nil {
+		return nil
+	}
+	var deps []*classInfo
+	if d.Base != "" {
+		if b := c.classes[d.Base]; b != nil && !(b.cls.IsInterface && !ci.cls.IsInterface) && b.cdecl != nil {
+			deps = append(deps, b)
+		}
+	} else if !ci.cls.IsInterface && ci != c.object && c.object != nil {
+		deps = append(deps, c.object)
+	}
+	for _, iname := range d.Implements {
+		if ii := c.classes[iname]; ii != nil && ii.cls.IsInterface {
+			deps = append(deps, ii)
+		}
+	}
+	return deps
+}
+
+// layoutOne lays out ci, whose bases are laid out (or in a cycle).
+func (c *compiler) layoutOne(ci *classInfo) {
 	cls := ci.cls
 	switch {
 	case ci.edecl != nil:
@@ -429,7 +576,6 @@ func (c *compiler) layout(ci *classInfo) {
 		case b.cdecl == nil:
 			c.errorf(ci.file, d.BasePos, "cannot derive from %s", d.Base)
 		default:
-			c.layout(b)
 			if b.state != 2 {
 				break // an inheritance cycle (reported)
 			}
@@ -440,7 +586,6 @@ func (c *compiler) layout(ci *classInfo) {
 			}
 		}
 	} else if !cls.IsInterface && ci != c.object && c.object != nil {
-		c.layout(c.object)
 		ci.base = c.object
 	}
 	for i, iname := range d.Implements {
@@ -449,7 +594,6 @@ func (c *compiler) layout(ci *classInfo) {
 			c.errorf(ci.file, d.ImplPos[i], "%s is not an interface", iname)
 			continue
 		}
-		c.layout(ii)
 		cls.Interfaces = append(cls.Interfaces, ii.cls)
 	}
 	if ci.base != nil {
@@ -463,6 +607,7 @@ func (c *compiler) layout(ci *classInfo) {
 	for _, fd := range d.Fields {
 		c.addField(ci, fd)
 	}
+	byName := map[string][]*funcInfo{} // the methods declared so far, by name
 	for _, md := range d.Methods {
 		if md.Name == ci.name && !cls.IsInterface {
 			fi := c.declareFunc(ci.file, ci, md)
@@ -486,11 +631,12 @@ func (c *compiler) layout(ci *classInfo) {
 			ci.methods = append(ci.methods, fi)
 			continue
 		}
-		for _, m := range ci.methods {
-			if m.decl.Name == md.Name && sameParams(m.params, fi.params) {
+		for _, m := range byName[md.Name] {
+			if sameParams(m.params, fi.params) {
 				c.errorf(ci.file, md.NamePos, "method %s.%s redeclared with the same parameters", ci.name, md.Name)
 			}
 		}
+		byName[md.Name] = append(byName[md.Name], fi)
 		ci.methods = append(ci.methods, fi)
 		if md.Body == nil && !md.Mods.Native {
 			c.errorf(ci.file, md.NamePos, "method %s.%s has no body", ci.name, md.Name)
@@ -537,24 +683,25 @@ func (c *compiler) addField(ci *classInfo, fd *syntax.FieldDecl) {
 	if t == vm.Void {
 		c.errorf(ci.file, fd.Type.Pos, "field %s cannot have type void", fd.Name)
 	}
-	if ci.cls.FieldByName(fd.Name) != nil {
-		for _, f := range ci.cls.Fields {
-			if f.Name == fd.Name && f.Owner == ci.cls {
-				c.errorf(ci.file, fd.Pos, "field %s redeclared", fd.Name)
-				return
-			}
-		}
+	if ci.fieldNames == nil {
+		ci.fieldNames = map[string]bool{}
 	}
+	if ci.fieldNames[fd.Name] {
+		c.errorf(ci.file, fd.Pos, "field %s redeclared", fd.Name)
+		return
+	}
+	ci.fieldNames[fd.Name] = true
 	if ci.sdecl != nil && t.Kind == vm.KStruct && t.Class == ci.cls {
 		c.errorf(ci.file, fd.Pos, "struct %s cannot contain itself", ci.name)
 		t = vm.ObjectT
 	}
-	f := &vm.Field{Name: fd.Name, Type: t, Index: len(ci.cls.Fields), Owner: ci.cls}
+	f := &vm.Field{Name: fd.Name, Type: t, Index: len(ci.cls.Fields), Owner: ci.cls, Line: fd.Pos.Line}
 	ci.cls.Fields = append(ci.cls.Fields, f)
 }
 
 func (c *compiler) layoutEnum(ci *classInfo) {
 	next := int64(0)
+	members := map[string]bool{}
 	for _, m := range ci.edecl.Members {
 		if m.Value != nil {
 			v, ok := c.constInt(ci.file, m.Value)
@@ -566,19 +713,21 @@ func (c *compiler) layoutEnum(ci *classInfo) {
 				next = v
 			}
 		}
-		for _, n := range ci.cls.EnumOrder {
-			if n == m.Name {
-				c.errorf(ci.file, m.Pos, "enum member %s redeclared", m.Name)
-			}
+		if members[m.Name] {
+			c.errorf(ci.file, m.Pos, "enum member %s redeclared", m.Name)
 		}
+		members[m.Name] = true
 		if _, dup := ci.cls.EnumNames[next]; !dup {
 			ci.cls.EnumNames[next] = m.Name
 		}
 		ci.cls.EnumOrder = append(ci.cls.EnumOrder, m.Name)
-		ci.cls.Fields = append(ci.cls.Fields, &vm.Field{Name: m.Name, Type: vm.ClassType(ci.cls), Index: int(next), Owner: ci.cls})
+		ci.cls.Fields = append(ci.cls.Fields, &vm.Field{Name: m.Name, Type: vm.ClassType(ci.cls), Index: int(next), Owner: ci.cls, Line: m.Pos.Line})
 		next++
 	}
 	for _, md := range ci.edecl.Methods {
+		if md.Name == "toString" {
+			c.errorf(ci.file, md.NamePos, "enum method %s.toString is not allowed: the name is reserved for the built-in conversion of a member to its name", ci.name)
+		}
 		fi := c.declareFunc(ci.file, ci, md)
 		if fi == nil {
 			continue
@@ -600,40 +749,79 @@ func enumValue(cls *vm.Class, name string) (int64, bool) {
 }
 
 // constInt evaluates a constant integer expression (literals, unary minus,
-// + - * / %).
+// + - * / %). It walks the expression with a stack of pending operators:
+// a chain of them can be as deep as its source is long.
 func (c *compiler) constInt(f *fileInfo, e syntax.Expr) (int64, bool) {
-	switch e := e.(type) {
-	case *syntax.IntLit:
-		return int64(e.Value), !e.Overflow
-	case *syntax.Unary:
-		if e.Op == syntax.MINUS {
-			v, ok := c.constInt(f, e.X)
-			return -v, ok
-		}
-	case *syntax.Binary:
-		x, ok1 := c.constInt(f, e.X)
-		y, ok2 := c.constInt(f, e.Y)
-		if !ok1 || !ok2 {
+	type pending struct {
+		op   syntax.Token
+		x    int64 // the left operand, once known
+		y    syntax.Expr
+		have bool // x is known: y is being evaluated
+	}
+	var stack []pending
+	for {
+		// go down the left operands to a literal
+		var v int64
+		switch x := e.(type) {
+		case *syntax.IntLit:
+			if x.Overflow {
+				return 0, false
+			}
+			v = int64(x.Value)
+		case *syntax.Unary:
+			if x.Op != syntax.MINUS {
+				return 0, false
+			}
+			stack = append(stack, pending{op: syntax.MINUS})
+			e = x.X
+			continue
+		case *syntax.Binary:
+			stack = append(stack, pending{op: x.Op, y: x.Y})
+			e = x.X
+			continue
+		default:
 			return 0, false
 		}
-		switch e.Op {
-		case syntax.PLUS:
-			return x + y, true
-		case syntax.MINUS:
-			return x - y, true
-		case syntax.STAR:
-			return x * y, true
-		case syntax.SLASH:
-			if y != 0 {
-				return x / y, true
+		// apply the pending operators that now have their operands
+		for {
+			if len(stack) == 0 {
+				return v, true
 			}
-		case syntax.PERCENT:
-			if y != 0 {
-				return x % y, true
+			p := &stack[len(stack)-1]
+			if p.op == syntax.MINUS && p.y == nil {
+				v = -v
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if !p.have {
+				p.x, p.have = v, true
+				e = p.y
+				break
+			}
+			x, y := p.x, v
+			stack = stack[:len(stack)-1]
+			switch p.op {
+			case syntax.PLUS:
+				v = x + y
+			case syntax.MINUS:
+				v = x - y
+			case syntax.STAR:
+				v = x * y
+			case syntax.SLASH:
+				if y == 0 {
+					return 0, false
+				}
+				v = x / y
+			case syntax.PERCENT:
+				if y == 0 {
+					return 0, false
+				}
+				v = x % y
+			default:
+				return 0, false
 			}
 		}
 	}
-	return 0, false
 }
 
 // declareFunc resolves a function's signature and creates its Funcode.
@@ -653,11 +841,27 @@ func (c *compiler) declareFunc(f *fileInfo, ci *classInfo, d *syntax.FuncDecl) *
 		if seen[p.Name] {
 			c.errorf(f, p.Pos, "duplicate parameter %s", p.Name)
 		}
+		if p.Out && p.Default != nil {
+			c.errorf(f, p.Default.Start(), "out parameter %s cannot have a default value (the caller must pass a variable)", p.Name)
+		}
+		if ci != nil && ci.edecl != nil {
+			switch {
+			case p.Default != nil:
+				c.errorf(f, p.Default.Start(), "enum method %s.%s cannot have default parameter values", ci.name, d.Name)
+			case p.Out:
+				c.errorf(f, p.Pos, "enum method %s.%s cannot have out parameters", ci.name, d.Name)
+			}
+		}
 		seen[p.Name] = true
 		fi.params = append(fi.params, t)
 		fi.names = append(fi.names, p.Name)
 		fi.outs = append(fi.outs, p.Out)
 		fi.defaults = append(fi.defaults, p.Default)
+	}
+	for i, d := range fi.defaults {
+		if d != nil && c.laterParam(f, fi, i) {
+			fi.defaults[i] = badDefault
+		}
 	}
 	name := d.Name
 	fn := &vm.Funcode{Name: name, Short: d.Name, File: f.ast.Name, Line: d.NamePos.Line, Result: fi.result, VIndex: -1}
@@ -721,10 +925,11 @@ func (c *compiler) checkDefaults(fi *funcInfo) {
 	}
 	fc.scopes = append(fc.scopes, &scope{vars: map[string]*local{}, barrier: true})
 	for i, name := range fi.names {
-		if d := fi.defaults[i]; d != nil {
+		if d := fi.defaults[i]; d != nil && fc.enterDefaultUse(fi, i, d.Start()) {
 			mark := fc.top
 			fc.value(d, fi.params[i], -1)
 			fc.top = mark
+			fc.leaveDefaultUse()
 		}
 		fc.declare(name, fi.params[i], fi.decl.Params[i].Pos, false)
 	}

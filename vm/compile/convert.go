@@ -67,15 +67,27 @@ func intLitType(e syntax.Expr) *vm.Type {
 
 // floatish reports whether an expected float changes how e is typed: e
 // is a floating literal without suffix, or negation or arithmetic over
-// one.
-func floatish(e syntax.Expr) bool {
-	switch e := e.(type) {
-	case *syntax.FloatLit:
-		return !e.Float32
-	case *syntax.Unary:
-		return e.Op == syntax.MINUS && floatish(e.X)
-	case *syntax.Binary:
-		return isArith(e.Op) && (floatish(e.X) || floatish(e.Y))
+// one. (A search with a stack: an arithmetic chain can be as deep as its
+// source is long.)
+func (fc *fcomp) floatish(e syntax.Expr) bool {
+	stack := []syntax.Expr{e}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch e := e.(type) {
+		case *syntax.FloatLit:
+			if !e.Float32 {
+				return true
+			}
+		case *syntax.Unary:
+			if e.Op == syntax.MINUS {
+				stack = append(stack, e.X)
+			}
+		case *syntax.Binary:
+			if isArith(e.Op) {
+				stack = append(stack, e.Y, e.X)
+			}
+		}
 	}
 	return false
 }
@@ -91,7 +103,7 @@ func isArith(op syntax.Token) bool {
 
 // hintMatters reports whether typing e where hint is expected can give a
 // different type than typing it alone.
-func hintMatters(e syntax.Expr, hint *vm.Type) bool {
+func (fc *fcomp) hintMatters(e syntax.Expr, hint *vm.Type) bool {
 	if hint == nil {
 		return false
 	}
@@ -101,12 +113,16 @@ func hintMatters(e syntax.Expr, hint *vm.Type) bool {
 	case *syntax.Ident, *syntax.Member:
 		return hint.Kind == vm.KFunc
 	}
-	return hint == vm.Float && floatish(e)
+	return hint == vm.Float && fc.floatish(e)
 }
 
 // convError reports that e, of type t where want is expected, does not
 // convert; where names the context (" in argument 1 of f", or "").
 func (fc *fcomp) convError(e syntax.Expr, t, want *vm.Type, where string) {
+	if t == vm.Void {
+		fc.errorf(e.Start(), "cannot use the result of a void call as %s%s (it returns nothing)", want, where)
+		return
+	}
 	if want.IsInteger() && isIntLit(e) {
 		pos, text := e.Start(), ""
 		if u, ok := e.(*syntax.Unary); ok {
@@ -115,7 +131,7 @@ func (fc *fcomp) convError(e syntax.Expr, t, want *vm.Type, where string) {
 		fc.errorf(pos, "constant %s%s overflows %s%s", text, e.(*syntax.IntLit).Raw, want, where)
 		return
 	}
-	if want == vm.Float && t == vm.Double && floatish(e) && !fc.doubleOperand(e) {
+	if want == vm.Float && t == vm.Double && fc.floatish(e) && !fc.doubleOperand(e) {
 		fc.errorf(e.Start(), "cannot use double as float%s: a floating constant here must be exactly a float (write it with an f suffix, or use as float)", where)
 		return
 	}
@@ -126,17 +142,27 @@ func (fc *fcomp) convError(e syntax.Expr, t, want *vm.Type, where string) {
 // other than a floating literal whose own type is double (then the
 // operand, not a constant, makes the expression double).
 func (fc *fcomp) doubleOperand(e syntax.Expr) bool {
-	switch x := e.(type) {
-	case *syntax.FloatLit:
-		return false
-	case *syntax.Unary:
-		if x.Op == syntax.MINUS {
-			return fc.doubleOperand(x.X)
+	stack := []syntax.Expr{e}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x := e.(type) {
+		case *syntax.FloatLit:
+			continue
+		case *syntax.Unary:
+			if x.Op == syntax.MINUS {
+				stack = append(stack, x.X)
+				continue
+			}
+		case *syntax.Binary:
+			if isArith(x.Op) {
+				stack = append(stack, x.Y, x.X)
+				continue
+			}
 		}
-	case *syntax.Binary:
-		if isArith(x.Op) {
-			return fc.doubleOperand(x.X) || fc.doubleOperand(x.Y)
+		if fc.peekType(e) == vm.Double {
+			return true
 		}
 	}
-	return fc.peekType(e) == vm.Double
+	return false
 }

@@ -100,7 +100,11 @@ func compileEval(prog *vm.Program, scope EvalScope, expr string, want *vm.Type) 
 	for _, k := range c.order {
 		before[k] = k.init != nil
 	}
+	c.setBudget(len(expr))
 	fn, typ = c.evalFunc(x, scope, ef, ci, want)
+	if c.budgetErr != nil {
+		c.errs = append(c.errs, c.budgetErr)
+	}
 	if len(c.errs) > 0 {
 		var errs syntax.ErrorList
 		for _, e := range c.errs {

@@ -21,6 +21,13 @@ func (fc *fcomp) out(dst int32) int32 {
 // register if dst < 0), and returns the register.
 func (fc *fcomp) value(e syntax.Expr, want *vm.Type, dst int32) int32 {
 	r, t := fc.gen(e, want, dst)
+	return fc.valueOf(e, r, t, want, dst)
+}
+
+// valueOf converts the value of e, compiled into register r with type t,
+// implicitly to type want, into dst (or any register if dst < 0), and
+// returns the register.
+func (fc *fcomp) valueOf(e syntax.Expr, r int32, t, want *vm.Type, dst int32) int32 {
 	if t == want || t == badType || want == badType {
 		if want.Kind == vm.KStruct && !fresh(e) {
 			d := fc.out(dst)
@@ -75,6 +82,12 @@ func exactLiteral(e syntax.Expr, t *vm.Type) bool {
 func (fc *fcomp) castHint(from, to *vm.Type) string {
 	if from.Kind == vm.KArray {
 		return " (an array converts only to its own type and to string)"
+	}
+	if to.Kind == vm.KObject && from.Kind == vm.KStruct {
+		return " (a struct is a value, not an object: use a class to store it as an Object)"
+	}
+	if to.Kind == vm.KObject && from.Kind == vm.KFunc {
+		return " (a function value is not an object)"
 	}
 	if (from.IsNumeric() || from == vm.Char) && (to.IsNumeric() || to == vm.Char) {
 		return " without a cast (use as " + to.String() + ")"
@@ -163,6 +176,10 @@ func (fc *fcomp) peekAs(e syntax.Expr, hint *vm.Type) *vm.Type {
 			return l.typ
 		}
 	}
+	key := peekKey{e, hint}
+	if t, ok := fc.peeked[key]; ok {
+		return t
+	}
 	var (
 		code     = len(fc.fn.Code)
 		lines    = len(fc.fn.Lines)
@@ -191,6 +208,10 @@ func (fc *fcomp) peekAs(e syntax.Expr, hint *vm.Type) *vm.Type {
 			}
 		}
 	}
+	if fc.peeked == nil {
+		fc.peeked = map[peekKey]*vm.Type{}
+	}
+	fc.peeked[key] = t
 	return t
 }
 
@@ -200,6 +221,9 @@ func (fc *fcomp) peekAs(e syntax.Expr, hint *vm.Type) *vm.Type {
 // the expected type, used to type literals, initializers and function
 // references; gen does not convert to it.
 func (fc *fcomp) gen(e syntax.Expr, hint *vm.Type, dst int32) (int32, *vm.Type) {
+	if fc.charge(e) || e == badDefault {
+		return fc.out(dst), badType
+	}
 	switch e := e.(type) {
 	case *syntax.IntLit:
 		return fc.intLit(e, false, hint, dst)
@@ -241,22 +265,21 @@ func (fc *fcomp) gen(e syntax.Expr, hint *vm.Type, dst int32) (int32, *vm.Type) 
 		return fc.place(fc.thisReg, dst), fc.this
 	case *syntax.Ident:
 		return fc.ident(e, hint, dst)
-	case *syntax.Member:
-		return fc.member(e, hint, dst)
+	case *syntax.Member, *syntax.Index, *syntax.Call:
+		return fc.postfix(e, hint, dst)
 	case *syntax.Binary:
 		return fc.binary(e, hint, dst)
 	case *syntax.Unary:
 		return fc.unary(e, hint, dst)
 	case *syntax.Cast:
 		return fc.cast(e, dst)
-	case *syntax.Index:
-		return fc.index(e, dst)
-	case *syntax.Call:
-		return fc.call(e, hint, dst)
 	case *syntax.New:
 		return fc.newExpr(e, dst)
 	case *syntax.InitList:
-		if hint == nil || hint == badType {
+		if hint == badType { // the type's error is reported
+			return fc.out(dst), badType
+		}
+		if hint == nil {
 			fc.errorf(e.Pos, "cannot infer the type of {…} here (write new T{…})")
 			return fc.out(dst), badType
 		}
@@ -391,6 +414,10 @@ func (fc *fcomp) funcRef(fs []*funcInfo, hint *vm.Type, pos syntax.Pos, dst int3
 			return fc.out(dst), badType
 		}
 	}
+	if hasDefaults(f.defaults) {
+		fc.errorf(pos, "%s cannot be a function value: it has default parameter values, which a call through a function value cannot use", f.decl.Name)
+		return fc.out(dst), badType
+	}
 	t := vm.FuncOf(f.result, f.params, f.outs)
 	d := fc.out(dst)
 	b := vm.Bind{Fn: f.fn, Type: t}
@@ -399,6 +426,16 @@ func (fc *fcomp) funcRef(fs []*funcInfo, hint *vm.Type, pos syntax.Pos, dst int3
 	}
 	fc.emit(vm.BIND, d, -1, fc.bind(b))
 	return d, t
+}
+
+// hasDefaults reports whether a parameter list has a default value.
+func hasDefaults(defaults []syntax.Expr) bool {
+	for _, d := range defaults {
+		if d != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // methodRef makes a Func value of method name bound to the receiver in
@@ -435,6 +472,10 @@ func (fc *fcomp) methodRef(recv int32, rt *vm.Type, name string, hint *vm.Type, 
 			return fc.out(dst), badType
 		}
 	}
+	if m.fi != nil && hasDefaults(m.defaults) {
+		fc.errorf(pos, "method %s cannot be a function value: it has default parameter values, which a call through a function value cannot use", name)
+		return fc.out(dst), badType
+	}
 	t := vm.FuncOf(m.result, m.params, m.outs)
 	b := vm.Bind{Type: t}
 	switch {
@@ -450,7 +491,16 @@ func (fc *fcomp) methodRef(recv int32, rt *vm.Type, name string, hint *vm.Type, 
 	return d, t
 }
 
-func (fc *fcomp) member(e *syntax.Member, hint *vm.Type, dst int32) (int32, *vm.Type) {
+// memberPre compiles the forms of x.name whose x is not a value: a
+// function of an imported module, an enum member, a function of a
+// package. It reports done = false for the others: then x is compiled and
+// memberOn applied (see postfix).
+func (fc *fcomp) memberPre(e *syntax.Member, hint *vm.Type, dst int32) (r int32, t *vm.Type, done bool) {
+	r, t = fc.memberSpecial(e, hint, dst)
+	return r, t, t != nil
+}
+
+func (fc *fcomp) memberSpecial(e *syntax.Member, hint *vm.Type, dst int32) (int32, *vm.Type) {
 	if mod, ok := fc.modulePath(e.X); ok {
 		fs := fc.moduleFuncs(mod, e.Name)
 		if len(fs) == 0 {
@@ -486,7 +536,11 @@ func (fc *fcomp) member(e *syntax.Member, hint *vm.Type, dst int32) (int32, *vm.
 			return fc.out(dst), badType
 		}
 	}
-	x, xt := fc.gen(e.X, nil, -1)
+	return 0, nil
+}
+
+// memberOn compiles x.name where the value x, of type xt, is in register x.
+func (fc *fcomp) memberOn(e *syntax.Member, hint *vm.Type, dst int32, x int32, xt *vm.Type) (int32, *vm.Type) {
 	if xt == badType {
 		return fc.out(dst), badType
 	}
@@ -521,6 +575,18 @@ func (fc *fcomp) isThisField(name string) bool {
 
 func (fc *fcomp) unary(e *syntax.Unary, hint *vm.Type, dst int32) (int32, *vm.Type) {
 	switch e.Op {
+	case syntax.PLUS:
+		// +x is x, promoted as arithmetic promotes it (+b is an int)
+		r, t := fc.gen(e.X, hint, dst)
+		if t == badType {
+			return r, badType
+		}
+		pt := promote(t, t)
+		if pt == nil {
+			fc.errorf(e.Pos, "operator + needs a number, got %s", t)
+			return r, badType
+		}
+		return fc.place(r, dst), pt
 	case syntax.NOT:
 		r, t := fc.gen(e.X, vm.Bool, -1)
 		if t != vm.Bool && t != badType {
@@ -623,115 +689,6 @@ func (fc *fcomp) litFits(e syntax.Expr, t *vm.Type) bool {
 	return false
 }
 
-func (fc *fcomp) binary(e *syntax.Binary, hint *vm.Type, dst int32) (int32, *vm.Type) {
-	switch e.Op {
-	case syntax.ANDAND, syntax.OROR:
-		d := fc.out(dst)
-		fc.value(e.X, vm.Bool, d)
-		fc.checkBool(e.X)
-		op := vm.JF
-		if e.Op == syntax.OROR {
-			op = vm.JT
-		}
-		j := fc.emit(op, d, 0, 0)
-		mark := fc.top
-		fc.value(e.Y, vm.Bool, d)
-		fc.checkBool(e.Y)
-		fc.top = mark
-		fc.patch(j, fc.pc())
-		return d, vm.Bool
-	}
-	// operand types: literals adapt to the other side
-	var xh, yh *vm.Type
-	if isIntLit(e.X) && !isIntLit(e.Y) {
-		xh = fc.peekType(e.Y)
-	}
-	// an expected float reaches the floating literals of arithmetic
-	// (constant fitting: float f = x + 0.5)
-	floatCtx := hint == vm.Float && isArith(e.Op)
-	if floatCtx && floatish(e.X) {
-		xh = vm.Float
-	}
-	mark := fc.top
-	rx, xt := fc.gen(e.X, xh, -1)
-	if _, isLocal := e.X.(*syntax.Ident); isLocal && hasOutArg(e.Y) {
-		// the right operand may write the local back: read it first
-		t := fc.temp()
-		fc.emit(vm.MOVE, t, rx, 0)
-		rx = t
-	}
-	if !isIntLit(e.X) || isIntLit(e.Y) {
-		yh = xt
-	}
-	if floatCtx && floatish(e.Y) {
-		yh = vm.Float
-	}
-	// x + k and x - k with a small constant k: one instruction
-	if k, ok := smallIntLit(e.Y); ok && (e.Op == syntax.PLUS || e.Op == syntax.MINUS) && xt != badType {
-		pt := promote(xt, xt)
-		if pt == vm.Int || pt == vm.Long {
-			if e.Op == syntax.MINUS {
-				k = -k
-			}
-			d := fc.out(dst)
-			op := vm.ADDIK
-			if pt == vm.Long {
-				op = vm.ADDLK
-			}
-			fc.emit(op, d, rx, k)
-			return d, pt
-		}
-	}
-	ry, yt := fc.gen(e.Y, yh, -1)
-	if xt == badType || yt == badType {
-		return fc.out(dst), badType
-	}
-	switch e.Op {
-	case syntax.PLUS:
-		if xt == vm.String || yt == vm.String {
-			if xt == vm.Null || yt == vm.Null {
-				at := e.Y.Start()
-				if xt == vm.Null {
-					at = e.X.Start()
-				}
-				fc.errorf(at, "invalid operation: string + null (the null literal cannot be concatenated; write \"null\" for the text)")
-				return fc.out(dst), badType
-			}
-			sx := fc.toString(rx, xt, e.X.Start())
-			sy := fc.toString(ry, yt, e.Y.Start())
-			fc.top = max(mark, sx+1, sy+1)
-			d := fc.out(dst)
-			fc.emit(vm.CONCAT, d, sx, sy)
-			fc.top = max(mark, d+1)
-			if dst >= 0 {
-				fc.top = mark
-			}
-			return d, vm.String
-		}
-		fallthrough
-	case syntax.MINUS, syntax.STAR, syntax.SLASH, syntax.PERCENT:
-		pt := fc.binaryOperandType(xt, yt, e.X, e.Y)
-		if pt == nil {
-			fc.errorf(e.Pos, "invalid operation: %s %s %s", xt, e.Op, yt)
-			return fc.out(dst), badType
-		}
-		rx = fc.widen(rx, xt, pt)
-		ry = fc.widen(ry, yt, pt)
-		d := fc.out(dst)
-		fc.emit(arithOp(e.Op, pt), d, rx, ry)
-		return d, pt
-	case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE:
-		r := fc.compareRegs(e.Op, rx, xt, ry, yt, e.X, e.Y, e.Pos, dst)
-		return r, vm.Bool
-	}
-	fc.errorf(e.Pos, "unsupported operator %s", e.Op)
-	return fc.out(dst), badType
-}
-
-func (fc *fcomp) checkBool(e syntax.Expr) {
-	// value() already reported a conversion error for non-bool operands
-}
-
 // widen converts register r of integer/floating type from to the
 // operation type to (a new temporary if code is needed).
 func (fc *fcomp) widen(r int32, from, to *vm.Type) int32 {
@@ -758,16 +715,32 @@ func (fc *fcomp) toString(r int32, t *vm.Type, pos syntax.Pos) int32 {
 }
 
 func arithOp(op syntax.Token, t *vm.Type) vm.Opcode {
-	base := map[vm.Kind]vm.Opcode{vm.KInt: vm.ADDI, vm.KLong: vm.ADDL, vm.KUint: vm.ADDU, vm.KUlong: vm.ADDUL, vm.KFloat: vm.ADDF, vm.KDouble: vm.ADDD}[t.Kind]
-	off := map[syntax.Token]vm.Opcode{syntax.PLUS: 0, syntax.MINUS: 1, syntax.STAR: 2, syntax.SLASH: 3, syntax.PERCENT: 4}[op]
+	var base, off vm.Opcode
+	switch t.Kind {
+	case vm.KInt:
+		base = vm.ADDI
+	case vm.KLong:
+		base = vm.ADDL
+	case vm.KUint:
+		base = vm.ADDU
+	case vm.KUlong:
+		base = vm.ADDUL
+	case vm.KFloat:
+		base = vm.ADDF
+	case vm.KDouble:
+		base = vm.ADDD
+	}
+	switch op {
+	case syntax.MINUS:
+		off = 1
+	case syntax.STAR:
+		off = 2
+	case syntax.SLASH:
+		off = 3
+	case syntax.PERCENT:
+		off = 4
+	}
 	return base + off
-}
-
-// compare emits the comparison of the value in register rx (type xt, from
-// expression x) with expression y.
-func (fc *fcomp) compare(op syntax.Token, x, y syntax.Expr, rx int32, xt *vm.Type, pos syntax.Pos) int32 {
-	ry, yt := fc.gen(y, xt, -1)
-	return fc.compareRegs(op, rx, xt, ry, yt, x, y, pos, -1)
 }
 
 func (fc *fcomp) compareRegs(op syntax.Token, rx int32, xt *vm.Type, ry int32, yt *vm.Type, x, y syntax.Expr, pos syntax.Pos, dst int32) int32 {
@@ -879,61 +852,7 @@ func (fc *fcomp) compareRegs(op syntax.Token, rx int32, xt *vm.Type, ry int32, y
 	return d
 }
 
-func (fc *fcomp) cast(e *syntax.Cast, dst int32) (int32, *vm.Type) {
-	to := fc.c.resolveType(fc.file, e.Type, nil)
-	hint := to
-	if isIntLit(e.X) || isFloatLit(e.X) {
-		hint = nil // a literal keeps its own type: 98 as byte narrows an int
-	}
-	r, from := fc.gen(e.X, hint, -1)
-	if from == badType || to == badType {
-		return fc.out(dst), to
-	}
-	d := fc.out(dst)
-	num := func(t *vm.Type) bool { return t.IsNumeric() || t == vm.Char || t.Kind == vm.KEnum }
-	switch {
-	case from == to:
-		fc.errorf(e.Pos, "redundant cast: the value is already %s", to)
-	case num(from) && num(to):
-		if fc.c.convScore(from, to) >= 0 && from.Kind != vm.KEnum && !isIntLit(e.X) {
-			fc.errorf(e.Pos, "redundant cast: %s converts to %s implicitly", from, to)
-			return d, to
-		}
-		fk, tk := from.Kind, to.Kind
-		if fk == vm.KEnum {
-			fk = vm.KInt
-		}
-		if tk == vm.KEnum {
-			tk = vm.KInt
-		}
-		fc.emit(vm.CONV, d, r, int32(fk)<<8|int32(tk))
-	case from.Kind == vm.KObject && to.IsScalar():
-		fc.line(e.Pos, false)
-		fc.emit(vm.UNBOX, d, r, fc.typeIndex(to))
-	case from.Kind == vm.KObject && to == vm.String:
-		fc.line(e.Pos, false)
-		fc.emit(vm.CAST, d, r, fc.typeIndex(to))
-	case from.IsRef() && to.IsRef() && to.Kind != vm.KObject:
-		if fc.c.convScore(from, to) >= 0 {
-			fc.errorf(e.Pos, "redundant cast: %s converts to %s implicitly", from, to)
-			return d, to
-		}
-		if fc.c.convScore(to, from) < 0 {
-			fc.errorf(e.Pos, "impossible cast from %s to %s", from, to)
-			return d, to
-		}
-		fc.line(e.Pos, false)
-		fc.emit(vm.CAST, d, r, fc.typeIndex(to))
-	case to.Kind == vm.KObject:
-		fc.errorf(e.Pos, "redundant cast: %s converts to Object implicitly", from)
-	default:
-		fc.errorf(e.Pos, "cannot cast %s to %s", from, to)
-	}
-	return d, to
-}
-
-func (fc *fcomp) index(e *syntax.Index, dst int32) (int32, *vm.Type) {
-	x, xt := fc.gen(e.X, nil, -1)
+func (fc *fcomp) indexOn(e *syntax.Index, dst int32, x int32, xt *vm.Type) (int32, *vm.Type) {
 	if xt == badType {
 		return fc.out(dst), badType
 	}
@@ -989,12 +908,16 @@ func (fc *fcomp) assign(s *syntax.Assign) {
 				fc.errorf(l.Pos, "cannot assign to const %s", l.Name)
 				return
 			}
-			fc.assignValue(rhs, loc.typ, loc.reg, s.Op != syntax.ASSIGN)
+			if s.Op != syntax.ASSIGN {
+				fc.compoundValue(rhs.(*syntax.Binary), s.RHS, loc.typ, loc.reg)
+				return
+			}
+			fc.assignValue(rhs, loc.typ, loc.reg, false)
 			return
 		}
 		if fc.this != nil && !fc.this.Class.IsEnum {
 			if f := fc.this.Class.FieldByName(l.Name); f != nil {
-				r := fc.value(rhs, f.Type, -1)
+				r := fc.compoundValue(rhs, s.RHS, f.Type, -1)
 				fc.emit(vm.SETF, fc.thisReg, int32(f.Index), r)
 				return
 			}
@@ -1024,7 +947,7 @@ func (fc *fcomp) assign(s *syntax.Assign) {
 			fc.errorf(l.NamePos, "%s has no field %s", xt, l.Name)
 			return
 		}
-		r := fc.value(rhs, f.Type, -1)
+		r := fc.compoundValue(rhs, s.RHS, f.Type, -1)
 		fc.line(l.NamePos, false)
 		fc.emit(vm.SETF, x, int32(f.Index), r)
 	case *syntax.Index:
@@ -1057,6 +980,32 @@ func (fc *fcomp) assign(s *syntax.Assign) {
 	default:
 		fc.errorf(s.LHS.Start(), "cannot assign to this expression")
 	}
+}
+
+// compoundValue compiles the value rhs of an assignment to a target of
+// type t, into dst (or any register if dst < 0), and returns the
+// register. For a compound assignment (rhs is the *syntax.Binary x op y
+// it stands for, y the right operand as written) whose operation gives a
+// wider integer than t, as byte b; b %= 4 does (byte % int is an int),
+// the result is narrowed back to t provided y itself converts to t
+// implicitly: the operation stays in t's range the way x = x op y would
+// with every operand of type t.
+func (fc *fcomp) compoundValue(rhs, y syntax.Expr, t *vm.Type, dst int32) int32 {
+	b, ok := rhs.(*syntax.Binary)
+	if !ok || b.Y != y || !t.IsInteger() {
+		return fc.value(rhs, t, dst)
+	}
+	if bt := fc.peekAs(b, t); bt == badType || bt == t || !bt.IsInteger() || !intContains(bt, t) {
+		return fc.value(rhs, t, dst)
+	}
+	r, bt := fc.gen(b, t, -1)
+	d := fc.out(dst)
+	if yt := fc.peekAs(y, t); fc.convCost(y, yt, t, nil) < 0 {
+		fc.errorf(y.Start(), "cannot use %s as %s in a compound assignment (its right operand must convert to %s implicitly; use as %s)", yt, t, t, t)
+		return d
+	}
+	fc.emit(vm.CONV, d, r, int32(bt.Kind)<<8|int32(t.Kind))
+	return d
 }
 
 // assignValue stores rhs (converted to t) into register reg; values that
@@ -1107,24 +1056,55 @@ func smallIntLit(e syntax.Expr) (int32, bool) {
 // hasOutArg reports whether e contains a call with an out argument (which
 // may change a local while e is evaluated).
 func hasOutArg(e syntax.Expr) bool {
-	switch e := e.(type) {
-	case *syntax.Call:
-		for _, a := range e.Args {
-			if a.Out || hasOutArg(a.X) {
+	stack := []syntax.Expr{e}
+	push := func(args []*syntax.Arg) bool {
+		for _, a := range args {
+			if a.Out {
 				return true
 			}
+			stack = append(stack, a.X)
 		}
-		return hasOutArg(e.Fun)
-	case *syntax.Binary:
-		return hasOutArg(e.X) || hasOutArg(e.Y)
-	case *syntax.Unary:
-		return hasOutArg(e.X)
-	case *syntax.Cast:
-		return hasOutArg(e.X)
-	case *syntax.Member:
-		return hasOutArg(e.X)
-	case *syntax.Index:
-		return hasOutArg(e.X) || hasOutArg(e.Index)
+		return false
+	}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch e := e.(type) {
+		case *syntax.Call:
+			if push(e.Args) {
+				return true
+			}
+			stack = append(stack, e.Fun)
+		case *syntax.Binary:
+			stack = append(stack, e.X, e.Y)
+		case *syntax.Unary:
+			stack = append(stack, e.X)
+		case *syntax.Cast:
+			stack = append(stack, e.X)
+		case *syntax.Member:
+			stack = append(stack, e.X)
+		case *syntax.Index:
+			stack = append(stack, e.X, e.Index)
+		case *syntax.New:
+			if push(e.Args) {
+				return true
+			}
+			if e.Len != nil {
+				stack = append(stack, e.Len)
+			}
+			if e.Init != nil {
+				stack = append(stack, e.Init)
+			}
+		case *syntax.InitList:
+			for _, en := range e.Entries {
+				if en.Key != nil {
+					stack = append(stack, en.Key)
+				}
+				stack = append(stack, en.Value)
+			}
+		case *syntax.ArrayLit:
+			stack = append(stack, e.Elems...)
+		}
 	}
 	return false
 }

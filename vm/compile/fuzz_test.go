@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,13 +32,65 @@ func addScriptSeeds(f *testing.F) {
 	}
 }
 
+// addCrashSeeds adds inputs of the classes that once crashed or hung the
+// compiler: chains as long as the source (operators, concatenations,
+// member accesses, calls, casts, else-if), nesting past the limit, typing
+// that was exponential in the nesting, default values and finally blocks
+// that expand exponentially, default values and type aliases that need
+// themselves.
+func addCrashSeeds(f *testing.F) {
+	rep := func(s string, n int) string { return strings.Repeat(s, n) }
+	for _, src := range []string{
+		"int depth(int n, int m = depth(1)) { return n; }\nint main() { return depth(1, 2); }",
+		"int a(int x = b()) { return x; }\nint b(int y = a()) { return y; }\nint main() { return a(1); }",
+		"class C { public int m(int k = this.m()) { return k; } }\nint main() { C c = new C(); return c.m(1); }",
+		"class B { public int v = f(); }\nint f(B b = new B()) { return 1; }\nint main() { return f(new B()); }",
+		"int f(int a = b, int b = 1) { return a; }\nint main() { return f(); }",
+		"using P = Q;\nusing Q = P;\nusing L = List<L>;\nint main() { P p; L l; return 0; }",
+		"enum E { A = " + rep("1+", 3000) + "1, B = A }\nint main() { return 0; }",
+		"import io;\nint main() { int x = 1" + rep("+1", 5000) + "; io.print(x); return 0; }",
+		"import io;\nint main() { string s = \"\"" + rep(" + \"a\"", 3000) + "; io.print(\"" + rep("${s}", 500) + "\"); return 0; }",
+		"class N { public N next; }\nint main() { N a = new N(); a.next = a; N b = a" + rep(".next", 3000) + "; return 0; }",
+		"class N { public N self() { return this; } public List<N> l; }\nint main() { N a = new N(); N b = a" + rep(".self().l[0]", 1000) + "; return 0; }",
+		"int main() { int c = 66; char d = c" + rep(" as char as int", 1000) + " as char; return 0; }",
+		"int main() { int x = 3; " + strings.TrimPrefix(rep(" else if (x == 1) { x = 2; }", 3000), " else") + " return x; }",
+		"int main() { bool t = true; bool b = t" + rep(" && t", 2000) + rep(" || false", 2000) + "; return 0; }",
+		"int main() { float f = 0.5" + rep(" + 0.5", 2000) + "; return 0; }",
+		"int main() { return " + rep("(", 1100) + "1" + rep(")", 1100) + "; }",
+		"int main() { " + rep("{", 1100) + rep("}", 1100) + " return 0; }",
+		"int main() { " + rep("if (true) ", 1100) + "return 1; return 0; }",
+		"int main() { return " + rep("1+(", 300) + "1" + rep(")", 300) + "; }",
+		"int f(int x) { return x; }\nlong f(long x) { return x; }\nint main() { return " + rep("f(", 300) + "0" + rep(")", 300) + "; }",
+		func() string {
+			var b strings.Builder
+			for i := 0; i < 12; i++ {
+				fmt.Fprintf(&b, "int f%d(int x = f%d() + f%d()) { return x; }\n", i, i+1, i+1)
+			}
+			return b.String() + "int f12() { return 1; }\nint main() { return f0(); }"
+		}(),
+		"import io;\nint main() { " + rep("try { io.print(1); } catch (Exception e) { io.print(2); } finally { ", 12) + "io.print(3);" + rep("}", 12) + " return 0; }",
+	} {
+		f.Add([]byte(src))
+	}
+}
+
 // FuzzCompile checks that CompileFile never panics, whatever the input,
 // and that it returns either a program with a main or a list of
-// positioned errors. The scripts of testdata/run are the seeds; the
+// positioned errors. The scripts of testdata/run and the crash classes of
+// addCrashSeeds are the seeds; the scheduler's library is included so
+// that the concurrency scripts compile too. The work budget is lowered so
+// that an input that expands exponentially costs a fuzzer a fraction of a
+// second, not seconds (the budget's logic is the same).
+// and that it returns either a program with a main, whose code passes
+// the interpreter's verification, or a list of positioned errors. The scripts of testdata/run are the seeds; the
 // scheduler's library is included so that the concurrency scripts
 // compile too.
 func FuzzCompile(f *testing.F) {
 	addScriptSeeds(f)
+	addCrashSeeds(f)
+	old := workBase
+	workBase = 1 << 17
+	f.Cleanup(func() { workBase = old })
 	f.Fuzz(func(t *testing.T, src []byte) {
 		lib := vm.StdLib()
 		lib.Merge(sched.Lib())
@@ -53,6 +106,13 @@ func FuzzCompile(f *testing.F) {
 		}
 		if prog.Main == nil {
 			t.Errorf("compiled program has no main")
+		}
+		// The interpreter runs only verified code: what the compiler
+		// emits must pass.
+		for _, fn := range prog.Funcs {
+			if err := fn.Malformed(); err != nil {
+				t.Errorf("%s: %v", fn.Name, err)
+			}
 		}
 	})
 }

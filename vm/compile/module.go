@@ -55,6 +55,9 @@ func (fc *fcomp) modulePath(e syntax.Expr) (*fileInfo, bool) {
 			}
 			return m, true
 		case *syntax.Member:
+			if len(parts)+2 > fc.c.modDepth {
+				return nil, false // longer than any module path
+			}
 			parts = append(parts, x.Name)
 			e = x.X
 		default:

@@ -60,6 +60,14 @@ type fcomp struct {
 	// inLoopInit is set while the init declaration of a for statement
 	// is compiled: its variables are loop variables.
 	inLoopInit bool
+	// peeked remembers the types peekAs found during the current
+	// statement (an expression is typed in one context within a
+	// statement; a statement compiled again, such as an inlined finally
+	// block, starts afresh).
+	peeked map[peekKey]*vm.Type
+	// defaults are the default values being compiled, outermost first
+	// (see enterDefaultUse).
+	defaults []defaultUse
 }
 
 func (c *compiler) compileFunc(fi *funcInfo) {
@@ -139,8 +147,11 @@ func (fc *fcomp) declare(name string, t *vm.Type, pos syntax.Pos, isConst bool) 
 	} else if fc.lookup(name) != nil && !s.barrier && !shadowOK {
 		fc.errorf(pos, "%s redeclared (it shadows a variable of an enclosing block)", name)
 	}
+	if pos.IsValid() && fc.file.imports[name] && (fc.c.lib.Packages[name] != nil || name == "thread") {
+		fc.errorf(pos, "%s is the name of a package this file imports: a variable cannot have it (it would hide the package's functions)", name)
+	}
 	l := &local{name: name, typ: t, reg: fc.alloc(1), isConst: isConst, varIdx: len(fc.fn.Locals), loopVar: fc.inLoopInit}
-	fc.fn.Locals = append(fc.fn.Locals, vm.LocalVar{Name: name, Type: t, Reg: l.reg, StartPC: fc.pc(), EndPC: -1})
+	fc.fn.Locals = append(fc.fn.Locals, vm.LocalVar{Name: name, Type: t, Reg: l.reg, StartPC: fc.pc(), EndPC: -1, Line: pos.Line, Col: pos.Col})
 	s.vars[name] = l
 	return l
 }
@@ -173,6 +184,10 @@ func (fc *fcomp) block(stmts []syntax.Stmt) {
 }
 
 func (fc *fcomp) stmt(s syntax.Stmt) {
+	if fc.charge(s) {
+		return
+	}
+	fc.peeked = nil
 	mark := fc.top
 	defer func() {
 		if fc.top < mark {
@@ -199,19 +214,7 @@ func (fc *fcomp) stmt(s syntax.Stmt) {
 		}
 		fc.gen(s.X, nil, -1)
 	case *syntax.If:
-		fc.line(s.Pos, true)
-		cond := fc.cond(s.Cond)
-		j := fc.emit(vm.JF, cond, 0, 0)
-		fc.top = mark
-		fc.body(s.Then)
-		if s.Else != nil {
-			end := fc.emit(vm.JMP, 0, 0, 0)
-			fc.patch(j, fc.pc())
-			fc.body(s.Else)
-			fc.patch(end, fc.pc())
-		} else {
-			fc.patch(j, fc.pc())
-		}
+		fc.ifStmt(s)
 	case *syntax.While:
 		fc.whileLoop(s.Pos, s.Cond, nil, s.Body)
 	case *syntax.DoWhile:
@@ -288,6 +291,37 @@ func (fc *fcomp) stmt(s syntax.Stmt) {
 	default:
 		fc.errorf(s.Start(), "unsupported statement")
 	}
+}
+
+// ifStmt compiles an if statement and the chain of else-ifs after it,
+// with a loop (a chain can be as long as its source).
+func (fc *fcomp) ifStmt(s *syntax.If) {
+	var ends []int32
+	for {
+		mark := fc.top
+		fc.line(s.Pos, true)
+		j := fc.condJump(s.Cond)
+		fc.top = mark
+		fc.body(s.Then)
+		if s.Else == nil {
+			fc.patch(j, fc.pc())
+			break
+		}
+		ends = append(ends, fc.emit(vm.JMP, 0, 0, 0))
+		fc.patch(j, fc.pc())
+		next, ok := s.Else.(*syntax.If)
+		if !ok {
+			fc.body(s.Else)
+			break
+		}
+		// else if: what stmt does for the nested if statement
+		if fc.charge(next) {
+			break
+		}
+		fc.peeked = nil
+		s = next
+	}
+	fc.patchHere(ends)
 }
 
 // body compiles the body of if/while/for; a declaration there is an error.
@@ -422,8 +456,9 @@ func (fc *fcomp) whileLoop(pos syntax.Pos, cond syntax.Expr, step syntax.Stmt, b
 	fc.popLoop(lc)
 }
 
-// condJump compiles a loop condition as a jump taken when it is false,
-// fusing integer and floating comparisons into one instruction.
+// condJump compiles a condition (of a loop or an if) as a jump taken
+// when it is false, fusing integer and floating comparisons into one
+// instruction.
 func (fc *fcomp) condJump(cond syntax.Expr) int32 {
 	if b, ok := cond.(*syntax.Binary); ok && (b.Op == syntax.LT || b.Op == syntax.LE || b.Op == syntax.GT || b.Op == syntax.GE) {
 		x, y := b.X, b.Y
@@ -542,52 +577,6 @@ func (fc *fcomp) foreach(s *syntax.Foreach) {
 	fc.emit(vm.ADDIK, i, i, 1)
 	fc.emit(vm.LOOP, top, 0, 0)
 	fc.patch(exit, fc.pc())
-	fc.popLoop(lc)
-}
-
-func (fc *fcomp) switchStmt(s *syntax.Switch) {
-	fc.line(s.Pos, true)
-	x, xt := fc.gen(s.X, nil, -1)
-	d := fc.alloc(1)
-	fc.emit(vm.MOVE, d, x, 0)
-	switch {
-	case xt == badType, xt.IsInteger(), xt.Kind == vm.KEnum, xt.IsFloat(), xt == vm.String, xt == vm.Char, xt == vm.Bool:
-	default:
-		fc.errorf(s.X.Start(), "cannot switch on a value of type %s", xt)
-	}
-	var bodies [][]int32 // jumps to each case body
-	defaultCase := -1
-	for ci, cs := range s.Cases {
-		var js []int32
-		if cs.Labels == nil {
-			if defaultCase >= 0 {
-				fc.errorf(cs.Pos, "multiple default clauses in switch")
-			}
-			defaultCase = ci
-		}
-		for _, lab := range cs.Labels {
-			mark := fc.top
-			r := fc.compare(syntax.EQL, s.X, lab, d, xt, lab.Start())
-			js = append(js, fc.emit(vm.JT, r, 0, 0))
-			fc.top = mark
-		}
-		bodies = append(bodies, js)
-	}
-	toDefault := fc.emit(vm.JMP, 0, 0, 0)
-	lc := fc.pushLoop(true)
-	for ci, cs := range s.Cases {
-		fc.patchHere(bodies[ci])
-		if ci == defaultCase {
-			fc.patch(toDefault, fc.pc())
-		}
-		fc.push()
-		fc.block(cs.Body)
-		fc.pop()
-		lc.breaks = append(lc.breaks, fc.emit(vm.JMP, 0, 0, 0))
-	}
-	if defaultCase < 0 {
-		fc.patch(toDefault, fc.pc())
-	}
 	fc.popLoop(lc)
 }
 

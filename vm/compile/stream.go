@@ -57,6 +57,9 @@ func (fc *fcomp) streamCall(e *syntax.Call, m *syntax.Member, x int32, xt *vm.Ty
 		switch m.Name {
 		case "writeStruct":
 			ok = at.Kind == vm.KStruct
+			if ok {
+				cl.params = []*vm.Type{at} // any struct (not an Object)
+			}
 		case "writeObject":
 			ok = at.Kind == vm.KClass || at.Kind == vm.KInterface || at == vm.Null
 		default:

@@ -19,10 +19,6 @@ func (c *compiler) resolveTypeDepth(f *fileInfo, te *syntax.TypeExpr, env map[st
 	if te == nil {
 		return badType
 	}
-	if depth > 20 {
-		c.errorf(f, te.Pos, "type alias cycle through %s", te.Name)
-		return badType
-	}
 	t := c.resolveBase(f, te, env, depth)
 	if t == badType {
 		return t
@@ -74,6 +70,10 @@ func (c *compiler) resolveBase(f *fileInfo, te *syntax.TypeExpr, env map[string]
 		return badType
 	case "Dict":
 		if a := args(2); a != nil {
+			if a[0].Kind == vm.KFunc {
+				c.errorf(f, te.Args[0].Pos, "a function type cannot be a Dict key (function values have no order or hash; key the Dict by a name)")
+				return badType
+			}
 			return vm.DictOf(a[0], a[1])
 		}
 		return badType
@@ -107,8 +107,11 @@ func (c *compiler) resolveBase(f *fileInfo, te *syntax.TypeExpr, env map[string]
 		}
 		return vm.HostOf(h, a)
 	}
-	if alias, ok := f.aliases[te.Name]; ok && len(te.Args) == 0 {
-		return c.resolveTypeDepth(f, alias, env, depth+1)
+	if _, ok := f.aliases[te.Name]; ok && len(te.Args) == 0 {
+		if t, ok := f.aliasTypes[te.Name]; ok {
+			return t
+		}
+		return badType // an alias whose error is reported (see checkAliases)
 	}
 	if ci := c.classes[te.Name]; ci != nil {
 		if len(te.Args) > 0 {
@@ -250,8 +253,14 @@ func (c *compiler) convScore(from, to *vm.Type) int {
 			}
 			return 1
 		}
-		if (from.IsRef() || from.Kind == vm.KStruct) && from.Kind != vm.KArray {
-			return 1 // an array converts only to its own type and to string
+		switch from.Kind {
+		case vm.KArray, vm.KStruct, vm.KFunc:
+			// an array converts only to its own type and to string;
+			// a struct (a value) and a function value are not objects
+			return -1
+		}
+		if from.IsRef() {
+			return 1
 		}
 		return -1
 	case from.Kind == vm.KClass || from.Kind == vm.KInterface:

@@ -32,9 +32,10 @@ type Import struct {
 
 // Alias is `using Name = Type;`.
 type Alias struct {
-	Pos  Pos
-	Name string
-	Type *TypeExpr
+	Pos     Pos
+	Name    string
+	NamePos Pos
+	Type    *TypeExpr
 }
 
 // TypeExpr is a written type: a name (a primitive keyword such as "int",
@@ -392,7 +393,7 @@ type Binary struct {
 	Y   Expr
 }
 
-// Unary is `-x` or `!x`.
+// Unary is `-x`, `+x` or `!x`.
 type Unary struct {
 	Pos Pos
 	Op  Token
@@ -479,29 +480,52 @@ func (e *CharLit) Start() Pos   { return e.Pos }
 func (e *BoolLit) Start() Pos   { return e.Pos }
 func (e *NullLit) Start() Pos   { return e.Pos }
 func (e *This) Start() Pos      { return e.Pos }
-func (e *Binary) Start() Pos    { return e.X.Start() }
+func (e *Binary) Start() Pos    { return leftmost(e) }
 func (e *Unary) Start() Pos     { return e.Pos }
-func (e *Cast) Start() Pos      { return e.X.Start() }
-func (e *Member) Start() Pos    { return e.X.Start() }
-func (e *Call) Start() Pos      { return e.Fun.Start() }
-func (e *Index) Start() Pos     { return e.X.Start() }
+func (e *Cast) Start() Pos      { return leftmost(e) }
+func (e *Member) Start() Pos    { return leftmost(e) }
+func (e *Call) Start() Pos      { return leftmost(e) }
+func (e *Index) Start() Pos     { return leftmost(e) }
 func (e *ArrayLit) Start() Pos  { return e.Pos }
 func (e *New) Start() Pos       { return e.Pos }
 func (e *InitList) Start() Pos  { return e.Pos }
-func (*Ident) exprNode()        {}
-func (*IntLit) exprNode()       {}
-func (*FloatLit) exprNode()     {}
-func (*StringLit) exprNode()    {}
-func (*CharLit) exprNode()      {}
-func (*BoolLit) exprNode()      {}
-func (*NullLit) exprNode()      {}
-func (*This) exprNode()         {}
-func (*Binary) exprNode()       {}
-func (*Unary) exprNode()        {}
-func (*Cast) exprNode()         {}
-func (*Member) exprNode()       {}
-func (*Call) exprNode()         {}
-func (*Index) exprNode()        {}
-func (*ArrayLit) exprNode()     {}
-func (*New) exprNode()          {}
-func (*InitList) exprNode()     {}
+
+// leftmost returns the start of the leftmost operand of a chain of binary
+// operators, casts, member accesses, calls and subscripts (a loop, not a
+// recursion: such chains can be as long as the source).
+func leftmost(e Expr) Pos {
+	for {
+		switch x := e.(type) {
+		case *Binary:
+			e = x.X
+		case *Cast:
+			e = x.X
+		case *Member:
+			e = x.X
+		case *Call:
+			e = x.Fun
+		case *Index:
+			e = x.X
+		default:
+			return e.Start()
+		}
+	}
+}
+
+func (*Ident) exprNode()     {}
+func (*IntLit) exprNode()    {}
+func (*FloatLit) exprNode()  {}
+func (*StringLit) exprNode() {}
+func (*CharLit) exprNode()   {}
+func (*BoolLit) exprNode()   {}
+func (*NullLit) exprNode()   {}
+func (*This) exprNode()      {}
+func (*Binary) exprNode()    {}
+func (*Unary) exprNode()     {}
+func (*Cast) exprNode()      {}
+func (*Member) exprNode()    {}
+func (*Call) exprNode()      {}
+func (*Index) exprNode()     {}
+func (*ArrayLit) exprNode()  {}
+func (*New) exprNode()       {}
+func (*InitList) exprNode()  {}

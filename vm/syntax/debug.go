@@ -70,7 +70,14 @@ func Dump(n Node) string {
 	return d.String()
 }
 
-type dumper struct{ strings.Builder }
+// maxDumpDepth bounds the nesting Dump renders (deeper parts print as
+// `…`): a chain of operators can be as deep as its source is long.
+const maxDumpDepth = 500
+
+type dumper struct {
+	strings.Builder
+	depth int
+}
 
 func (d *dumper) list(head string, parts ...func()) {
 	d.WriteString("(" + head)
@@ -200,6 +207,12 @@ func (d *dumper) node(n Node) {
 		d.WriteString("_")
 		return
 	}
+	if d.depth >= maxDumpDepth {
+		d.WriteString("…")
+		return
+	}
+	d.depth++
+	defer func() { d.depth-- }()
 	switch n := n.(type) {
 	// declarations
 	case *FuncDecl:

@@ -73,9 +73,21 @@ func (p *parser) parseBinary(prec1 int) Expr {
 	}
 }
 
-// parseUnary parses `-x`, `!x` or a cast expression.
+// parseUnary parses `-x`, `+x`, `!x` or a cast expression. A `+` before
+// a number literal is dropped: `+4` is the literal 4.
 func (p *parser) parseUnary() Expr {
 	switch t := p.tok.tok; t {
+	case PLUS:
+		p.enter()
+		defer p.leave()
+		pos := p.tok.pos
+		p.next()
+		x := p.parseUnary()
+		switch x.(type) {
+		case *IntLit, *FloatLit:
+			return x
+		}
+		return &Unary{Pos: pos, Op: PLUS, X: x}
 	case MINUS, NOT:
 		p.enter()
 		defer p.leave()
@@ -154,7 +166,7 @@ func (p *parser) parseArg() *Arg {
 
 // parsePrimary parses an operand.
 func (p *parser) parsePrimary() Expr {
-	t := p.tok
+	t := *p.tok // (a copy: the current token is overwritten by p.next)
 	pos := t.pos
 	switch t.tok {
 	case IDENT:
@@ -206,7 +218,7 @@ func (p *parser) parsePrimary() Expr {
 	case SUPER:
 		p.failf(pos, "'super' is only allowed as a constructor call super(args);")
 	}
-	p.failf(pos, "expected expression, got %s", t)
+	p.failf(pos, "expected expression, got %s", t.String())
 	panic("unreachable")
 }
 
@@ -264,7 +276,7 @@ func (p *parser) parseNew() *New {
 // stringExpr turns a STRING token into a *StringLit or, for an
 // interpolated string, a left-folded `+` chain of *StringLit and *Ident
 // pieces (with "" prepended when the first piece is an identifier).
-func stringExpr(t *token) Expr {
+func stringExpr(t token) Expr {
 	var pieces []Expr
 	var lit strings.Builder
 	interpolated := false

@@ -153,22 +153,31 @@ func (p *parser) parseStmt() Stmt {
 	return s
 }
 
-// parseIfRest parses an if statement after `if` (or `elseif`).
+// parseIfRest parses an if statement after `if` (or `elseif`). A chain of
+// `else if` clauses is parsed by a loop, so a long chain does not nest (it
+// is as flat as the switch it often stands for).
 func (p *parser) parseIfRest(pos Pos) *If {
-	s := &If{Pos: pos, Cond: p.parseCond()}
-	s.Then = p.parseBodyStmt("if")
-	switch p.tok.tok {
-	case ELSE:
+	first := &If{Pos: pos, Cond: p.parseCond()}
+	first.Then = p.parseBodyStmt("if")
+	for cur := first; ; {
+		switch p.tok.tok {
+		case ELSE:
+			p.next()
+			if p.tok.tok != IF {
+				cur.Else = p.parseBodyStmt("else")
+				return first
+			}
+		case ELSEIF:
+		default:
+			return first
+		}
+		next := &If{Pos: p.tok.pos}
 		p.next()
-		s.Else = p.parseBodyStmt("else")
-	case ELSEIF:
-		epos := p.tok.pos
-		p.next()
-		p.enter()
-		defer p.leave()
-		s.Else = p.parseIfRest(epos)
+		next.Cond = p.parseCond()
+		next.Then = p.parseBodyStmt("if")
+		cur.Else = next
+		cur = next
 	}
-	return s
 }
 
 // parseCond parses `( expr )`.

@@ -45,27 +45,34 @@ func ParseExpr(filename string, src []byte) (x Expr, err error) {
 type bailout struct{}
 
 // tooManyErrors is the panic value that stops parsing once maxErrors is
-// exceeded.
+// exceeded, or once the program nests too deeply (parsing on after that
+// would only report the same again at each level).
 type tooManyErrors struct{}
 
+// The parser reads tokens from the scanner as it goes (it keeps the
+// current one, the one before and at most one ahead), so the memory it
+// needs besides the tree is independent of the length of the source.
 type parser struct {
-	file string
-	toks []token // all tokens; the last is EOF
-	i    int     // index of the current token
-	tok  *token  // &toks[i]
-	errs ErrorList
-	nest int // current recursion depth (see enter)
+	file  string
+	sc    *scanner
+	cur   token   // the current token
+	prev  token   // the token before it (valid when i > 0)
+	ahead []token // tokens scanned after cur, for peek
+	i     int     // number of tokens consumed: the index of the current token
+	tok   *token  // &cur; overwritten by next
+	errs  ErrorList
+	nest  int // current recursion depth (see enter)
 }
 
 func (p *parser) init(src []byte) {
-	sc := newScanner(src, func(pos Pos, msg string) {
+	p.sc = newScanner(src, func(pos Pos, msg string) {
 		if len(p.errs) <= maxErrors { // later ones would be cut by finish anyway
 			p.errs.Add(p.file, pos, msg)
 		}
 	})
-	p.toks = sc.scanAll()
+	p.cur = p.sc.scan()
 	p.i = 0
-	p.tok = &p.toks[0]
+	p.tok = &p.cur
 }
 
 // finish is deferred by the API functions: it turns a stray panic into an
@@ -92,18 +99,31 @@ func (p *parser) finish(errp *error) {
 
 // next advances to the next token (staying at EOF).
 func (p *parser) next() {
-	if p.i < len(p.toks)-1 {
-		p.i++
-		p.tok = &p.toks[p.i]
+	if p.cur.tok == EOF {
+		return
 	}
+	p.prev = p.cur
+	if len(p.ahead) > 0 {
+		p.cur = p.ahead[0]
+		p.ahead = p.ahead[:copy(p.ahead, p.ahead[1:])]
+	} else {
+		p.cur = p.sc.scan()
+	}
+	p.i++
 }
 
 // peek returns the token n positions ahead (EOF past the end).
 func (p *parser) peek(n int) *token {
-	if p.i+n < len(p.toks) {
-		return &p.toks[p.i+n]
+	if p.cur.tok == EOF {
+		return &p.cur
 	}
-	return &p.toks[len(p.toks)-1]
+	for len(p.ahead) < n {
+		if k := len(p.ahead); k > 0 && p.ahead[k-1].tok == EOF {
+			return &p.ahead[k-1]
+		}
+		p.ahead = append(p.ahead, p.sc.scan())
+	}
+	return &p.ahead[n-1]
 }
 
 // errorf records an error and continues.
@@ -133,7 +153,8 @@ func (p *parser) recoverBailout() {
 func (p *parser) enter() {
 	p.nest++
 	if p.nest > maxNesting {
-		p.failf(p.tok.pos, "program is nested too deeply")
+		p.errorf(p.tok.pos, "program is nested too deeply (more than %d levels)", maxNesting)
+		panic(tooManyErrors{})
 	}
 }
 
@@ -176,8 +197,8 @@ func (p *parser) expectSemi() {
 	if p.got(SEMI) {
 		return
 	}
-	if p.tok.tok == RBRACE || p.tok.tok == EOF || p.i > 0 && p.toks[p.i-1].pos.Line < p.tok.pos.Line {
-		if p.i == 0 || !p.toks[p.i-1].bad { // else the ';' was swallowed by an unterminated literal
+	if p.tok.tok == RBRACE || p.tok.tok == EOF || p.i > 0 && p.prev.pos.Line < p.tok.pos.Line {
+		if p.i == 0 || !p.prev.bad { // else the ';' was swallowed by an unterminated literal
 			p.errorf(p.tok.pos, "expected ';', got %s", p.tok)
 		}
 		return
@@ -346,7 +367,7 @@ func (p *parser) parseImport() *Import {
 func (p *parser) parseAlias() *Alias {
 	a := &Alias{Pos: p.tok.pos}
 	p.next()
-	a.Name, _ = p.expectIdent()
+	a.Name, a.NamePos = p.expectIdent()
 	p.expect(ASSIGN)
 	a.Type = p.parseType()
 	p.expectSemi()

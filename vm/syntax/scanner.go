@@ -102,7 +102,7 @@ func (s *scanner) next() {
 		r, w = utf8.DecodeRune(s.src[s.off:])
 		if r == utf8.RuneError && w == 1 {
 			s.badOff = s.off
-			s.error(s.pos(), "invalid UTF-8 encoding")
+			s.error(s.pos(), "invalid UTF-8 encoding (save the file as UTF-8)")
 		}
 	}
 	s.rdOff += w

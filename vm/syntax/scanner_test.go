@@ -224,9 +224,9 @@ func TestScanErrors(t *testing.T) {
 		want string // errors, "; "-separated
 	}{
 		// encoding
-		{"int \xff x;", "1:5: invalid UTF-8 encoding"},
-		{"// \xfe\nx", "1:4: invalid UTF-8 encoding"},
-		{`"a` + "\xc3" + `"`, "1:3: invalid UTF-8 encoding"},
+		{"int \xff x;", "1:5: invalid UTF-8 encoding (save the file as UTF-8)"},
+		{"// \xfe\nx", "1:4: invalid UTF-8 encoding (save the file as UTF-8)"},
+		{`"a` + "\xc3" + `"`, "1:3: invalid UTF-8 encoding (save the file as UTF-8)"},
 		{"a \uFEFF b", "1:3: invalid character U+FEFF"},
 		{"a @ b # c", "1:3: invalid character U+0040 '@'; 1:7: invalid character U+0023 '#'"},
 		{"é", "1:1: invalid character U+00E9 'é'"},

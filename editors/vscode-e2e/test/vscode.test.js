@@ -6,7 +6,8 @@
 // lists the virtual threads by name, Variables shows the locals, the
 // Virtual threads view shows the run queue and main parked on its channel,
 // a step, Step Back, the Disassembly view, a continue to the other thread, and the output in the Debug Console;
-// NLang: Run File runs a file past its breakpoint to the end; an attach
+// NLang: Run File runs a file past its breakpoint to the end; the view
+// marks the threads a server leaks and counts threads in groups; an attach
 // configuration connects to `nlangdbg run --listen` and detaches.
 // Needs NLANG_VSIX, NLANGDBG (absolute paths) and E2E_OUT (screenshots).
 
@@ -30,6 +31,11 @@ const program = path.join(folder, 'workers.n');
 fs.copyFileSync(path.join(__dirname, '..', 'workspace', 'workers.n'), program);
 const lines = fs.readFileSync(program, 'utf8').split('\n');
 const bpLine = lines.findIndex((l) => l.includes('// @bp done')) + 1;
+// For the leaks: a server that drops some replies, stopped at @bp check.
+const leaky = path.join(folder, 'leaky.n');
+fs.copyFileSync(path.join(__dirname, '..', 'workspace', 'leaky.n'), leaky);
+const leakyLines = fs.readFileSync(leaky, 'utf8').split('\n');
+const leakyLine = (tag) => leakyLines.findIndex((l) => l.includes(`// @bp ${tag}`)) + 1;
 // For Run File: a breakpoint here must not stop the run.
 fs.writeFileSync(path.join(folder, 'hello.n'), 'import io;\nint main() {\n    int n = 3;\n    io.print("hello ${n} from Run File");\n    return 0;\n}\n');
 
@@ -178,6 +184,46 @@ test('NLang: Run File runs the file to its end, past its breakpoint, output in t
   await wb.screenshot('3-run-file');
 });
 
+test('the Virtual threads view marks the leaked threads, where they were spawned, and counts the threads in groups', { timeout: 90000 }, async () => {
+  const page = wb.page;
+  await step('open-leaky', () => wb.openFile('leaky.n'));
+  await step('breakpoint-leaky', async () => {
+    await wb.gotoLine(leakyLine('check'));
+    await page.keyboard.press('F9');
+    await page.waitForFunction(() => document.querySelectorAll('.editor-instance .codicon-debug-breakpoint').length === 1);
+  });
+  await step('f5-leaky', async () => {
+    await page.keyboard.press('F5');
+    if ((await wb.debuggingOrPicker()) === 'picker') {
+      await page.keyboard.type('NLang');
+      await page.keyboard.press('Enter');
+    }
+    await wb.waitForText('.debug-call-stack', /main[^\n]*\n?\s*breakpoint/i, 60000);
+  });
+  await step('leaks', async () => {
+    // nlang/leaks at the stop: the three handlers whose reply channel
+    // main dropped, first in the view, with their spawn line
+    await wb.command('Focus on Virtual threads View');
+    const spawned = `spawned at leaky\\.n:${leakyLine('spawnHandler')}`;
+    await wb.waitForText(wb.viewPane('Virtual threads'),
+      new RegExp(`Leaked \\(3\\)\\s*\\[6\\] thread-6\\s*chan send · ${spawned}\\s*\\[9\\] thread-9\\s*chan send · ${spawned}\\s*\\[12\\] thread-12`));
+  });
+  await wb.screenshot('4-leaks');
+  await step('groups', async () => {
+    // nlang/threadGroups by function: expanded, the three handlers count as one group
+    await wb.expandUntil(wb.viewPane('Virtual threads'), /^Groups by function/, /handle\s*× 3/);
+  });
+  await wb.screenshot('4-groups');
+  await step('continue-leaky', async () => {
+    await page.keyboard.press('F5');
+    await wb.waitForText('.repl', /served[\s\S]*69/, 30000);
+    await page.waitForFunction(() => {
+      const bar = document.querySelector('.debug-toolbar');
+      return !bar || bar.offsetParent === null;
+    }, { timeout: 20000, polling: 100 });
+  });
+});
+
 const spin = `import io;
 import thread;
 void ticker(int n) {
@@ -228,7 +274,7 @@ test('F5 on an attach configuration (launch.json) to a program under nlangdbg ru
     // which has no breakpoint, would not stop).
     await wb.waitForText('.debug-call-stack', /\[1\] main · main · join ticker[\s\S]*paused[\s\S]*\[2\] ticker · ticker/i);
   });
-  await wb.screenshot('4-attach');
+  await wb.screenshot('5-attach');
   await step('detach', async () => {
     await page.keyboard.down('Shift');
     await page.keyboard.press('F5');

@@ -53,16 +53,16 @@ function withPath(dirs, fn) {
   }
 }
 
-test('activate registers the factory, the configuration providers, both commands and the Virtual threads view', () => {
+test('activate registers the factory, the configuration providers, the commands and the two views', () => {
   const { rec, context } = activated();
-  assert.deepEqual(Object.keys(rec.views), ['nlang.virtualThreads']);
+  assert.deepEqual(Object.keys(rec.views), ['nlang.virtualThreads', 'nlang.past']);
   assert.deepEqual(Object.keys(rec.trackers), ['nlang']);
-  assert.deepEqual(manifest.contributes.views.debug.map((v) => v.id), ['nlang.virtualThreads']);
+  assert.deepEqual(manifest.contributes.views.debug.map((v) => v.id), ['nlang.virtualThreads', 'nlang.past']);
   assert.deepEqual(Object.keys(rec.factories), ['nlang']);
   assert.deepEqual(rec.providers.map((p) => [p.type, p.trigger]), [['nlang', 1], ['nlang', 2]]);
   const declared = manifest.contributes.commands.map((c) => c.command).sort();
   assert.deepEqual(Object.keys(rec.commands).sort(), declared);
-  assert.equal(context.subscriptions.length, 7);
+  assert.equal(context.subscriptions.length, 14);
 });
 
 test('launch: nlangdbg dap from PATH', () => {

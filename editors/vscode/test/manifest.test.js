@@ -68,7 +68,8 @@ test('the files the manifest names exist, and the grammar is the language\'s', (
 
 test('commands are declared with the NLang category and activate the extension', () => {
   const cmds = manifest.contributes.commands.map((c) => `${c.category}: ${c.title}`).sort();
-  assert.deepEqual(cmds, ['NLang: Debug File', 'NLang: Run File']);
+  assert.deepEqual(cmds, ['NLang: Debug File', 'NLang: Group Virtual Threads By…', 'NLang: Query This Line (Logpoint After the Fact)', 'NLang: Run File',
+    'NLang: Thread Timeline', 'NLang: Travel to Moment', 'NLang: Where Did This Value Come From?', 'NLang: Who Wrote This?']);
   for (const c of manifest.contributes.commands) assert.ok(manifest.activationEvents.includes(`onCommand:${c.command}`));
 });
 

@@ -16,6 +16,8 @@ function makeStub() {
     settings: {},
     views: {},
     trackers: {},
+    inputs: [], // answers showInputBox gives, in order
+    prompts: [],
   };
   class EventEmitter {
     constructor() {
@@ -34,6 +36,11 @@ function makeStub() {
       Object.assign(this, { label, collapsibleState });
     }
   }
+  class ThemeIcon {
+    constructor(id) {
+      this.id = id;
+    }
+  }
   class DebugAdapterExecutable {
     constructor(command, args, options) {
       Object.assign(this, { command, args, options });
@@ -50,6 +57,7 @@ function makeStub() {
     DebugAdapterServer,
     DebugConfigurationProviderTriggerKind: { Initial: 1, Dynamic: 2 },
     EventEmitter,
+    ThemeIcon,
     TreeItem,
     TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
     window: {
@@ -61,6 +69,14 @@ function makeStub() {
       showErrorMessage: (msg) => {
         rec.errors.push(msg);
         return Promise.resolve(undefined);
+      },
+      showQuickPick: (items) => {
+        rec.picks = (rec.picks || []).concat([items]);
+        return Promise.resolve(items.find((i) => i.key === rec.pick));
+      },
+      showInputBox: (opts) => {
+        rec.prompts.push(opts);
+        return Promise.resolve(rec.inputs.shift());
       },
     },
     workspace: {
@@ -76,6 +92,8 @@ function makeStub() {
         (vscode.workspace.workspaceFolders || []).find((f) => uri.fsPath.startsWith(f.uri.fsPath + '/')),
     },
     debug: {
+      activeDebugSession: undefined,
+      activeStackItem: undefined,
       registerDebugAdapterDescriptorFactory: (type, f) => {
         rec.factories[type] = f;
         return { dispose() {} };

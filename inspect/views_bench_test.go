@@ -1,0 +1,72 @@
+package inspect
+
+import "testing"
+
+// The concurrency views with 100,000 parked threads, 1,000 of them
+// leaked: the session's work for nlang/leaks and nlang/threadGroups,
+// without the protocol's JSON (see cmd/nlangdbg's BenchmarkLeaksViews100k
+// for the round trip):
+//
+//	go test ./inspect -run '^$' -bench 'Views100k' -benchtime 20x
+
+const views100kSrc = `import thread;
+void waiter(Channel<int> c) {
+    c.recv();
+}
+void spawnLeak() {
+    thread.spawn(waiter, new Channel<int>());
+}
+int main() {
+    Channel<int> kept = {};
+    for (int i = 0; i < 100000; i += 1) {
+        if (i % 100 == 0) {
+            spawnLeak();
+        } else {
+            thread.spawn(waiter, kept);
+        }
+    }
+    thread.yield();
+    int stop = 1; // @stop
+    return stop;
+}
+`
+
+// views100k stops the program above at @stop.
+func views100k(b *testing.B) *Session {
+	s, l, path := launchSrc(b, views100kSrc, Config{NoRecord: true})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(b, views100kSrc, "stop")}})
+	s.ConfigurationDone()
+	st := <-l.stops
+	if st.Reason != ReasonBreakpoint {
+		b.Fatalf("stop %+v", st)
+	}
+	return s
+}
+
+func BenchmarkLeaksSessionViews100k(b *testing.B) {
+	s := views100k(b)
+	cpu := cpuTime()
+	for b.Loop() {
+		ls, err := s.Leaks(false)
+		if err != nil || len(ls) != 1000 {
+			b.Fatalf("%d leaks, %v", len(ls), err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+}
+
+func BenchmarkGroupsSessionViews100k(b *testing.B) {
+	s := views100k(b)
+	for _, by := range []string{GroupFunction, GroupSpawnSite, GroupStack} {
+		b.Run(by, func(b *testing.B) {
+			cpu := cpuTime()
+			for b.Loop() {
+				gs, sel, _, err := s.ThreadGroups(by, ThreadFilter{})
+				if err != nil || sel != 100001 || len(gs) < 2 {
+					b.Fatalf("%d threads in %d groups, %v", sel, len(gs), err)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
