@@ -262,8 +262,8 @@ func (s *Session) HeldThreads() []int64 {
 }
 
 // continueHeld resumes thread threadID alone if the program runs with it
-// held (non-stop), or with threadID 0 every thread the debugger holds
-// (gdb's continue -a); handled is false when the program is stopped (a
+// held (non-stop), or with threadID 0 every held thread (gdb's
+// continue -a); handled is false when the program is stopped (a
 // resume of every thread, as ever).
 func (s *Session) continueHeld(threadID int64) (handled bool, err error) {
 	s.mu.Lock()
@@ -272,12 +272,17 @@ func (s *Session) continueHeld(threadID int64) (handled bool, err error) {
 		return false, nil
 	}
 	if threadID == 0 && len(s.r.held) > 0 {
-		release := s.takeHeldLocked()
+		// (the recording's holds too: the user lets them go here)
+		var release []*vm.Thread
+		for t := range s.r.held {
+			release = append(release, t)
+		}
+		sort.Slice(release, func(i, j int) bool { return release[i].ID < release[j].ID })
+		for _, t := range release {
+			s.releaseLocked(t)
+		}
 		sch := s.r.sch
 		s.mu.Unlock()
-		if len(release) == 0 {
-			return true, ErrRunning // only the recording's holds
-		}
 		s.emit(func(l Listener) { l.Continued(0, true) })
 		for _, t := range release {
 			sch.Release(t)

@@ -266,7 +266,11 @@ func runTerminal(r *repl, launch map[string]any, attach bool, stdin io.Reader, s
 			}
 			continue
 		}
-		in, err := line.Prompt("(nlangdbg) ")
+		// while threads are held and others run (non-stop), what they
+		// print is shown above the prompt (replnonstop.go)
+		stopAbove := r.whilePrompting(redrawPrompt)
+		in, err := line.Prompt(r.prompt())
+		stopAbove()
 		if errors.Is(err, liner.ErrPromptAborted) {
 			continue // Ctrl-C at the prompt clears the line
 		}

@@ -26,13 +26,20 @@ type fakeTerminal struct {
 }
 
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu   sync.Mutex
+	b    bytes.Buffer
+	ping chan struct{} // told of each write, if set (watch)
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.ping != nil {
+		select {
+		case s.ping <- struct{}{}:
+		default:
+		}
+	}
 	return s.b.Write(p)
 }
 

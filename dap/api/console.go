@@ -373,6 +373,8 @@ func NewBody(command string) any {
 		return new(CheckpointsBody)
 	case CmdWhen:
 		return new(WhenBody)
+	case CmdNonStop:
+		return new(NonStopBody)
 	}
 	return newPastBody(command) // (past.go)
 }

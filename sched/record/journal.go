@@ -128,6 +128,7 @@ func (j *Journal) Fork(why string) {
 	}
 	j.switchAt(j.rp.d.off)
 	j.forked = why
+	j.shown = min(j.shown, j.outs) // a new future: its writes were never shown
 }
 
 // Position returns how far the replay has come (events, quanta) while
@@ -183,6 +184,7 @@ func (j *Journal) live() *Replayer {
 	case div != nil:
 		j.switchAt(off)
 		j.forked = fmt.Sprintf("the re-execution differs from the recording (%v)", div)
+		j.shown = min(j.shown, j.outs) // a new future: its writes were never shown
 		return nil
 	case end:
 		j.switchAt(off)
@@ -330,6 +332,7 @@ func (w *journalWriter) Write(b []byte) (int, error) {
 		if j.live() != nil || rp.Divergence() == nil {
 			return len(b), nil
 		}
+		out = w.w // it differs from the recording: a new write
 	}
 	return (&recWriter{r: j.rc, stream: w.stream, w: out}).Write(b)
 }
