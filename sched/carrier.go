@@ -251,6 +251,12 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 		s.mu.Lock()
 	}
 	s.endQuantum(c, t, stop, ev)
+	if ti := info(t); ti.frozen {
+		// held while it ran (hold.go). Here, not in endQuantum: the
+		// quanta SwitchOnPark ends run with no OnEvent, which a late
+		// hold is reported to, so the switch does not pay for the test.
+		s.lateHold(t, ti)
+	}
 	return true
 }
 
@@ -262,7 +268,8 @@ func (s *Scheduler) beginQuantum(c *carrier, ev *Event) *vm.Thread {
 	// the Event returned holds them only until c's next dispatch
 	// (dispatchStep, which returns the Event to the debugger, copies).
 	c.woken, c.spawned, c.list = c.woken[:0], c.spawned[:0], ev != nil
-	if s.cut == nil || !s.trapCont() {
+	// (holdRec is set only with rec: one test more on the hot path)
+	if (s.cut == nil || !s.trapCont()) && (s.rec != nil || len(s.timers) > 0 || len(s.holdReqs) > 0) {
 		if s.holdRec != nil || len(s.holdReqs) > 0 {
 			s.applyHolds() // the debugger's (hold.go)
 		}
@@ -316,9 +323,6 @@ func (s *Scheduler) endQuantum(c *carrier, t *vm.Thread, stop vm.Stop, ev *Event
 	ti.on, c.cur = nil, nil
 	s.cur, s.curC = t, c
 	s.act(t, stop)
-	if ti.frozen {
-		s.lateHold(t, ti) // held while it ran (hold.go)
-	}
 	used := int(t.Reductions() - c.r0)
 	if stop == vm.StopTrap && !c.once {
 		// A stop at a trap does not change the schedule: the thread goes
