@@ -98,3 +98,36 @@ func TestNonStopAttach(t *testing.T) {
 		t.Errorf("after detach: held %v, non-stop %v", h, prog.NonStop())
 	}
 }
+
+// TestNonStopConsole: the debug console's :nonstop reads and sets the
+// session's mode (for a client that cannot say a breakpoint's mode):
+// turned on, a breakpoint without a mode stops its thread alone.
+func TestNonStopConsole(t *testing.T) {
+	runSession(t, "testdata/dap/nonstop.n", func(c *daptest.Client, f *fixture) {
+		c.ExpectStoppedEvent(t) // entry
+		say := func(cmd string) string {
+			t.Helper()
+			c.EvaluateRequest(cmd, 0, "repl")
+			return daptest.ExpectResponse[*dap.EvaluateResponse](t, c).Body.Result
+		}
+		if r := say(":nonstop"); !strings.HasPrefix(r, "non-stop mode is off") {
+			t.Errorf(":nonstop: %q", r)
+		}
+		if r := say(":nonstop on"); !strings.HasPrefix(r, "non-stop mode is on") {
+			t.Errorf(":nonstop on: %q", r)
+		}
+		c.EvaluateRequest(":nonstop sometimes", 0, "repl")
+		if e := c.ExpectErrorResponse(t, "evaluate"); !strings.Contains(e.Message, "want on or off") {
+			t.Errorf(":nonstop sometimes: %s", e.Message)
+		}
+		c.SetBreakpointsRequest(f.Path, f.Line("work"))
+		daptest.ExpectResponse[*dap.SetBreakpointsResponse](t, c)
+		c.ContinueRequest(1, false)
+		daptest.ExpectResponse[*dap.ContinueResponse](t, c)
+		expectHeld(t, c)
+		expectHeld(t, c) // both workers
+		if r := say(":nonstop"); r != "non-stop mode is on: a breakpoint that names no mode stops only the thread that reaches it; stopped: 3 4" {
+			t.Errorf(":nonstop with the workers stopped: %q", r)
+		}
+	}, withLaunch(map[string]any{"stopOnEntry": true}))
+}
