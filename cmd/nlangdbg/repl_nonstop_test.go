@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -87,7 +89,24 @@ func noTicks(out string) string {
 // is selected and stepped alone; a breakpoint set all-threads stops
 // every thread.
 func TestREPLNonStop(t *testing.T) {
-	ft := newFakeTerminal(t, nonStopProg)
+	for _, carriers := range []int{1, 4} {
+		t.Run(fmt.Sprint(carriers, " carriers"), func(t *testing.T) { testREPLNonStop(t, carriers) })
+	}
+}
+
+// termWith starts the REPL on src with more launch arguments.
+func termWith(t *testing.T, src string, launch map[string]any) *fakeTerminal {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "prog.n")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ft, _ := startTerminalWith(t, path, launch)
+	return ft
+}
+
+func testREPLNonStop(t *testing.T, carriers int) {
+	ft := termWith(t, nonStopProg, map[string]any{"carriers": carriers})
 	ft.expect(ft.Exec("set non-stop on"), `^Non-stop mode is on: a breakpoint stops only the thread that reaches it`)
 	ft.expect(ft.Exec("break prog.n:"+strconv.Itoa(ft.line("work"))), `^Breakpoint 1 at prog\.n:\d+$`)
 	ft.expect(ft.Exec("break prog.n:"+strconv.Itoa(ft.line("main"))+" all-threads"), `^Breakpoint 2 at prog\.n:\d+$`)
@@ -240,4 +259,45 @@ func TestREPLThreadOnlyBreakpoint(t *testing.T) {
 	t.Logf("continue -a: %q", raw[max(0, len(raw)-300):])
 	out += noTicks(raw)
 	ft.expect(out, `^results 12 22$`, `Program exited with code 0`)
+}
+
+// TestREPLNonStopJoinAndDeadlock: main stopped alone at its breakpoint
+// while the worker waits on a channel: the REPL shows the note that
+// nothing else can run; the worker, interrupted too, is held while
+// parked; main, continued, joins it: a deadlock, whose report names the
+// worker as held by the debugger.
+func TestREPLNonStopJoinAndDeadlock(t *testing.T) {
+	src := `import io;
+import thread;
+void worker(Channel<int> c) {
+    io.print("worker waits");
+    c.recv();
+}
+int main() {
+    Channel<int> c = {};
+    Thread w = thread.spawn(worker, c);
+    thread.yield();
+    io.print("main joins"); // @main
+    w.join();
+    return 0;
+}
+`
+	ft := termWith(t, src, map[string]any{"nonStop": true})
+	ft.Exec("break prog.n:" + strconv.Itoa(ft.line("main")))
+	out := ft.Exec("continue")
+	ft.expect(out, `^Breakpoint 1 at main \(prog\.n:\d+\) \[thread 1 "main"\] \(the other threads keep running\)$`)
+	out += ft.until("the note", func(s string) bool { return strings.Contains(out+s, "nothing else can run") })
+	ft.expect(out, `^note: nothing else can run while the debugger holds thread 1 "main" \(continue it to go on\)$`,
+		`^  thread 2 "thread-2" waits for chan recv$`)
+	ft.expect(ft.Exec("interrupt 2"), `^Paused at worker \(prog\.n:\d+\) \[thread 2 "thread-2"\] \(the other threads keep running\)$`)
+	ft.Exec("thread 1")
+	// the worker stays stopped: the prompt comes back at once, and the
+	// deadlock comes while it waits
+	out = ft.Exec("continue")
+	ft.expect(out, `^Thread 1 runs; stopped: 2$`)
+	out += ft.until("the deadlock", func(string) bool { return len(ft.r.held) == 0 && ft.r.stopped })
+	ft.expect(out, `thread 2 "thread-2" \[chan recv, held by the debugger\]:`, `^Deadlock at main \(prog\.n:\d+\) \[thread 1 "main"\]$`)
+	if p := ft.r.prompt(); p != "(nlangdbg) " {
+		t.Errorf("prompt after the deadlock %q", p)
+	}
 }
