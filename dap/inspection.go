@@ -211,8 +211,8 @@ func (c *session) onStackTraceRequest(req *dap.StackTraceRequest) {
 	for _, f := range frames {
 		sf := dap.StackFrame{
 			Id:     c.frames.add(frameRef{thread: tid, depth: f.Depth}),
-			Name:   f.Func,
-			Source: c.source(f.File),
+			Name:   frameName(f),     // reload.go
+			Source: c.frameSource(f), // reload.go
 			Line:   f.Line,
 			Column: f.Col,
 			// the instruction's address (see onDisassembleRequest)

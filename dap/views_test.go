@@ -159,7 +159,7 @@ func TestThreadGroupsLarge(t *testing.T) {
 		// the console's form, and a key it does not know
 		text := console(t, c, fmt.Sprintf(":threads -group-by stack -with spawn crowd.n:%d", f.Line("spawnSleepy")))
 		if !regexp.MustCompile(fmt.Sprintf(`(?m)^\s+1000  threads \d+ \d+ .*\n\s+sleepy \(crowd.n:%d\)$`, f.Line("sleeps"))).MatchString(text) ||
-			!strings.HasSuffix(text, "1000 threads in 1 groups") {
+			!strings.HasSuffix(text, "1000 threads in 1 group") {
 			t.Errorf(":threads -group-by stack:\n%s", text)
 		}
 		c.CustomRequest(api.CmdThreadGroups, api.ThreadGroupsArgs{By: "colour"})

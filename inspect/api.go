@@ -131,6 +131,9 @@ type StopInfo struct {
 	// Back says the stop was reached by going back (StepBack,
 	// ReverseContinue).
 	Back bool
+	// Reload is the number of the reload that reports the stop again
+	// (the program is where it was, in the new code's run: Reload).
+	Reload int
 	// Change is what a data breakpoint stopped at (ReasonData).
 	Change *DataChange
 	// Recorded says the stop is a hold the recording makes again: the
@@ -248,6 +251,11 @@ type FrameInfo struct {
 	// Address is PC's instruction address (see AddrShift); "" for a
 	// native frame.
 	Address string
+	// OldCode marks a frame running the code its function had before a
+	// reload (Reload); Line is then a line of that code's text, which
+	// Source returns under the name OldSource.
+	OldCode   bool
+	OldSource string
 }
 
 // NativeFile is the File of native frames (FrameInfo.Native).

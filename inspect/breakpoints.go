@@ -139,13 +139,19 @@ func (s *Session) locate(file string, line int) (*vm.Funcode, int32, int, bool) 
 	var bestFn *vm.Funcode
 	var bestPC int32
 	bestLine := 0
+	canon := map[string]string{} // (functions share a few files)
 	for _, fn := range s.prog.Funcs {
-		if canonPath(fn.File) != file {
+		c, ok := canon[fn.File]
+		if !ok {
+			c = canonPath(fn.File)
+			canon[fn.File] = c
+		}
+		if c != file {
 			continue
 		}
-		for _, e := range stmtPCs(fn) {
+		for _, e := range fn.Lines {
 			l := int(e.Line)
-			if l < line {
+			if !e.Stmt || l < line {
 				continue
 			}
 			if bestFn == nil || l < bestLine || (l == bestLine && fn == bestFn && e.PC < bestPC) {

@@ -40,6 +40,11 @@ func varsAt(fn *vm.Funcode, pc int32) (this *vm.LocalVar, params, locals []vm.Lo
 // compileAt compiles a read-only expression (a condition or a log message
 // part) for the top frame of a thread stopped at pc of fn.
 func (s *Session) compileAt(fn *vm.Funcode, pc int32, expr string) (*compiled, error) {
+	return compileIn(s.prog, fn, pc, expr)
+}
+
+// compileIn is compileAt in the scope of program prog.
+func compileIn(prog *vm.Program, fn *vm.Funcode, pc int32, expr string) (*compiled, error) {
 	this, params, locals := varsAt(fn, pc)
 	scope := compile.EvalScope{File: fn.File}
 	var regs []int32
@@ -51,7 +56,7 @@ func (s *Session) compileAt(fn *vm.Funcode, pc int32, expr string) (*compiled, e
 		scope.Locals = append(scope.Locals, compile.EvalLocal{Name: lv.Name, Type: lv.Type})
 		regs = append(regs, lv.Reg)
 	}
-	cfn, typ, err := compile.CompileEval(s.prog, scope, expr)
+	cfn, typ, err := compile.CompileEval(prog, scope, expr)
 	if err != nil {
 		return nil, exprError(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nlangdbg/nlangdbg/internal/testmode"
 )
 
 // Benchmarks of the questions about the past (issue targets, on a
@@ -103,9 +105,9 @@ func freshEach(b *testing.B, src string, setup func(s *Session, path string), op
 		}
 		kept += s.SnapshotStats().Kept
 		b.StartTimer()
-		c0 := cpuTime()
+		c0 := testmode.CPUTime()
 		op(s, l, path)
-		cpu += cpuTime() - c0
+		cpu += testmode.CPUTime() - c0
 		b.StopTimer()
 		s.Terminate()
 		b.StartTimer()
@@ -229,12 +231,12 @@ func BenchmarkPastOrigin(b *testing.B) {
 // (cpu-ms/op): on a machine other jobs load, wall time says little, and
 // a scan's passes side by side show as CPU time above wall time.
 func cpuLoop(b *testing.B, f func()) {
-	c0, n := cpuTime(), 0
+	c0, n := testmode.CPUTime(), 0
 	for b.Loop() {
 		f()
 		n++
 	}
-	b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(max(n, 1)), "cpu-ms/op")
+	b.ReportMetric(float64((testmode.CPUTime()-c0).Microseconds())/1000/float64(max(n, 1)), "cpu-ms/op")
 }
 
 // BenchmarkPastRun10M is the program run to @end without going back:

@@ -302,6 +302,14 @@ func (n *stopNoter) Stopped(info StopInfo) {
 	n.Listener.Stopped(info)
 }
 
+// Reloaded passes a reload on to a listener that is told of them
+// (ReloadListener): the wrapper must not hide the optional interface.
+func (n *stopNoter) Reloaded(res ReloadResult) {
+	if rl, ok := n.Listener.(ReloadListener); ok {
+		rl.Reloaded(res)
+	}
+}
+
 // notePastStop notes a stop of the session (on the goroutine that
 // reports it, with the session stopped).
 func (s *Session) notePastStop(info StopInfo) {
@@ -321,7 +329,7 @@ func (s *Session) notePastStop(info StopInfo) {
 		m.trap, m.throw = false, true
 	default:
 		if r.sch.Cut() != t {
-			m = s.tt.last // between two quanta
+			m = s.tt.lastMoment() // between two quanta
 		}
 	}
 	ps := pastStop{of: s.tt, thread: t.ID, m: m, off: s.tt.j.Offset(), reason: info.Reason, desc: info.Description, at: place(f.Fn, t.DebugFrame(0).PC())}

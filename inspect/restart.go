@@ -59,6 +59,7 @@ func (s *Session) Restart() error {
 	s.r = r
 	s.live.Store(r)
 	s.data = nil
+	s.rl = nil // a new timeline, whose first program is this one (reload.go)
 	clear(s.bps.ignores)
 	if old.state == stateExited {
 		s.done = make(chan struct{})

@@ -43,10 +43,12 @@ type timeTravel struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer // the session's own writers (unwrapped)
 	// the last quantum: its thread, how it ended and where the journal
-	// was (a stop between dispatches is "after this quantum"); lastMu
-	// guards it (the carrier delivers a quantum's events after a stop)
-	last        moment
+	// was (a stop between dispatches is "after this quantum"); written on
+	// the carrier that delivers the events, read at a stop (lastMu: a
+	// pause returns once the quantum is over, maybe before its event is
+	// delivered)
 	lastMu      sync.Mutex
+	last        moment
 	checkpoints []Checkpoint
 	nextCP      int
 	budget      int64
@@ -72,6 +74,7 @@ type Checkpoint struct {
 	Where string
 	at    moment
 	sets  int // tt.sets when it was made
+	epoch int // the number of the program's epoch it was made in (reload.go)
 }
 
 // moment names a point of a deterministic run. With trap set, it is the
@@ -316,6 +319,9 @@ func (p *pass) red0(id int64) int64 {
 // trap; onEv every scheduler event.
 func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, moment, []int), onEv func(*pass, sched.Event), prepare func(*pass)) (*pass, error) {
 	tt := s.tt
+	if from == nil {
+		from = s.floorSnap() // the start of the program's epoch (reload.go)
+	}
 	off := 0
 	if from != nil {
 		off = from.off
@@ -499,20 +505,30 @@ func (s *Session) present() moment {
 		f := t.Frame(0)
 		return moment{thread: t.ID, red: t.Reductions(), depth: t.Depth(), fn: f.Fn, pc: f.PC, trap: true}
 	}
-	s.tt.lastMu.Lock()
-	defer s.tt.lastMu.Unlock()
-	return s.tt.last
+	return s.tt.lastMoment()
+}
+
+// setLast and lastMoment write and read the end of the last quantum.
+func (tt *timeTravel) setLast(m moment) {
+	tt.lastMu.Lock()
+	tt.last = m
+	tt.lastMu.Unlock()
+}
+
+func (tt *timeTravel) lastMoment() moment {
+	tt.lastMu.Lock()
+	defer tt.lastMu.Unlock()
+	return tt.last
 }
 
 // adopt makes the run of p the session's, stopped at its target with
 // info; the old run ends.
 func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
-	s.tt.lastMu.Lock()
-	s.tt.last = moment{} // the start, or a trap (present uses the stop)
+	last := moment{} // the start, or a trap (present uses the stop)
 	if tg := p.h.target; !tg.trap {
-		s.tt.last = tg
+		last = tg
 	}
-	s.tt.lastMu.Unlock()
+	s.tt.setLast(last)
 	r := p.r
 	if h := p.h; h.exc != nil && t != nil {
 		mode := "always"
@@ -788,7 +804,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 		if !reached {
 			return p.failed(errors.New("the re-execution ended before the present (the recording diverged)"))
 		}
-		if !last.isStart() || from == nil {
+		if !last.isStart() || from == nil || from == s.floorSnap() {
 			break
 		}
 		end = moment{byOff: true, off: from.off}
@@ -852,7 +868,7 @@ func (s *Session) AddCheckpoint(note string) (Checkpoint, error) {
 	}
 	now := s.present()
 	s.tt.nextCP++
-	cp := Checkpoint{ID: s.tt.nextCP, Note: note, at: now, Where: s.describeMoment(now), sets: s.tt.sets}
+	cp := Checkpoint{ID: s.tt.nextCP, Note: note, at: now, Where: s.describeMoment(now), sets: s.tt.sets, epoch: s.epochIndex()}
 	s.tt.checkpoints = append(s.tt.checkpoints, cp)
 	return cp, nil
 }
@@ -874,6 +890,9 @@ func (s *Session) RestartAt(id int) error {
 		if cp.ID == id {
 			if cp.sets > 0 {
 				return fmt.Errorf("checkpoint %d was made after a variable was set, which a re-execution does not do: it cannot be reached again", id)
+			}
+			if cp.epoch != s.epochIndex() {
+				return s.restartBeforeReload(cp) // reload.go
 			}
 			if cp.at.isStart() {
 				err := s.travelTo(moment{}, StopInfo{Reason: ReasonEntry, Description: fmt.Sprintf("Checkpoint %d", id)})

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nlangdbg/nlangdbg/internal/testmode"
 )
 
 // Benchmarks of going back (issue targets: a stepBack in a program that
@@ -208,8 +210,8 @@ func BenchmarkDebugRecordOverhead(b *testing.B) {
 			// mode 0: no recording; 1: recording with checkpoints (the
 			// default); 2: recording without checkpoints.
 			run := func(mode int) time.Duration {
-				t0, c0 := time.Now(), cpuTime()
-				defer func() { cpu[mode] += cpuTime() - c0 }()
+				t0, c0 := time.Now(), testmode.CPUTime()
+				defer func() { cpu[mode] += testmode.CPUTime() - c0 }()
 				l := newCoreListener()
 				cfg := Config{Program: w.path, NoRecord: mode == 0, Stdout: io.Discard}
 				if mode == 2 {

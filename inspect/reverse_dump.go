@@ -24,6 +24,9 @@ func (s *Session) Dump(path string) error {
 	if s.tt.sets > 0 {
 		return ErrAfterSet
 	}
+	if s.epochIndex() > 0 {
+		return errReloadedDump // reload.go
+	}
 	now := s.present()
 	c := &record.Core{Thread: now.thread, Reductions: now.red, Depth: now.depth, PC: now.pc, Trap: now.trap,
 		Throw: now.throw, Offset: now.off, Kind: uint8(now.kind)}

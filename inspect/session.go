@@ -86,6 +86,7 @@ type Session struct {
 	OnSched func(sched.Event)
 
 	tt *timeTravel // the journal and going back (reverse.go); nil: no recording
+	rl *reloads    // the reloads made (reload.go); nil: none
 
 	// What a run starts from: the recording's header, and the program's
 	// input and output (Restart builds a run of them again).

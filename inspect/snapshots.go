@@ -163,16 +163,19 @@ func (st *snapStore) latest(maxOff int, ok func(*snap) bool) *snap {
 	return nil
 }
 
-// before returns the copy before sp (nil if sp is the first).
+// before returns the copy before sp of the same program (nil if sp is
+// the first: the first of its epoch, reload.go).
 func (st *snapStore) before(sp *snap) *snap {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	for i, x := range st.list {
 		if x == sp {
-			if i == 0 {
-				return nil
+			for i--; i >= 0; i-- {
+				if st.list[i].sn.Program() == sp.sn.Program() {
+					return st.list[i]
+				}
 			}
-			return st.list[i-1]
+			return nil
 		}
 	}
 	return nil
@@ -283,9 +286,12 @@ func (k *snapHook) AfterQuantum(sch *sched.Scheduler) {
 // counted from the start.
 func (s *Session) snapBefore(ok func(*snap) bool) *snap {
 	if s.hitCounted() || s.dataHitCounted() {
-		return nil
+		return s.floorSnap() // (the start of the program's epoch: reload.go)
 	}
-	return s.tt.snaps.latest(int(^uint(0)>>1), ok)
+	if sp := s.tt.snaps.latest(int(^uint(0)>>1), func(sp *snap) bool { return s.inEpoch(sp) && ok(sp) }); sp != nil {
+		return sp
+	}
+	return s.floorSnap()
 }
 
 // hitCounted reports whether a breakpoint has a hit condition or an

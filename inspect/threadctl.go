@@ -101,14 +101,16 @@ func frameBlocker(t *vm.Thread, depth int) string {
 
 // RestartFrame drops the frames above frame depth of a thread and
 // re-enters that frame's function at its first instruction with the
-// arguments it was called with, then reports a stop with reason restart
-// (the thread does not run). Side effects already done stay done (heap
+// arguments it was called with (a function that assigns a parameter
+// keeps a copy of the argument: vm.Funcode.ArgCopies), then reports a
+// stop with reason restart (the thread does not run). A frame running
+// the old code of a function the program was reloaded with restarts on
+// the new code (reload.go). Side effects already done stay done (heap
 // writes, output, channel operations, locks taken: finally blocks of the
 // dropped frames do not run). Refused: a frame whose restart would cross
 // a native (the thread is parked in one, or a continuation frame lies on
-// the way), and a function that assigns one of its parameters (the VM
-// keeps arguments only in the parameters themselves, so the values it
-// was called with are gone).
+// the way), and a function that assigns a parameter of which it keeps no
+// copy (none compiled now).
 func (s *Session) RestartFrame(threadID int64, depth int) error {
 	if err := s.checkStopped(); err != nil {
 		return err
@@ -130,9 +132,10 @@ func (s *Session) RestartFrame(threadID int64, depth int) error {
 	if p := assignedParam(fn); p != "" {
 		return fmt.Errorf("cannot restart %s: it assigns its parameter %s, so the argument it was called with is lost", fn.Name, p)
 	}
-	t.RestartFrame(depth)
+	to, desc := s.restartTarget(fn) // reload.go
+	t.RestartFrameIn(depth, to)
 	s.afterChange(nil, "a frame was restarted") // a new future (reverse.go)
-	s.stopInPlace(t, StopInfo{Reason: ReasonRestart, Description: "Restarted " + fn.Name})
+	s.stopInPlace(t, StopInfo{Reason: ReasonRestart, Description: desc})
 	return nil
 }
 
@@ -164,7 +167,7 @@ func assignedParam(fn *vm.Funcode) string {
 	}
 	for pc := range fn.Code {
 		for _, r := range writtenRegs(fn, fn.Instr(int32(pc))) {
-			if name, ok := params[r]; ok {
+			if name, ok := params[r]; ok && (int(r) >= len(fn.ArgCopies) || fn.ArgCopies[r] < 0) {
 				return name
 			}
 		}

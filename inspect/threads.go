@@ -93,7 +93,7 @@ func (s *Session) Stack(threadID int64, start, levels int) ([]FrameInfo, int, er
 		pc := s.shownPC(t, d)
 		line, col := f.Fn.Pos(pc)
 		out = append(out, FrameInfo{Depth: d, Func: f.Fn.Name, File: f.Fn.File, Line: int(line), Col: int(col), PC: int(pc), Native: f.Fn.Cont,
-			Address: s.Address(f.Fn, pc)})
+			Address: s.Address(f.Fn, pc), OldCode: f.Fn.Obsolete, OldSource: s.oldTextOf(f.Fn)})
 	}
 	return out, total, nil
 }
@@ -111,6 +111,9 @@ func (s *Session) Sources() []string {
 // "<prelude>").
 func (s *Session) Source(path string) ([]byte, bool) {
 	if b, ok := s.prog.Files[path]; ok {
+		return b, true
+	}
+	if b, ok := s.oldSource(path); ok { // a text before a reload
 		return b, true
 	}
 	for f, b := range s.prog.Files {

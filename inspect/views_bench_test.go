@@ -1,6 +1,10 @@
 package inspect
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/nlangdbg/nlangdbg/internal/testmode"
+)
 
 // The concurrency views with 100,000 parked threads, 1,000 of them
 // leaked: the session's work for nlang/leaks and nlang/threadGroups,
@@ -45,28 +49,28 @@ func views100k(b *testing.B) *Session {
 
 func BenchmarkLeaksSessionViews100k(b *testing.B) {
 	s := views100k(b)
-	cpu := cpuTime()
+	cpu := testmode.CPUTime()
 	for b.Loop() {
 		ls, err := s.Leaks(false)
 		if err != nil || len(ls) != 1000 {
 			b.Fatalf("%d leaks, %v", len(ls), err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(testmode.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 }
 
 func BenchmarkGroupsSessionViews100k(b *testing.B) {
 	s := views100k(b)
 	for _, by := range []string{GroupFunction, GroupSpawnSite, GroupStack} {
 		b.Run(by, func(b *testing.B) {
-			cpu := cpuTime()
+			cpu := testmode.CPUTime()
 			for b.Loop() {
 				gs, sel, _, err := s.ThreadGroups(by, ThreadFilter{})
 				if err != nil || sel != 100001 || len(gs) < 2 {
 					b.Fatalf("%d threads in %d groups, %v", sel, len(gs), err)
 				}
 			}
-			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(testmode.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -189,7 +189,7 @@ func Boot(prog *vm.Program, cfg RunConfig) (*Run, error) {
 	if err := lim.Check(); err != nil {
 		return nil, err
 	}
-	if lim.Carriers > 1 && (cfg.Tap != nil || cfg.Race != nil || cfg.Strategy != nil || cfg.Checkpointer != nil || cfg.From != nil) {
+	if lim.Carriers > 1 && (cfg.Tap != nil || cfg.Race != nil || cfg.Strategy != nil || cfg.Checkpointer != nil) {
 		return nil, fmt.Errorf("%w: a recording, a replay, the race detector, a schedule strategy and checkpoints run on one carrier, not %d", ErrOneCarrier, lim.Carriers)
 	}
 	policy := cfg.Policy

@@ -35,6 +35,10 @@ type carrier struct {
 	quota int
 	once  bool
 	r0    int64
+	// full is the budget the quantum would have had without
+	// SetBudgetOnce: in a recorded run the thread goes on with the rest
+	// of it after the debugger's stop.
+	full int
 	// loop is set while the carriers' own loop dispatches (not the
 	// debugger's Dispatch or Drive): a parking thread may then hand the
 	// carrier to the next one (SwitchOnPark).
@@ -296,10 +300,12 @@ func (s *Scheduler) beginQuantum(c *carrier, ev *Event) *vm.Thread {
 	if s.stratBudget > 0 { // the strategy's pick
 		c.quota, s.stratBudget = s.stratBudget, 0
 	}
-	if ti.budgetOnce > 0 {
-		c.quota, ti.budgetOnce, c.once = int(ti.budgetOnce), 0, true
-	} else if ti.x != nil && ti.x.rest > 0 {
+	if ti.x != nil && ti.x.rest > 0 {
 		c.quota, ti.x.rest = ti.x.rest, 0 // the rest of the quantum a trap cut
+	}
+	c.full = c.quota
+	if ti.budgetOnce > 0 {
+		c.quota, ti.budgetOnce, c.once = min(int(ti.budgetOnce), c.quota), 0, true
 	}
 	return t
 }
@@ -318,25 +324,36 @@ func (s *Scheduler) endQuantum(c *carrier, t *vm.Thread, stop vm.Stop, ev *Event
 		// re-executions that go back through it) stays in step.
 		stop = vm.StopTrap
 	}
+	// The debugger asked for t's next safepoint (SetBudgetOnce): the
+	// event says so (StopBudget); in a recorded run the stop does not
+	// change the schedule either: the thread goes on with the rest of
+	// its quantum, as after a trap.
+	safepoint, told := c.once && stop == vm.StopBudget, stop
+	if safepoint && s.rec != nil && int(t.Reductions()-c.r0) < c.full {
+		stop = vm.StopTrap
+	}
 	s.running--
 	s.updateInterrupt()
 	ti.on, c.cur = nil, nil
 	s.cur, s.curC = t, c
-	s.act(t, stop)
+	if safepoint && stop == vm.StopTrap {
+		s.actSafepoint(t)
+	} else {
+		s.act(t, stop)
+	}
 	used := int(t.Reductions() - c.r0)
-	if stop == vm.StopTrap && !c.once {
+	if stop == vm.StopTrap && (!c.once || safepoint) {
 		// A stop at a trap does not change the schedule: the thread goes
 		// on with the rest of its quantum (and replays stay in step).
-		ti.extra().rest = c.quota - used
+		ti.extra().rest = c.full - used
 		s.cut = t
 	}
-	if c.once && stop == vm.StopBudget {
-		// The debugger asked for t's next safepoint (SetBudgetOnce): stop
-		// the world there, as at a trap.
+	if safepoint {
+		// Stop the world there, as at a trap.
 		s.trapStop()
 	}
 	if ev != nil {
-		*ev = Event{Kind: EventDispatch, Thread: t, Stop: stop, Reductions: used,
+		*ev = Event{Kind: EventDispatch, Thread: t, Stop: told, Reductions: used,
 			Woken: c.woken, Spawned: c.spawned}
 	}
 	s.cur, s.curC = nil, nil

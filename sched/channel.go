@@ -300,7 +300,7 @@ func (ch *Channel) CopyFor(c *vm.Copier) any {
 	if cp, ok := c.Seen(unsafe.Pointer(ch)); ok {
 		return cp
 	}
-	cp := &Channel{s: ctxOf(c).to, typ: ch.typ, cap: ch.cap, closed: ch.closed, at: ch.at}
+	cp := &Channel{s: ctxOf(c).to, typ: c.Type(ch.typ), cap: ch.cap, closed: ch.closed, at: ch.at}
 	c.Remember(unsafe.Pointer(ch), cp)
 	cp.buf = copyValues(c, ch.buf)
 	cp.recvq = copyThreads(c, ch.recvq)

@@ -251,7 +251,9 @@
 // and the trapped thread requeued at the front of its queue, would
 // otherwise run on until the event is delivered. A quantum
 // cut short by SetBudgetOnce (the debugger's "stop at the next
-// safepoint") does the same. The debugger's Resume ends that pause like
+// safepoint") does the same; in a recorded run the thread then goes on
+// with the rest of its quantum, as after a trap, so the stop changes
+// nothing in the schedule that going back re-executes. The debugger's Resume ends that pause like
 // any other. Single-thread resumes freeze the other threads as before.
 // Stops at scheduler events (SetYieldOn) are not made prompt this way:
 // with several carriers the others may run a little further before the

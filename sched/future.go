@@ -196,7 +196,7 @@ func (f *Future) CopyFor(c *vm.Copier) any {
 	if cp, ok := c.Seen(unsafe.Pointer(f)); ok {
 		return cp
 	}
-	cp := &Future{s: ctxOf(c).to, typ: f.typ, done: f.done}
+	cp := &Future{s: ctxOf(c).to, typ: c.Type(f.typ), done: f.done}
 	c.Remember(unsafe.Pointer(f), cp)
 	cp.thread = c.Thread(f.thread)
 	cp.val = c.Value(f.val)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nlangdbg/nlangdbg/internal/testmode"
 	"github.com/nlangdbg/nlangdbg/vm"
 	"github.com/nlangdbg/nlangdbg/vm/compile"
 )
@@ -335,12 +336,12 @@ func BenchmarkLeaks100k(b *testing.B) {
 	}
 	for r.Sched.Dispatch().Kind != EventIdle { // until only the timer is left
 	}
-	cpu := cpuTime()
+	cpu := testmode.CPUTime()
 	for b.Loop() {
 		ls, err := r.Sched.Leaks()
 		if err != nil || len(ls) != 1000 {
 			b.Fatalf("%d leaks, %v", len(ls), err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(testmode.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 }

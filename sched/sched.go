@@ -423,6 +423,19 @@ func (s *Scheduler) wakeFirst(q *waitq, v vm.Value, err error) (waiter, bool) {
 // code 2), or an EventEnd once the program is over.
 func (s *Scheduler) Dispatch() Event { return s.dispatchStep() }
 
+// actSafepoint is act for a stop at the safepoint the debugger asked for
+// (SetBudgetOnce) in a recorded run: t goes on first, as after a trap,
+// and the event is the preemption the debugger waits for. Must hold
+// s.mu, with s.cur = t.
+func (s *Scheduler) actSafepoint(t *vm.Thread) {
+	s.setState(t, vm.Running, vm.Runnable)
+	if ti := info(t); !ti.frozen {
+		ti.queued = true
+		s.enqueueOn(t, ti, true)
+	}
+	s.emit(Event{Kind: EventPreempt, Thread: t, Stop: vm.StopBudget})
+}
+
 // act acts on the Stop of the dispatch of t: requeue, park or finish.
 // Must hold s.mu, with s.cur = t.
 func (s *Scheduler) act(t *vm.Thread, stop vm.Stop) {

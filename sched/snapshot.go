@@ -69,7 +69,7 @@ func (s *Scheduler) TakeSnapshot(limit int64) (sn *Snapshot, err error) {
 		return nil, ErrSnapshot
 	}
 	m := vm.NewMachine(s.m.Prog, nil, nil, nil)
-	cp, c := s.copyInto(m, nil, s.objects, limit, true)
+	cp, c := s.copyInto(m, nil, s.objects, limit, true, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func (sn *Snapshot) Restore(m *vm.Machine, clock Clock) (s *Scheduler, err error
 	defer recoverCopy(&err)
 	sn.s.mu.Lock()
 	defer sn.s.mu.Unlock()
-	cp, c := sn.s.copyInto(m, clock, sn.objects, 0, false)
+	cp, c := sn.s.copyInto(m, clock, sn.objects, 0, false, nil)
 	return cp, c.Err()
 }
 
@@ -119,8 +119,9 @@ type copyCtx struct {
 
 // copyInto copies s onto m (a machine on which nothing ran) and returns
 // the new, paused scheduler; frozen for a snapshot (vm.Copier.Frozen:
-// it never runs). Must hold s.mu.
-func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64, frozen bool) (*Scheduler, *vm.Copier) {
+// it never runs); r, if not nil, relinks the copy to m's program
+// (reload.go). Must hold s.mu.
+func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64, frozen bool, r *vm.Relink) (*Scheduler, *vm.Copier) {
 	d := New(m, Options{Quota: s.quota, Carriers: len(s.carriers), Clock: clock})
 	if s.pcg != nil {
 		p := *s.pcg
@@ -129,6 +130,7 @@ func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64, 
 	}
 	c := vm.NewCopier(m, hint)
 	c.Limit, c.Frozen = limit, frozen
+	c.Relink = r
 	cx := &copyCtx{to: d, carriers: map[*carrier]*carrier{}}
 	for i, sc := range s.carriers {
 		cx.carriers[sc] = d.carriers[i]

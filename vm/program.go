@@ -195,6 +195,15 @@ type Funcode struct {
 	// Cont marks the function of a continuation frame (see CallThen):
 	// runtime code with no source, whose only instruction is CONT.
 	Cont bool
+	// Obsolete marks the code a function had before the debugger
+	// reloaded the program, kept for the frames still running it
+	// (reload.go).
+	Obsolete bool
+	// ArgCopies gives, for each parameter the function assigns, the
+	// register where its entry keeps a copy of the argument (-1: the
+	// parameter is never assigned; nil: none is), so that a frame can be
+	// restarted with the arguments it was called with.
+	ArgCopies []int32
 
 	// debugger state: original instructions of patched (trapped) pcs;
 	// the holders of the pinned ones (PinTrap), and the pinned pcs whose

@@ -61,6 +61,17 @@ type Copier struct {
 	// work lists the copies whose contents are still the original's.
 	work     []pending
 	draining bool
+	// Relink, if set, makes the copy one of another program (a reload,
+	// reload.go): classes, types and functions are relinked to it.
+	Relink *Relink
+}
+
+// Type returns what t stands for in the copy (t itself but in a reload).
+func (c *Copier) Type(t *Type) *Type {
+	if c.Relink == nil {
+		return t
+	}
+	return c.Relink.Type(t)
 }
 
 // Sizes of the blocks of a Frozen copy, and the largest slice carved
@@ -248,7 +259,19 @@ func (c *Copier) later(vs []Value) {
 // whose contents are queued.
 func (c *Copier) ref(r any) any {
 	switch x := r.(type) {
-	case nil, string, *Type, *Funcode, *Class, *Native:
+	case nil, string, *Native:
+		return r
+	case *Type:
+		return c.Type(x)
+	case *Funcode:
+		if c.Relink != nil {
+			return c.Relink.Func(x)
+		}
+		return r
+	case *Class:
+		if c.Relink != nil {
+			return c.Relink.Class(x)
+		}
 		return r
 	case *Object:
 		return c.object(x)
@@ -261,7 +284,7 @@ func (c *Copier) ref(r any) any {
 		if cp := c.ptrs.get(unsafe.Pointer(x)); cp != nil {
 			return (*Array)(cp)
 		}
-		cp := &Array{Type: x.Type, Data: x.Data, id: x.id}
+		cp := &Array{Type: c.Type(x.Type), Data: x.Data, id: x.id}
 		c.ptrs.put(unsafe.Pointer(x), unsafe.Pointer(cp))
 		cp.Data = c.values(x.Data)
 		c.Bytes += int64(unsafe.Sizeof(*x))
@@ -271,6 +294,9 @@ func (c *Copier) ref(r any) any {
 		return c.dict(x)
 	case *FuncVal:
 		if x == nil || !x.Bound {
+			if c.Relink != nil {
+				return c.Relink.funcVal(x)
+			}
 			return x // unbound function values are immutable
 		}
 		if cp := c.ptrs.get(unsafe.Pointer(x)); cp != nil {
@@ -278,6 +304,9 @@ func (c *Copier) ref(r any) any {
 		}
 		cp := new(FuncVal)
 		*cp = *x
+		if c.Relink != nil {
+			cp.Fn, cp.Type = c.Relink.Func(x.Fn), c.Relink.Type(x.Type)
+		}
 		c.ptrs.put(unsafe.Pointer(x), unsafe.Pointer(cp))
 		c.work = append(c.work, pending{kind: pendFunc, p: unsafe.Pointer(cp)})
 		c.Bytes += int64(unsafe.Sizeof(*x))
@@ -310,18 +339,32 @@ func (c *Copier) object(o *Object) *Object {
 	if cp := c.ptrs.get(unsafe.Pointer(o)); cp != nil {
 		return (*Object)(cp)
 	}
+	class, n := o.Class, len(o.Fields)
+	if c.Relink != nil {
+		class = c.Relink.Class(o.Class)
+	}
 	var cp *Object
-	if len(o.Fields) == cap(o.Fields) { // (always, but for hand-made objects)
-		cp = c.newObject(len(o.Fields))
+	switch {
+	case len(class.Fields) > n && !class.IsEnum: // a reload gave the class fields
+		cp = c.newObject(0)
+		cp.Fields = make([]Value, len(class.Fields))
+		copy(cp.Fields, o.Fields)
+		c.later(cp.Fields[:n])
+		c.Bytes += int64(len(cp.Fields)) * int64(unsafe.Sizeof(Value{}))
+	case n == cap(o.Fields): // (always, but for hand-made objects)
+		cp = c.newObject(n)
 		copy(cp.Fields, o.Fields)
 		c.later(cp.Fields)
-		c.Bytes += int64(len(o.Fields)) * int64(unsafe.Sizeof(Value{}))
-	} else {
+		c.Bytes += int64(n) * int64(unsafe.Sizeof(Value{}))
+	default:
 		cp = c.newObject(0)
 		cp.Fields = c.values(o.Fields)
 	}
-	cp.Class, cp.id = o.Class, o.id
+	cp.Class, cp.id = class, o.id
 	c.ptrs.put(unsafe.Pointer(o), unsafe.Pointer(cp))
+	if len(cp.Fields) > n {
+		c.Relink.grow(c.M, cp, n)
+	}
 	if o.Native != nil {
 		cp.Native = c.ref(o.Native)
 	}
@@ -337,7 +380,7 @@ func (c *Copier) list(l *List) *List {
 	if cp := c.ptrs.get(unsafe.Pointer(l)); cp != nil {
 		return (*List)(cp)
 	}
-	cp := &List{Type: l.Type, id: l.id}
+	cp := &List{Type: c.Type(l.Type), id: l.id}
 	c.ptrs.put(unsafe.Pointer(l), unsafe.Pointer(cp))
 	cp.Data = c.values(l.Data)
 	c.Bytes += int64(unsafe.Sizeof(*l))
@@ -352,7 +395,7 @@ func (c *Copier) dict(d *Dict) *Dict {
 	if cp := c.ptrs.get(unsafe.Pointer(d)); cp != nil {
 		return (*Dict)(cp)
 	}
-	cp := &Dict{Type: d.Type}
+	cp := &Dict{Type: c.Type(d.Type)}
 	c.ptrs.put(unsafe.Pointer(d), unsafe.Pointer(cp))
 	// The index is keyed by the keys' copies: they are copied now (a
 	// key is a string, a scalar or an object whose copy is made at once,
@@ -422,6 +465,9 @@ func (c *Copier) thread(t *Thread) *Thread {
 		cp.cold = &cc
 		c.Bytes += int64(unsafe.Sizeof(cc))
 	}
+	if c.Relink != nil {
+		c.Relink.relinkThread(t, cp)
+	}
 	c.work = append(c.work, pending{kind: pendThread, p: unsafe.Pointer(cp)})
 	c.Bytes += int64(unsafe.Sizeof(*t))
 	c.Objects++
@@ -462,6 +508,9 @@ func (c *Copier) fillThread(cp *Thread) {
 			pc.args = c.values(orig.args)
 		}
 		pc.k = c.ref(orig.k).(Continuation)
+		if c.Relink != nil {
+			pc.fn = c.Relink.Func(pc.fn)
+		}
 		cc.call = pc
 	}
 }
@@ -483,6 +532,12 @@ func (f *formatter) CopyFor(c *Copier) any {
 		cp.stack[i] = p
 	}
 	cp.pending = c.Object(f.pending)
+	if c.Relink != nil {
+		cp.method = c.Relink.Func(f.method)
+		for i := range cp.stack {
+			cp.stack[i].elem, cp.stack[i].key = c.Type(cp.stack[i].elem), c.Type(cp.stack[i].key)
+		}
+	}
 	if f.m != nil {
 		cp.m = c.M
 	}
@@ -542,7 +597,11 @@ func (m *Machine) CopyStateTo(dst *Machine, c *Copier) {
 	dst.objIDs.Store(m.objIDs.Load())
 	dst.seqIDs.Store(m.seqIDs.Load())
 	if m.termClass != nil { // (read without the Once: no thread runs)
-		dst.termOnce.Do(func() { dst.termClass = m.termClass })
+		tc := m.termClass
+		if c.Relink != nil {
+			tc = c.Relink.Class(tc)
+		}
+		dst.termOnce.Do(func() { dst.termClass = tc })
 	}
 	src := libStateOf(m)
 	to := libStateOf(dst)

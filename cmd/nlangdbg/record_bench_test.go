@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/nlangdbg/nlangdbg/internal/testmode"
 )
 
 // Benchmarks of recording (issue target: at most 1.3 times a plain run),
@@ -71,11 +73,11 @@ func BenchmarkRecordOverhead(b *testing.B) {
 			minPlain, minRec := time.Duration(1<<62), time.Duration(1<<62)
 			var cpuPlain, cpuRec time.Duration
 			for b.Loop() {
-				t0, c0 := time.Now(), cpuTime()
+				t0, c0 := time.Now(), testmode.CPUTime()
 				runBench(b, prog)
 				minPlain = min(minPlain, time.Since(t0))
-				cpuPlain += cpuTime() - c0
-				t0, c0 = time.Now(), cpuTime()
+				cpuPlain += testmode.CPUTime() - c0
+				t0, c0 = time.Now(), testmode.CPUTime()
 				f, err := os.Create(rec)
 				if err != nil {
 					b.Fatal(err)
@@ -87,7 +89,7 @@ func BenchmarkRecordOverhead(b *testing.B) {
 				}
 				f.Close()
 				minRec = min(minRec, time.Since(t0))
-				cpuRec += cpuTime() - c0
+				cpuRec += testmode.CPUTime() - c0
 				if err != nil || code != 0 {
 					b.Fatalf("exit code %d, %v", code, err)
 				}

@@ -350,6 +350,9 @@ func (r *repl) showStop(e *api.StoppedEvent) {
 			what = e.Body.Reason
 		}
 	}
+	if e.Body.Nlang != nil && e.Body.Nlang.Reload > 0 {
+		what = "Reloaded" // the same stop, in the new code's run
+	}
 	name := r.threadName(e.Body.ThreadId)
 	frames, err := r.stack(e.Body.ThreadId, 0, 1)
 	if err != nil || len(frames) == 0 {

@@ -69,7 +69,7 @@ func TestREPLInfoFrameAndBacktrace(t *testing.T) {
 	ft.Exec("break " + strconv.Itoa(ft.line("loop")) + " if i == 2")
 	ft.Exec("continue")
 	ft.expect(ft.Exec("info breakpoints"), `^\s+1\s+prog\.n:\d+ if i == 2 \(hit once\)$`)
-	ft.expect(ft.Exec("info threads"), `\[1\] "main"`, `1 threads`)
+	ft.expect(ft.Exec("info threads"), `\[1\] "main"`, `1 thread$`)
 	ft.expect(ft.Exec("goroutines"), `\[1\] "main"`)
 	ft.expect(ft.Exec("info args"), `^int n = 100$`)
 	ft.expect(ft.Exec("info locals"), `^int s = 1$`, `^int i = 2$`)

@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-dap"
 
 	"github.com/nlangdbg/nlangdbg/dap/api"
+	"github.com/nlangdbg/nlangdbg/internal/testmode"
 )
 
 // The concurrency views with 100,000 threads, 1,000 of them leaked,
@@ -73,7 +74,7 @@ func views100k(b *testing.B) *dapClient {
 // 1,000 threads it reports).
 func BenchmarkLeaksViews100k(b *testing.B) {
 	c := views100k(b)
-	cpu := cpuTime()
+	cpu := testmode.CPUTime()
 	for b.Loop() {
 		body, err := c.callCustom(api.CmdLeaks, api.LeaksArgs{})
 		if err != nil {
@@ -83,7 +84,7 @@ func BenchmarkLeaksViews100k(b *testing.B) {
 			b.Fatalf("%d leaks", n)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(testmode.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkGroupsViews100k: nlang/threadGroups by function, by spawn
@@ -92,7 +93,7 @@ func BenchmarkGroupsViews100k(b *testing.B) {
 	c := views100k(b)
 	for _, by := range []string{api.GroupByFunction, api.GroupBySpawnSite, api.GroupByStack} {
 		b.Run(by, func(b *testing.B) {
-			cpu := cpuTime()
+			cpu := testmode.CPUTime()
 			for b.Loop() {
 				body, err := c.callCustom(api.CmdThreadGroups, api.ThreadGroupsArgs{By: by})
 				if err != nil {
@@ -102,7 +103,7 @@ func BenchmarkGroupsViews100k(b *testing.B) {
 					b.Fatalf("%d threads in %d groups", g.Selected, len(g.Groups))
 				}
 			}
-			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(testmode.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

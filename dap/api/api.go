@@ -85,6 +85,7 @@ var Commands = []string{
 	CmdBreakpoints, CmdIgnore, CmdStepBack, CmdCheckpoint, CmdCheckpoints, CmdGoToCheckpoint,
 	CmdDump, CmdWhen, CmdLeaks, CmdNonStop,
 	CmdLastWrites, CmdTravel, CmdOrigin, CmdQuery, CmdTimeline, // (past.go)
+	CmdReload, CmdWhatIf, // reload.go
 }
 
 // None is the arguments or body of a request that has none.
@@ -412,6 +413,9 @@ type Stop struct {
 	Reason string `json:"reason"`
 	// Back says the stop was reached by going back.
 	Back bool `json:"back,omitempty"`
+	// Reload: the stop is reported again after reload number Reload
+	// (nlang/reload); the program did not move.
+	Reload int `json:"reload,omitempty"`
 	// Change is the access a data breakpoint stopped at.
 	Change *DataChange `json:"change,omitempty"`
 	// Held says the stop holds its thread alone: the other threads run

@@ -46,7 +46,9 @@ const ConsoleHelp = `debugger commands (type them with a leading ':' in a debug 
   origin EXPR           where the value of EXPR came from
   query FILE:LINE EXPR [if COND]   EXPR at every execution of the line so far
   timeline [THREAD]     what happened to THREAD: spawn, runs, parks, wakes, stops, end
-  travel MOMENT         go to a moment of an answer (the [..] before it)`
+  travel MOMENT         go to a moment of an answer (the [..] before it)
+  reload [-move]        install the edited files' code in the paused program
+  whatif [FILE:LINE EXPR]   re-execute the recorded run with the edited code: where does it differ?`
 
 // CmdReverseContinue is the standard reverseContinue request, which the
 // console's `rev continue` sends (its arguments: ThreadArgs).
@@ -215,6 +217,8 @@ func ParseConsole(line string, thread int64, depth int) (Call, error) {
 			return Call{}, fmt.Errorf("nonstop: want on or off (got %q)", strings.Join(f[1:], " "))
 		}
 		return Call{Command: CmdNonStop, Args: a}, nil
+	case "reload", "whatif":
+		return parseReload(f)
 	}
 	return Call{}, fmt.Errorf("unknown debugger command %q (see :help)", f[0])
 }
@@ -347,6 +351,10 @@ func (c Call) Format(body any) string {
 		return FormatWhen(b)
 	case NonStopBody:
 		return FormatNonStop(b)
+	case ReloadBody:
+		return FormatReload(b)
+	case WhatIfBody:
+		return FormatWhatIf(b)
 	}
 	if text, ok := formatPast(body); ok { // (past.go)
 		return text
@@ -390,6 +398,10 @@ func NewBody(command string) any {
 		return new(WhenBody)
 	case CmdNonStop:
 		return new(NonStopBody)
+	case CmdReload:
+		return new(ReloadBody)
+	case CmdWhatIf:
+		return new(WhatIfBody)
 	}
 	return newPastBody(command) // (past.go)
 }

@@ -39,7 +39,7 @@ func FormatThreads(b ThreadsBody) string {
 	for _, t := range b.Threads {
 		s.WriteString(FormatThread(t) + "\n")
 	}
-	fmt.Fprintf(&s, "%d threads", len(b.Threads))
+	s.WriteString(Count(len(b.Threads), "thread"))
 	if len(b.Threads) != b.Total {
 		fmt.Fprintf(&s, " (of %d)", b.Total)
 	}
@@ -70,7 +70,7 @@ func FormatThreadGroups(b ThreadGroupsBody) string {
 		}
 		fmt.Fprintf(&s, "%6d  %-30s threads %s\n", g.Count, g.Key, strings.Join(ids, " "))
 	}
-	fmt.Fprintf(&s, "%d threads in %d groups", b.Selected, len(b.Groups))
+	fmt.Fprintf(&s, "%s in %s", Count(b.Selected, "thread"), Count(len(b.Groups), "group"))
 	return s.String()
 }
 
@@ -338,3 +338,12 @@ func FormatWhen(w WhenBody) string {
 
 // mib renders a size in MiB with one decimal.
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+// Count is n and the noun, in the plural unless n is 1 ("1 thread",
+// "3 threads").
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -222,7 +222,7 @@ func FormatThreadTree(b ThreadsBody) string {
 		}
 		walk(id, "")
 	}
-	fmt.Fprintf(&s, "%d threads", len(b.Threads))
+	s.WriteString(Count(len(b.Threads), "thread"))
 	if len(b.Threads) != b.Total {
 		fmt.Fprintf(&s, " (of %d)", b.Total)
 	}

@@ -75,4 +75,50 @@ map('<Leader>ds', function()
   widgets.sidebar(widgets.scopes).open()
 end, 'Debug: variables')
 
-return { configurations = dap.configurations.nlang }
+-- Edit and continue: :NLangReload [-move] installs the code of the edited
+-- files in the paused program (the server's nlang/reload request), and a
+-- write of a .n file while the program is paused does it too (set
+-- vim.g.nlang_reload_on_write = false to turn that off).
+local function reload_summary(b)
+  if b.unchanged then return 'NLang: nothing to reload' end
+  local parts = {}
+  for _, k in ipairs({ 'changed', 'added', 'removed', 'fields' }) do
+    if b[k] and #b[k] > 0 then table.insert(parts, k .. ' ' .. table.concat(b[k], ', ')) end
+  end
+  local old = 0
+  for _, f in ipairs(b.frames or {}) do
+    if f.how == 'old' then old = old + 1 end
+  end
+  local text = 'NLang: reload ' .. tostring(b.reload) .. ': ' .. table.concat(parts, '; ')
+  if old > 0 then text = text .. ' (' .. old .. ' frame(s) finish on the old code; restart a frame to run the new code)' end
+  return text
+end
+local function reload(args)
+  local session = dap.session()
+  if not session or session.config.type ~= 'nlang' then
+    vim.notify('NLang: no NLang debug session', vim.log.levels.ERROR)
+    return
+  end
+  session:request('nlang/reload', args or {}, function(err, body)
+    if err then
+      vim.notify('NLang: not reloaded: ' .. (err.message or tostring(err)), vim.log.levels.ERROR)
+    else
+      vim.notify(reload_summary(body))
+    end
+  end)
+end
+vim.api.nvim_create_user_command('NLangReload', function(o)
+  reload({ move = o.args == '-move' })
+end, { nargs = '?', desc = 'NLang: reload the edited code into the paused program' })
+vim.api.nvim_create_autocmd('BufWritePost', {
+  pattern = '*.n',
+  callback = function()
+    local session = dap.session()
+    if vim.g.nlang_reload_on_write ~= false and session and session.config.type == 'nlang' and session.stopped_thread_id then
+      reload({})
+    end
+  end,
+})
+map('<Leader>dR', reload, 'Debug: reload the edited code (edit and continue)')
+
+return { configurations = dap.configurations.nlang, reload = reload }

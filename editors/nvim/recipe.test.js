@@ -48,3 +48,10 @@ test('the adapter runs nlangdbg dap, or connects to host and port for an attach'
   assert.match(lua, /type = 'executable', command = vim\.g\.nlangdbg_path or 'nlangdbg', args = \{ 'dap' \}/);
   assert.match(lua, /type = 'server', host = config\.host or '127\.0\.0\.1', port = config\.port/);
 });
+
+test('edit and continue: :NLangReload and a write while paused send nlang/reload', () => {
+  assert.match(lua, /session:request\('nlang\/reload', args or \{\}/);
+  assert.match(lua, /nvim_create_user_command\('NLangReload'/);
+  assert.match(lua, /nvim_create_autocmd\('BufWritePost', \{\n\s+pattern = '\*\.n'/);
+  assert.match(lua, /session\.stopped_thread_id/);
+});

@@ -148,27 +148,28 @@ func TestCodegen(t *testing.T) {
 }`,
 			fn: "down",
 			want: `
-				0 jngtik r0, 0, 3
-				1 addik r0, r0, -1
-				2 loopgtik r0, 0, 1
-				3 loadi r1, 0
-				4 jnlei r1, r0, 7
-				5 addik r1, r1, 1
-				6 looplei r1, r0, 5
-				7 loadk r2, k0 ; 4602678819172646912 / 0.5
-				8 loadk r3, k1 ; 4612811918334230528 / 2.5
-				9 jnltd r2, r3, 15
-				10 loadk r3, k2 ; 4607182418800017408 / 1
-				11 addd r2, r2, r3
-				12 loadk r4, k1 ; 4612811918334230528 / 2.5
-				13 jnltd r2, r4, 15
-				14 loop 10
-				15 ret r0
-				16 loadnil r4
-				17 ret r4
-				local int n r0 [0, 18)
-				local int i r1 [4, 18)
-				local double d r2 [8, 18)`,
+				0 move r1, r0
+				1 jngtik r0, 0, 4
+				2 addik r0, r0, -1
+				3 loopgtik r0, 0, 2
+				4 loadi r2, 0
+				5 jnlei r2, r0, 8
+				6 addik r2, r2, 1
+				7 looplei r2, r0, 6
+				8 loadk r3, k0 ; 4602678819172646912 / 0.5
+				9 loadk r4, k1 ; 4612811918334230528 / 2.5
+				10 jnltd r3, r4, 16
+				11 loadk r4, k2 ; 4607182418800017408 / 1
+				12 addd r3, r3, r4
+				13 loadk r5, k1 ; 4612811918334230528 / 2.5
+				14 jnltd r3, r5, 16
+				15 loop 11
+				16 ret r0
+				17 loadnil r5
+				18 ret r5
+				local int n r0 [0, 19)
+				local int i r2 [5, 19)
+				local double d r3 [9, 19)`,
 		},
 		{
 			// x + k and x - k with a small constant: one instruction;
@@ -311,18 +312,19 @@ int f(int a) {
 }`,
 			fn: "f",
 			want: `
-				0 addik r0, r0, 1
-				1 loadk r2, k0 ; "f"
-				2 calln r2, r3 ; io.print
-				3 jmp 7
-				4 loadk r4, k0 ; "f"
-				5 calln r4, r5 ; io.print
-				6 rethrow r1
-				7 ret r0
-				8 loadnil r6
-				9 ret r6
-				handler [0, 1) -> 4 any in r1
-				local int a r0 [0, 10)`,
+				0 move r1, r0
+				1 addik r0, r0, 1
+				2 loadk r3, k0 ; "f"
+				3 calln r3, r4 ; io.print
+				4 jmp 8
+				5 loadk r5, k0 ; "f"
+				6 calln r5, r6 ; io.print
+				7 rethrow r2
+				8 ret r0
+				9 loadnil r7
+				10 ret r7
+				handler [1, 2) -> 5 any in r2
+				local int a r0 [0, 11)`,
 		},
 		{
 			// the catch clause guards the try body; finally guards the
@@ -340,22 +342,23 @@ int f(int a) {
 }`,
 			fn: "f",
 			want: `
-				0 loadi r3, 10
-				1 divi r0, r3, r0
-				2 addik r0, r0, 100
-				3 jmp 10
-				4 move r4, r2
-				5 loadi r0, -1
-				6 addik r0, r0, 100
-				7 jmp 10
-				8 addik r0, r0, 100
-				9 rethrow r1
-				10 ret r0
-				11 loadnil r4
-				12 ret r4
-				handler [0, 2) -> 4 DivByZeroException in r2
-				handler [0, 2) -> 8 any in r1
-				handler [4, 6) -> 8 any in r1`,
+				0 move r1, r0
+				1 loadi r4, 10
+				2 divi r0, r4, r0
+				3 addik r0, r0, 100
+				4 jmp 11
+				5 move r5, r3
+				6 loadi r0, -1
+				7 addik r0, r0, 100
+				8 jmp 11
+				9 addik r0, r0, 100
+				10 rethrow r2
+				11 ret r0
+				12 loadnil r5
+				13 ret r5
+				handler [1, 3) -> 5 DivByZeroException in r3
+				handler [1, 3) -> 9 any in r2
+				handler [5, 7) -> 9 any in r2`,
 			noLocals: true, // the catch variable's live range is not pinned here
 		},
 		{
@@ -415,17 +418,18 @@ int f(int a) {
 }`,
 			fn: "f",
 			want: `
-				0 jngtik r0, 0, 4
-				1 loadi r1, 2
-				2 muli r1, r0, r1
-				3 move r0, r1
-				4 move r1, r0
-				5 ret r1
-				6 loadnil r2
-				7 ret r2
-				local int a r0 [0, 8)
-				local int b r1 [3, 4)
-				local int c r1 [5, 8)`,
+				0 move r1, r0
+				1 jngtik r0, 0, 5
+				2 loadi r2, 2
+				3 muli r2, r0, r2
+				4 move r0, r2
+				5 move r2, r0
+				6 ret r2
+				7 loadnil r3
+				8 ret r3
+				local int a r0 [0, 9)
+				local int b r2 [4, 5)
+				local int c r2 [6, 9)`,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,6 +22,9 @@ type Options struct {
 	Lib *vm.Library
 	// ReadFile reads imported source files; nil means os.ReadFile.
 	ReadFile func(path string) ([]byte, error)
+	// Prior, if set, is the program this one replaces in a paused
+	// debugging session (reload.go).
+	Prior *Prior
 }
 
 type fileInfo struct {
@@ -170,6 +173,9 @@ func CompileFile(filename string, src []byte, opts Options) (*vm.Program, error)
 		}
 	}
 	c.errs = append(c.errs, c.later...)
+	if len(c.errs) == 0 && opts.Prior != nil {
+		c.checkReload()
+	}
 	if len(c.errs) > 0 {
 		return nil, c.sortedErrs()
 	}
@@ -562,6 +568,7 @@ func (c *compiler) layoutOne(ci *classInfo) {
 		for _, fd := range ci.sdecl.Fields {
 			c.addField(ci, fd)
 		}
+		c.keepLayout(ci)
 		c.prog.AddClass(cls)
 		return
 	}
@@ -675,6 +682,7 @@ func (c *compiler) layoutOne(ci *classInfo) {
 		}
 		cls.Methods[md.Name] = list
 	}
+	c.keepLayout(ci)
 	c.prog.AddClass(cls)
 }
 

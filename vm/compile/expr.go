@@ -1056,55 +1056,14 @@ func smallIntLit(e syntax.Expr) (int32, bool) {
 // hasOutArg reports whether e contains a call with an out argument (which
 // may change a local while e is evaluated).
 func hasOutArg(e syntax.Expr) bool {
-	stack := []syntax.Expr{e}
-	push := func(args []*syntax.Arg) bool {
-		for _, a := range args {
-			if a.Out {
-				return true
+	found := false
+	syntax.WalkExpr(e, func(x syntax.Expr) bool {
+		if c, ok := x.(*syntax.Call); ok {
+			for _, a := range c.Args {
+				found = found || a.Out
 			}
-			stack = append(stack, a.X)
 		}
-		return false
-	}
-	for len(stack) > 0 {
-		e := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		switch e := e.(type) {
-		case *syntax.Call:
-			if push(e.Args) {
-				return true
-			}
-			stack = append(stack, e.Fun)
-		case *syntax.Binary:
-			stack = append(stack, e.X, e.Y)
-		case *syntax.Unary:
-			stack = append(stack, e.X)
-		case *syntax.Cast:
-			stack = append(stack, e.X)
-		case *syntax.Member:
-			stack = append(stack, e.X)
-		case *syntax.Index:
-			stack = append(stack, e.X, e.Index)
-		case *syntax.New:
-			if push(e.Args) {
-				return true
-			}
-			if e.Len != nil {
-				stack = append(stack, e.Len)
-			}
-			if e.Init != nil {
-				stack = append(stack, e.Init)
-			}
-		case *syntax.InitList:
-			for _, en := range e.Entries {
-				if en.Key != nil {
-					stack = append(stack, en.Key)
-				}
-				stack = append(stack, en.Value)
-			}
-		case *syntax.ArrayLit:
-			stack = append(stack, e.Elems...)
-		}
-	}
-	return false
+		return !found
+	})
+	return found
 }

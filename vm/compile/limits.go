@@ -129,51 +129,19 @@ func (c *compiler) laterParam(f *fileInfo, fi *funcInfo, i int) bool {
 // stack: an expression can be as deep as its source is long).
 func idents(e syntax.Expr) []*syntax.Ident {
 	var out []*syntax.Ident
-	stack := []syntax.Expr{e}
-	args := func(as []*syntax.Arg) {
-		for _, a := range as {
-			stack = append(stack, a.X)
-		}
-	}
-	for len(stack) > 0 {
-		e := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		switch e := e.(type) {
+	var callee syntax.Expr // a called function's name is not a value
+	syntax.WalkExpr(e, func(x syntax.Expr) bool {
+		switch x := x.(type) {
 		case *syntax.Ident:
-			out = append(out, e)
-		case *syntax.Binary:
-			stack = append(stack, e.Y, e.X)
-		case *syntax.Unary:
-			stack = append(stack, e.X)
-		case *syntax.Cast:
-			stack = append(stack, e.X)
-		case *syntax.Member:
-			stack = append(stack, e.X)
-		case *syntax.Index:
-			stack = append(stack, e.Index, e.X)
+			if x != callee {
+				out = append(out, x)
+			}
 		case *syntax.Call:
-			args(e.Args)
-			if _, ok := e.Fun.(*syntax.Ident); !ok {
-				stack = append(stack, e.Fun)
+			if id, ok := x.Fun.(*syntax.Ident); ok {
+				callee = id
 			}
-		case *syntax.New:
-			args(e.Args)
-			if e.Len != nil {
-				stack = append(stack, e.Len)
-			}
-			if e.Init != nil {
-				stack = append(stack, e.Init)
-			}
-		case *syntax.InitList:
-			for _, en := range e.Entries {
-				if en.Key != nil {
-					stack = append(stack, en.Key)
-				}
-				stack = append(stack, en.Value)
-			}
-		case *syntax.ArrayLit:
-			stack = append(stack, e.Elems...)
 		}
-	}
+		return true
+	})
 	return out
 }

@@ -71,6 +71,15 @@ type fcomp struct {
 }
 
 func (c *compiler) compileFunc(fi *funcInfo) {
+	c.compileFuncWith(fi, nil)
+	if w := writtenParams(fi.fn); w != nil {
+		// again, keeping copies of the arguments it assigns (reload.go)
+		resetCode(fi.fn)
+		c.compileFuncWith(fi, w)
+	}
+}
+
+func (c *compiler) compileFuncWith(fi *funcInfo, argCopies []bool) {
 	fc := &fcomp{fbuilder: newBuilder(fi.fn), c: c, fi: fi, file: fi.file, cls: fi.cls}
 	fc.push()
 	if fi.cls != nil {
@@ -83,6 +92,9 @@ func (c *compiler) compileFunc(fi *funcInfo) {
 		fc.fn.Locals[l.varIdx].IsParam = true
 	}
 	fc.line(fi.decl.NamePos, false)
+	if argCopies != nil {
+		fc.copyArgs(argCopies)
+	}
 	fc.block(fi.decl.Body.Stmts)
 	fc.line(fi.decl.Body.End, true)
 	if fi.result == vm.Void || fi.fn.IsCtor {

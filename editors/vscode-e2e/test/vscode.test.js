@@ -7,7 +7,8 @@
 // Virtual threads view shows the run queue and main parked on its channel,
 // a step, Step Back, the Disassembly view, a continue to the other thread, and the output in the Debug Console;
 // NLang: Run File runs a file past its breakpoint to the end; the view
-// marks the threads a server leaks and counts threads in groups; an attach
+// marks the threads a server leaks and counts threads in groups; saving an
+// edit while paused reloads the code (edit and continue); an attach
 // configuration connects to `nlangdbg run --listen` and detaches; a
 // nonStop launch pauses a worker at its breakpoint while the ticker keeps
 // printing, its Call Stack entry "Running".
@@ -224,6 +225,81 @@ test('the Virtual threads view marks the leaked threads, where they were spawned
       return !bar || bar.offsetParent === null;
     }, { timeout: 20000, polling: 100 });
   });
+});
+
+// Edit and continue: a breakpoint in f, F5, an edit of the line it is
+// on, saved: the extension reloads the code (nlang/reload); the frame
+// inside f is shown as old code and finishes on it, the next calls run
+// the new code.
+const reloadProg = `import io;
+int f(int x) {
+    int y = x * 2;
+    y = y + 1;
+    return y;
+}
+int main() {
+    for (int i = 0; i < 3; i += 1) {
+        io.print("r " + f(i));
+    }
+    return 0;
+}
+`;
+fs.writeFileSync(path.join(folder, 'reload.n'), reloadProg);
+
+test('edit and continue: saving while paused applies the change', { timeout: 90000 }, async () => {
+  const page = wb.page;
+  await step('open-reload', () => wb.openFile('reload.n'));
+  await step('breakpoint-reload', async () => {
+    await wb.gotoLine(4);
+    await page.keyboard.press('F9');
+    await page.waitForFunction(() => document.querySelectorAll('.editor-instance .codicon-debug-breakpoint').length === 1);
+  });
+  await step('f5-reload', async () => {
+    await page.keyboard.press('F5');
+    if ((await wb.debuggingOrPicker()) === 'picker') {
+      await page.keyboard.type('NLang');
+      await page.keyboard.press('Enter');
+    }
+    // one thread: the Call Stack lists its frames
+    await wb.waitForText('.debug-call-stack', /\bf\s*reload\.n\s*4:\d+\s*main/, 60000);
+  });
+  await step('edit-save', async () => {
+    // replace the line's text, then save: the extension reloads
+    await wb.gotoLine(4);
+    await page.keyboard.press('End');
+    await page.keyboard.down('Shift');
+    await page.keyboard.press('Home');
+    await page.keyboard.up('Shift');
+    await page.keyboard.type('y = y + 100;');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('KeyS');
+    await page.keyboard.up('Control');
+    await wb.waitForText('.notifications-toasts', /NLang: reload 1: changed f\. 1 frame finishes on the old code/);
+    await wb.waitForText('.debug-call-stack', /f \[old code\][\s\S]*4:\d+[\s\S]*main/);
+  });
+  await wb.screenshot('5-reload');
+  await step('continue-reload', async () => {
+    // (the editor now shows the old frame's text: back to the file, with
+    // Quick Open)
+    await page.keyboard.press('Escape');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('KeyP');
+    await page.keyboard.up('Control');
+    await page.waitForSelector('.quick-input-widget input', { visible: true });
+    await page.keyboard.type('reload.n');
+    await wb.waitForText('.quick-input-list', /reload\.n/);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => {
+      const tab = document.querySelector('.tabs-container .tab.active');
+      return tab && /^reload\s*\.n$/.test(tab.innerText.trim());
+    }, { timeout: 20000, polling: 100 });
+    await wb.gotoLine(4);
+    await page.keyboard.press('F9'); // the breakpoint off
+    await page.waitForFunction(() => document.querySelectorAll('.editor-instance .codicon-debug-breakpoint').length === 0);
+    await page.keyboard.press('F5');
+    await wb.waitForText('.repl', /r 1[\s\S]*r 102[\s\S]*r 104/, 30000);
+  });
+  await wb.screenshot('5-reload-output');
 });
 
 const spin = `import io;

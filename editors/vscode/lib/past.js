@@ -167,18 +167,28 @@ class Past {
     return ed.document.getText(ed.selection);
   }
 
-  /** ask runs a request and shows its answer (or the error). */
+  /**
+   * ask runs a request and shows its answer (or the error) in the view,
+   * which it opens: the view starts collapsed, out of the way of the
+   * Virtual threads view, until there is an answer to show.
+   */
   async ask(session, command, args, tree) {
+    let body;
     try {
-      const body = await session.customRequest(command, args);
+      body = await session.customRequest(command, args);
       this.provider.show(tree(body));
-      return body;
     } catch (err) {
       const msg = err && err.message ? err.message : String(err);
       this.provider.show([row(`(${msg})`)]);
       this.vscode.window.showErrorMessage(`NLang: ${msg}`);
-      return undefined;
     }
+    this.reveal();
+    return body;
+  }
+
+  /** reveal opens the view (the command VS Code makes for each view). */
+  reveal() {
+    Promise.resolve(this.vscode.commands.executeCommand('nlang.past.focus')).catch(() => {});
   }
 
   async lastWrites(expr) {

@@ -53,7 +53,7 @@ function withPath(dirs, fn) {
   }
 }
 
-test('activate registers the factory, the configuration providers, the commands and the two views', () => {
+test('activate registers the factory, the configuration providers, the commands, the two views and the reload on save', () => {
   const { rec, context } = activated();
   assert.deepEqual(Object.keys(rec.views), ['nlang.virtualThreads', 'nlang.past']);
   assert.deepEqual(Object.keys(rec.trackers), ['nlang']);
@@ -62,7 +62,8 @@ test('activate registers the factory, the configuration providers, the commands 
   assert.deepEqual(rec.providers.map((p) => [p.type, p.trigger]), [['nlang', 1], ['nlang', 2]]);
   const declared = manifest.contributes.commands.map((c) => c.command).sort();
   assert.deepEqual(Object.keys(rec.commands).sort(), declared);
-  assert.equal(context.subscriptions.length, 14);
+  assert.equal(rec.saveHooks.length, 1);
+  assert.equal(context.subscriptions.length, 17);
 });
 
 test('launch: nlangdbg dap from PATH', () => {

@@ -68,7 +68,7 @@ test('the files the manifest names exist, and the grammar is the language\'s', (
 
 test('commands are declared with the NLang category and activate the extension', () => {
   const cmds = manifest.contributes.commands.map((c) => `${c.category}: ${c.title}`).sort();
-  assert.deepEqual(cmds, ['NLang: Debug File', 'NLang: Group Virtual Threads By…', 'NLang: Query This Line (Logpoint After the Fact)', 'NLang: Run File',
+  assert.deepEqual(cmds, ['NLang: Debug File', 'NLang: Group Virtual Threads By…', 'NLang: Query This Line (Logpoint After the Fact)', 'NLang: Reload Changed Code', 'NLang: Run File',
     'NLang: Thread Timeline', 'NLang: Travel to Moment', 'NLang: Where Did This Value Come From?', 'NLang: Who Wrote This?']);
   for (const c of manifest.contributes.commands) assert.ok(manifest.activationEvents.includes(`onCommand:${c.command}`));
 });
@@ -121,4 +121,10 @@ test('vsce packages a .vsix that holds every file the extension needs and nothin
   for (const n of need) assert.ok(names.has(n), `${n} missing from the .vsix (${[...names].join(', ')})`);
   for (const n of names) assert.ok(!/^extension\/(test|node_modules)\//.test(n), `${n} should not be packaged`);
   fs.rmSync(path.dirname(out), { recursive: true, force: true });
+});
+
+test('the Questions about the past view starts collapsed (the Virtual threads view keeps the room)', () => {
+  const views = Object.fromEntries(manifest.contributes.views.debug.map((v) => [v.id, v]));
+  assert.equal(views['nlang.past'].visibility, 'collapsed');
+  assert.equal(views['nlang.virtualThreads'].visibility, undefined);
 });

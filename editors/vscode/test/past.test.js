@@ -119,6 +119,7 @@ test('Who Wrote This? asks lastWrites in the stopped thread\'s top frame and sho
     ['stackTrace', { threadId: 3, startFrame: 0, levels: 1 }],
     ['nlang/lastWrites', { expression: 'c.count', frameId: 7, count: 10 }],
   ]);
+  assert.deepEqual(rec.executed, ['nlang.past.focus']); // the collapsed view opens
   const top = provider.getChildren();
   assert.equal(top[0].label, 'Who wrote c.count');
   const item = provider.getTreeItem(provider.getChildren(top[0])[0]);

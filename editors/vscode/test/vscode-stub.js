@@ -18,6 +18,11 @@ function makeStub() {
     trackers: {},
     inputs: [], // answers showInputBox gives, in order
     prompts: [],
+    infos: [],
+    status: [],
+    saveHooks: [],
+    output: [],
+    executed: [], // the commands executeCommand ran
   };
   class EventEmitter {
     constructor() {
@@ -78,6 +83,20 @@ function makeStub() {
         rec.prompts.push(opts);
         return Promise.resolve(rec.inputs.shift());
       },
+      showInformationMessage: (msg) => {
+        rec.infos.push(msg);
+        return Promise.resolve(undefined);
+      },
+      setStatusBarMessage: (msg) => {
+        rec.status.push(msg);
+        return { dispose() {} };
+      },
+      createOutputChannel: () => ({
+        appendLine: (l) => rec.output.push(l),
+        clear: () => rec.output.splice(0),
+        show() {},
+        dispose() {},
+      }),
     },
     workspace: {
       workspaceFolders: undefined,
@@ -90,6 +109,10 @@ function makeStub() {
       }),
       getWorkspaceFolder: (uri) =>
         (vscode.workspace.workspaceFolders || []).find((f) => uri.fsPath.startsWith(f.uri.fsPath + '/')),
+      onDidSaveTextDocument: (fn) => {
+        rec.saveHooks.push(fn);
+        return { dispose() {} };
+      },
     },
     debug: {
       activeDebugSession: undefined,
@@ -115,6 +138,10 @@ function makeStub() {
       registerCommand: (id, fn) => {
         rec.commands[id] = fn;
         return { dispose() {} };
+      },
+      executeCommand: (id, ...args) => {
+        rec.executed.push(id);
+        return Promise.resolve(undefined);
       },
     },
   };
