@@ -198,7 +198,7 @@ func (c *session) customRequest(content []byte) bool {
 // while it runs with threads held alone (non-stop), they read them
 // between two dispatches.
 var stillCustom = map[string]bool{api.CmdScheduler: true, api.CmdWaitGraph: true, api.CmdThreads: true,
-	api.CmdThreadGroups: true, api.CmdDisassemble: true}
+	api.CmdThreadGroups: true, api.CmdDisassemble: true, api.CmdLeaks: true, api.CmdNonStop: true}
 
 // derefArgs returns the value a pointer to arguments points to.
 func derefArgs(p any) any { return reflect.ValueOf(p).Elem().Interface() }

@@ -129,5 +129,15 @@ func TestNonStopConsole(t *testing.T) {
 		if r := say(":nonstop"); r != "non-stop mode is on: a breakpoint that names no mode stops only the thread that reaches it; stopped: 3 4" {
 			t.Errorf(":nonstop with the workers stopped: %q", r)
 		}
+		// the views an editor asks for at a stop answer while the
+		// ticker runs (VS Code's Virtual threads view: leaks, scheduler)
+		c.CustomRequest(api.CmdLeaks, api.LeaksArgs{})
+		var leaks api.LeaksBody
+		c.ExpectCustomResponse(t, api.CmdLeaks, &leaks)
+		if leaks.Total != 4 || len(leaks.Threads) != 0 {
+			t.Errorf("leaks: %+v", leaks)
+		}
+		c.CustomRequest(api.CmdScheduler, nil)
+		c.ExpectCustomResponse(t, api.CmdScheduler, nil)
 	}, withLaunch(map[string]any{"stopOnEntry": true}))
 }

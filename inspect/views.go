@@ -72,7 +72,7 @@ type LeakInfo struct {
 // from the threads that can run (see sched.Scheduler.Leaks): it costs
 // about what the threads and the objects they reach are.
 func (s *Session) Leaks(withStack bool) ([]LeakInfo, error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return nil, err
 	}
 	ls, err := s.r.sch.Leaks()

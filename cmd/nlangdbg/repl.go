@@ -53,6 +53,7 @@ type repl struct {
 	// held while it does not is told of in a line, not selected.
 	held    map[int]bool
 	waiting bool
+	aboveMu sync.Mutex // whilePrompting's events, or Tab's completion
 
 	// The terminal while the program runs (termin.go): running, if set,
 	// hands the terminal over (its input read line by line) and returns

@@ -293,6 +293,7 @@ func (r *repl) whilePrompting(redraw func()) (stop func()) {
 				if !ok {
 					return
 				}
+				r.aboveMu.Lock() // (not while Tab completes: completeWord)
 				io.WriteString(r.out, "\r\x1b[K")
 				r.eventAbove(m)
 				for more := true; more; {
@@ -307,6 +308,7 @@ func (r *repl) whilePrompting(redraw func()) (stop func()) {
 						more = false
 					}
 				}
+				r.aboveMu.Unlock()
 				if redraw != nil {
 					redraw()
 				}
