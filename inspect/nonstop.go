@@ -248,6 +248,14 @@ func (s *Session) ThreadHeld(id int64) bool {
 	return s.r.state == stateRunning && s.heldThreadLocked(id) != nil
 }
 
+// runsWithHolds reports whether the program runs with threads held
+// alone.
+func (s *Session) runsWithHolds() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.state == stateRunning && len(s.r.held) > 0
+}
+
 // HeldThreads returns the ids of the threads held while the others run
 // (non-stop), in order.
 func (s *Session) HeldThreads() []int64 {

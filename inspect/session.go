@@ -572,9 +572,10 @@ func (s *Session) Pause() error { return s.PauseThread(0) }
 
 // PauseThread is Pause with the stop about thread threadID (0: the one
 // that was running or next to run; an id that is not a live thread is an
-// ErrNoThread).
+// ErrNoThread). In non-stop mode, or while threads are held alone and the
+// others run, it holds thread threadID alone.
 func (s *Session) PauseThread(threadID int64) error {
-	if threadID != 0 && s.nonStop.Load() {
+	if threadID != 0 && (s.nonStop.Load() || s.runsWithHolds()) {
 		return s.pauseThread(threadID) // that thread alone (nonstop.go)
 	}
 	s.mu.Lock()

@@ -301,3 +301,21 @@ int main() {
 		t.Errorf("prompt after the deadlock %q", p)
 	}
 }
+
+// TestREPLThreadOnlyInterrupt: in all-stop mode, while thread-only
+// breakpoints hold the workers, pause of the selected (held) thread says
+// what stops the others, interrupt THREAD holds the ticker alone too,
+// and continue -a lets all three go to the end.
+func TestREPLThreadOnlyInterrupt(t *testing.T) {
+	ft := newFakeTerminal(t, nonStopProg)
+	ft.Exec("break prog.n:" + strconv.Itoa(ft.line("work")) + " -thread")
+	ft.expect(noTicks(ft.Exec("continue")), `^Breakpoint 1 at work .* \(the other threads keep running\)$`)
+	ft.until("the second worker", func(string) bool { return len(ft.r.held) == 2 })
+	ft.expect(noTicks(ft.Exec("pause")), `^error: thread [34] is stopped; the others run`)
+	ft.expect(noTicks(ft.Exec("interrupt 2")), `^Paused at ticker \(prog\.n:\d+\) \[thread 2 "thread-2"\] \(the other threads keep running\)$`)
+	if p := ft.r.prompt(); p != "(nlangdbg) [stopped: 2* 3 4] " {
+		t.Errorf("prompt %q", p)
+	}
+	ft.Exec("clear 1")
+	ft.expect(noTicks(ft.Exec("continue -a")), `^results 12 22$`, `Program exited with code 0`)
+}

@@ -637,6 +637,9 @@ func cmdPause(r *repl, args string) error {
 	if r.stopped && len(r.held) == 0 {
 		return errors.New("the program is already stopped")
 	}
+	if r.held[r.thread] {
+		return cmdInterrupt(r, "") // (it says what stops the others)
+	}
 	_, err := r.c.call(&dap.PauseRequest{Request: request("pause"), Arguments: dap.PauseArguments{ThreadId: max(r.thread, 1)}})
 	if err != nil {
 		return err
