@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -318,4 +319,48 @@ func TestREPLThreadOnlyInterrupt(t *testing.T) {
 	}
 	ft.Exec("clear 1")
 	ft.expect(noTicks(ft.Exec("continue -a")), `^results 12 22$`, `Program exited with code 0`)
+}
+
+// onlyTicks keeps the ticker's lines of out.
+func onlyTicks(out string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if strings.HasPrefix(l, "tick ") {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+// TestREPLNonStopDumpReplays: a non-stop session — both workers held
+// while the ticker prints, one continued alone, the other stepped alone,
+// then main's all-threads breakpoint — is dumped, and nlangdbg replay of
+// the dump re-executes it exactly: the holds and releases are inputs of
+// the recording, so the replay prints the very lines the session printed
+// (thousands of ticks) and differs only where the dump ends (the replay
+// goes on past the moment the session stopped at).
+func TestREPLNonStopDumpReplays(t *testing.T) {
+	ft := newFakeTerminal(t, nonStopProg)
+	ft.Exec("nonstop on")
+	ft.Exec("break prog.n:" + strconv.Itoa(ft.line("work")))
+	ft.Exec("break prog.n:" + strconv.Itoa(ft.line("main")) + " all-threads")
+	all := ft.Exec("continue")
+	all += ft.until("both workers", func(string) bool { return len(ft.r.held) == 2 })
+	all += ft.until("ticks", func(out string) bool { return ticksIn(out) > 200 })
+	all += ft.Exec("continue")
+	all += ft.Exec("thread " + strconv.Itoa(7-ft.r.thread))
+	all += ft.Exec("next")
+	all += ft.Exec("continue")
+	ft.expect(noTicks(all), `(?m)^Breakpoint 2 at main`)
+	dump := filepath.Join(t.TempDir(), "nonstop.dump")
+	ft.expect(ft.Exec("dump "+dump), `^Dumped the present`)
+	var out, errb bytes.Buffer
+	replayCmd([]string{dump}, nil, &out, &errb)
+	session := onlyTicks(all)
+	if ticksIn(session) < 200 || out.String() != session {
+		t.Errorf("the replay printed %d ticks, the session %d; replay ends %q", ticksIn(out.String()), ticksIn(session), out.String()[max(0, out.Len()-40):])
+	}
+	if !strings.Contains(errb.String(), "recorded the end of the run") {
+		t.Errorf("the replay diverged before the dump's end: %s", errb.String())
+	}
 }
