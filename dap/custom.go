@@ -312,7 +312,7 @@ func (c *session) checkpointsBody(_ api.None) (any, error) {
 		b.RecordingBytes = w.Size
 	}
 	st := c.prog.SnapshotStats()
-	b.Copies = api.Copies{Kept: st.Kept, Taken: st.Taken, Dropped: st.Dropped, Bytes: st.Bytes, Budget: st.Budget,
+	b.Copies = api.Copies{Kept: st.Kept, Taken: st.Taken, Near: st.Near, Dropped: st.Dropped, Bytes: st.Bytes, Budget: st.Budget,
 		IntervalMs: float64(st.Interval) / 1e6, Stopped: st.Stopped}
 	return b, nil
 }

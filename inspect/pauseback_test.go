@@ -97,3 +97,34 @@ func TestStepBackAfterPause(t *testing.T) {
 		t.Fatalf("step back after going on: %+v", st)
 	}
 }
+
+// TestPauseOvertakenByABreakpoint: a pause asked for while the program
+// runs (PauseThread saw it running) that reaches the world after a
+// breakpoint stopped it reports nothing: the client is told of one stop,
+// the breakpoint's. (Two stopped events came, the breakpoint's and then
+// the pause's, which a client read as the stop of its next request; the
+// differential test met it.)
+func TestPauseOvertakenByABreakpoint(t *testing.T) {
+	s, l, path := launchSrc(t, twoThreads, Config{})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, twoThreads, "main")}})
+	s.ConfigurationDone()
+	if st := l.waitStop(t); st.Reason != ReasonBreakpoint {
+		t.Fatalf("stop %+v", st)
+	}
+	// the pause's half that runs after PauseThread's look at the state
+	s.pauseWorld(StopInfo{Reason: ReasonPause, Description: "Paused"}, s.r.sch.Main())
+	select {
+	case st := <-l.stops:
+		t.Fatalf("a second stop was reported: %+v", st)
+	default:
+	}
+	if st := s.LastStop(); st.Reason != ReasonBreakpoint {
+		t.Fatalf("the stop became %+v", st)
+	}
+	if err := s.Continue(0, false); err != nil {
+		t.Fatal(err)
+	}
+	if code := l.waitExit(t); code != 3 {
+		t.Fatalf("exit %d", code)
+	}
+}

@@ -360,6 +360,20 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 	// The target's trap is patched only once its thread may reach it in
 	// its next quantum (it may be in a hot loop).
 	quota := int64(sch.Quota())
+	var near *nearCopy
+	if (target.trap || target.throw) && tt.snaps.active() {
+		near = &nearCopy{thread: sch.Thread(target.thread), red: target.red, quota: quota}
+		near.counts = func() map[*bp]int {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			counts := map[*bp]int{}
+			for b, c := range p.r.counts {
+				counts[b] = c.hits
+			}
+			return counts
+		}
+		sch.SetCheckpointer(&snapHook{s: s, tt: tt, j: j, near: near})
+	}
 	armed := false
 	arm := func() {
 		armed = true
@@ -389,6 +403,14 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 		if onEv != nil {
 			onEv(p, ev)
 		}
+		if _, ok := quantumEnd(ev, j); ok {
+			tt.snaps.mu.Lock()
+			tt.snaps.quanta++
+			tt.snaps.mu.Unlock()
+		}
+		if near != nil && near.thread == nil && ev.Thread != nil && ev.Thread.ID == target.thread {
+			near.thread = ev.Thread // (spawned after the copy the pass started from)
+		}
 		if ev.Kind == sched.EventIdle {
 			// only threads the recording holds could run, and it no
 			// longer releases them (it diverged): it cannot go on
@@ -409,6 +431,9 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 		prepare(p)
 	}
 	p.r.carrierDone = make(chan struct{})
+	if near != nil {
+		near.start = tt.snaps.clock.Now()
+	}
 	go func() {
 		defer close(p.r.carrierDone)
 		code := sch.Run()

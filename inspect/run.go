@@ -84,6 +84,7 @@ func (s *Session) swap(r *run, info StopInfo, t *vm.Thread) {
 	s.mu.Lock()
 	old := s.r
 	r.state = stateStopped
+	s.noteStopped(true)
 	r.resumeCh = make(chan struct{})
 	info.AllThreadsStopped = true
 	if t != nil {

@@ -393,16 +393,26 @@ func (s *Session) onEvent(ev sched.Event) {
 }
 
 // stopWorld stops dispatching and reports the stop.
-func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
+func (s *Session) stopWorld(info StopInfo, t *vm.Thread) { s.stopWorldIf(info, t, false) }
+
+// pauseWorld is stopWorld for a pause, which reports nothing if another
+// stop came first (a breakpoint hit while the pause was on its way):
+// that stop is the one reported, once.
+func (s *Session) pauseWorld(info StopInfo, t *vm.Thread) { s.stopWorldIf(info, t, true) }
+
+// stopWorldIf is stopWorld; with unlessStopped it reports nothing if the
+// program is stopped or stopping already.
+func (s *Session) stopWorldIf(info StopInfo, t *vm.Thread, unlessStopped bool) {
 	s.worldMu.Lock()
 	s.r.sch.Pause()
 	s.mu.Lock()
-	if s.r.state == stateExited {
+	if s.r.state == stateExited || (unlessStopped && (s.r.stopping || s.r.state == stateStopped)) {
 		s.mu.Unlock()
 		s.worldMu.Unlock()
 		return
 	}
 	s.r.state = stateStopped
+	s.noteStopped(true)
 	s.r.stopping = false
 	s.r.resumeCh = make(chan struct{})
 	info.AllThreadsStopped = true
@@ -425,6 +435,7 @@ func (s *Session) stopWorld(info StopInfo, t *vm.Thread) {
 // Must hold s.mu.
 func (s *Session) resumeLocked() {
 	s.r.state = stateRunning
+	s.noteStopped(false)
 	s.releaseOwed() // shared.go
 	s.r.ret = nil
 	s.r.refs.reset()
@@ -602,7 +613,7 @@ func (s *Session) PauseThread(threadID int64) error {
 			t = s.r.sch.Main()
 		}
 	}
-	s.stopWorld(StopInfo{Reason: ReasonPause, Description: "Paused"}, t)
+	s.pauseWorld(StopInfo{Reason: ReasonPause, Description: "Paused"}, t)
 	return nil
 }
 
@@ -702,7 +713,7 @@ func (s *Session) checkSingleThreadBlocked() {
 			text = fmt.Sprintf("thread %d %q waits for %s; the other threads are frozen", t.ID, t.Name, t.WaitReason)
 		}
 		s.emit(func(l Listener) { l.Output("console", text+"\n") })
-		s.stopWorld(StopInfo{Reason: ReasonPause, Description: desc, Text: text}, t)
+		s.pauseWorld(StopInfo{Reason: ReasonPause, Description: desc, Text: text}, t)
 		return
 	}
 	var frozen []*vm.Thread
@@ -741,7 +752,7 @@ func (s *Session) checkSingleThreadBlocked() {
 		first = frozen[0]
 	}
 	s.emit(func(l Listener) { l.Output("console", text+"\n") })
-	s.stopWorld(StopInfo{Reason: ReasonPause, Description: "Paused: nothing can run while threads are frozen", Text: text}, first)
+	s.pauseWorld(StopInfo{Reason: ReasonPause, Description: "Paused: nothing can run while threads are frozen", Text: text}, first)
 }
 
 // lockOwner returns the owner of the lock a thread waits on (nil if it
@@ -753,4 +764,17 @@ func lockOwner(on any) *vm.Thread {
 		}
 	}
 	return nil
+}
+
+// noteStopped tells the checkpoints' run clock that the session stopped
+// (or resumed).
+func (s *Session) noteStopped(stopped bool) {
+	if s.tt == nil {
+		return
+	}
+	if stopped {
+		s.tt.snaps.clock.stop()
+	} else {
+		s.tt.snaps.clock.resume()
+	}
 }

@@ -76,6 +76,60 @@ type snapStore struct {
 	// heap is the bytes the copies hold, excluded from the program's
 	// heap limit (vm.Machine.ExcludeHeap) on every machine.
 	heap atomic.Int64
+	// near counts the copies taken by re-executions near the moment
+	// they went to (nearCopy); quanta the quanta re-executed to go back.
+	near   int
+	quanta int64
+	// clock measures the program's run time (the policy's).
+	clock runClock
+	// noNear turns the near copies off (benchmarks, beside them on).
+	noNear bool
+}
+
+// runClock measures how long a session's program has run: the wall
+// clock less the time the session spent stopped (a user reading a stop,
+// a script sending its next request), which the policy must not count
+// as run time — nor drop the run time around it.
+type runClock struct {
+	mu      sync.Mutex
+	now     func() time.Time // time.Now (tests set a clock of their own)
+	since   time.Time        // when the current stop began (zero: running)
+	stopped time.Duration    // the stops that ended
+}
+
+// Now reads the clock.
+func (c *runClock) Now() time.Time {
+	if c.now == nil {
+		return time.Now()
+	}
+	return c.now()
+}
+
+// stop notes that the session stopped.
+func (c *runClock) stop() {
+	c.mu.Lock()
+	if c.since.IsZero() {
+		c.since = c.Now()
+	}
+	c.mu.Unlock()
+}
+
+// resume notes that the session resumed.
+func (c *runClock) resume() {
+	c.mu.Lock()
+	if !c.since.IsZero() {
+		c.stopped += c.Now().Sub(c.since)
+		c.since = time.Time{}
+	}
+	c.mu.Unlock()
+}
+
+// Stopped returns the time the session has spent stopped (the stops
+// that ended).
+func (c *runClock) Stopped() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stopped
 }
 
 func newSnapStore(cfg Config) *snapStore {
@@ -196,9 +250,15 @@ func (st *snapStore) dropAfter(off int) {
 // SnapshotStats describes a session's checkpoints of the execution.
 type SnapshotStats struct {
 	Kept, Taken, Dropped int
+	// Near counts the copies (in Taken) that re-executions took near
+	// the moment they went to.
+	Near int
 	// Restores counts the re-executions that started from a checkpoint
 	// rather than from the start.
-	Restores      int
+	Restores int
+	// Reexecuted counts the quanta that going back re-executed (every
+	// re-execution, adopted or not).
+	Reexecuted    int64
 	Bytes, Budget int64
 	Interval      time.Duration
 	// LastCost is how long the last copy took.
@@ -216,7 +276,8 @@ func (s *Session) SnapshotStats() SnapshotStats {
 	st := s.tt.snaps
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return SnapshotStats{Kept: len(st.list), Taken: st.taken, Dropped: st.dropped, Restores: st.restores, Bytes: st.bytes,
+	return SnapshotStats{Kept: len(st.list), Taken: st.taken, Dropped: st.dropped, Near: st.near, Restores: st.restores,
+		Reexecuted: st.quanta, Bytes: st.bytes,
 		Budget: st.budget, Interval: st.interval, LastCost: st.cost, Stopped: st.stopped}
 }
 
@@ -230,13 +291,43 @@ type snapHook struct {
 	n   int           // quanta since the last look at the clock (every 64th)
 	ran time.Duration // run time since the last copy taken or passed
 	at  time.Time     // the last look at the clock
-	off int           // the journal's offset then
+	// stopped is the session's time stopped then (runClock.Stopped)
+	stopped time.Duration
+	off     int // the journal's offset then
+	// near, for a re-execution, takes a copy near its target (nearCopy).
+	near *nearCopy
+}
+
+// nearCopy is how a re-execution that goes back takes a copy near the
+// moment it goes to: at the end of the quantum after which the target's
+// thread may reach the target in its next quantum (the copy is before
+// the target), if the re-execution has run by then for longer than half
+// what a copy costs: a step back re-executes twice (to find its target,
+// then to reach it), so the copy pays for itself on the next one. The
+// copies the run took going forward are spaced by the
+// policy (a copy every twenty times its cost of run time), so a program
+// with a large heap has copies seconds of run apart; a user who stops
+// and goes back goes back near the stop, again and again: from the near
+// copy the next re-executions are short.
+type nearCopy struct {
+	thread *vm.Thread // the target's thread in the re-execution (nil: not known yet)
+	red    int64      // the target's reductions
+	quota  int64
+	start  time.Time // when the re-execution started running
+	done   bool
+	counts func() map[*bp]int // the re-execution's hit counts
 }
 
 // AfterQuantum implements sched.Checkpointer (on the carrier, with the
 // scheduler's lock held).
 func (k *snapHook) AfterQuantum(sch *sched.Scheduler) {
 	st := k.tt.snaps
+	if nc := k.near; nc != nil {
+		if r := k.s.live.Load(); r == nil || r.sch != sch {
+			k.nearQuantum(sch, nc)
+			return
+		}
+	}
 	k.n++
 	if st.interval >= time.Millisecond && k.n < 64 {
 		return
@@ -245,13 +336,15 @@ func (k *snapHook) AfterQuantum(sch *sched.Scheduler) {
 	if r := k.s.live.Load(); r == nil || r.sch != sch || !st.active() || k.tt.stopped != "" {
 		return
 	}
-	now := time.Now()
+	now, stopped := st.clock.Now(), st.clock.Stopped()
 	if !k.at.IsZero() {
-		if d := now.Sub(k.at); d < 4*st.interval+time.Second {
-			k.ran += d // (a longer gap: the program was stopped)
+		// (the time the session was stopped since the last look is not
+		// run time)
+		if d := now.Sub(k.at) - (stopped - k.stopped); d > 0 {
+			k.ran += d
 		}
 	}
-	k.at = now
+	k.at, k.stopped = now, stopped
 	off := k.j.Offset()
 	if st.passed(k.off, off) {
 		k.ran = 0 // a copy of this moment or of a moment just before exists
@@ -268,7 +361,8 @@ func (k *snapHook) AfterQuantum(sch *sched.Scheduler) {
 	if err != nil {
 		return // (a thread in a pinned native: at a later quantum)
 	}
-	cost := time.Since(now)
+	end := st.clock.Now()
+	cost := end.Sub(now)
 	k.s.mu.Lock() // (after the scheduler's lock, as the trap hooks take it)
 	counts := map[*bp]int{}
 	for b, c := range k.s.r.counts {
@@ -277,7 +371,45 @@ func (k *snapHook) AfterQuantum(sch *sched.Scheduler) {
 	k.s.mu.Unlock()
 	st.add(sn, off, cost, counts)
 	k.ran = 0
-	k.at = time.Now()
+	k.at = end
+	sch.Machine().ExcludeHeap(st.heap.Load())
+}
+
+// nearQuantum is AfterQuantum in a re-execution that goes back: it takes
+// the copy near the target (nearCopy), once.
+func (k *snapHook) nearQuantum(sch *sched.Scheduler, nc *nearCopy) {
+	st := k.tt.snaps
+	if nc.done || st.noNear || nc.thread == nil || nc.thread.Reductions()+nc.quota < nc.red {
+		return
+	}
+	nc.done = true // (the window opened: now or never)
+	if !st.active() || k.tt.stopped != "" || k.j.Forked() != "" {
+		return
+	}
+	now := st.clock.Now()
+	st.mu.Lock()
+	cost := st.cost
+	st.mu.Unlock()
+	if st.interval >= time.Millisecond && now.Sub(nc.start) < max(cost/2, time.Millisecond) {
+		return // (the copy would cost more than the re-executions it saves)
+	}
+	off := k.j.Offset()
+	if st.passed(off-1, off) {
+		return // a copy of this moment exists
+	}
+	sn, err := sch.TakeSnapshot(st.budget / 4)
+	if errors.Is(err, vm.ErrTooLarge) {
+		st.tooLarge()
+		return
+	}
+	if err != nil {
+		return
+	}
+	end := st.clock.Now()
+	st.add(sn, off, end.Sub(now), nc.counts())
+	st.mu.Lock()
+	st.near++
+	st.mu.Unlock()
 	sch.Machine().ExcludeHeap(st.heap.Load())
 }
 

@@ -346,8 +346,11 @@ type CheckpointsBody struct {
 // Copies describe the copies of the execution (checkpoints the session
 // takes by itself).
 type Copies struct {
-	Kept       int     `json:"kept"`
-	Taken      int     `json:"taken"`
+	Kept  int `json:"kept"`
+	Taken int `json:"taken"`
+	// Near counts the copies (in Taken) that going back took near the
+	// moment it went to.
+	Near       int     `json:"near,omitempty"`
 	Dropped    int     `json:"dropped"`
 	Bytes      int64   `json:"bytes"`
 	Budget     int64   `json:"budget"`

@@ -297,8 +297,12 @@ func FormatCheckpoints(c CheckpointsBody) string {
 		fmt.Fprintf(&b, "the recording: %d bytes in memory\n", c.RecordingBytes)
 	}
 	st := c.Copies
-	fmt.Fprintf(&b, "copies of the execution: %d kept (%d taken, %d dropped to stay within the budget), %s of %s",
-		st.Kept, st.Taken, st.Dropped, mib(st.Bytes), mib(st.Budget))
+	near := ""
+	if st.Near > 0 {
+		near = fmt.Sprintf(" (%d near moments gone back to)", st.Near)
+	}
+	fmt.Fprintf(&b, "copies of the execution: %d kept (%d taken%s, %d dropped to stay within the budget), %s of %s",
+		st.Kept, st.Taken, near, st.Dropped, mib(st.Bytes), mib(st.Budget))
 	if st.Stopped == "" {
 		interval := time.Duration(st.IntervalMs * float64(time.Millisecond))
 		fmt.Fprintf(&b, ", one every %v of run or more; going back re-executes from the nearest one before the target", interval)

@@ -1,0 +1,166 @@
+package inspect
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+// The checkpoints' policy on a long session that stops often (issue 22,
+// item 8): the tests run on a clock of their own, so that they assert
+// the policy — the copies taken, the quanta re-executed — and not the
+// machine's speed.
+
+// fakeClock advances by step at every reading and by jumps the test
+// makes (a user reading a stop).
+type fakeClock struct {
+	mu   sync.Mutex
+	t    time.Time
+	step time.Duration
+}
+
+func (c *fakeClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(c.step)
+	return c.t
+}
+
+func (c *fakeClock) jump(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// policySrc loops for ever over a heap that stays live; the breakpoint
+// at @hit, with a condition, stops every 500 rounds.
+const policySrc = `import io;
+class Cell {
+    public int v;
+    public Cell(int v) {
+        this.v = v;
+    }
+}
+int main() {
+    List<Cell> keep = new List<Cell>();
+    for (int i = 0; i < 1000; i += 1) {
+        keep.add(new Cell(i));
+    }
+    int sum = 0;
+    for (int round = 0; round < 1000000000; round += 1) {
+        Cell c = keep[round % 1000];
+        c.v = c.v + 1;
+        sum += c.v; // @hit
+    }
+    io.print("" + sum);
+    return 0;
+}
+`
+
+// launchPolicy starts policySrc with the breakpoint at @hit stopping
+// every 500 rounds, on clock c, and waits for the first stop.
+func launchPolicy(t *testing.T, c *fakeClock) (*Session, *coreListener) {
+	t.Helper()
+	s, l, path := launchSrc(t, policySrc, Config{Quota: 20})
+	s.tt.snaps.clock.now = c.now
+	bps := s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, policySrc, "hit"), Condition: "round % 500 == 499"}})
+	if !bps[0].Verified {
+		t.Fatal(bps[0].Message)
+	}
+	s.ConfigurationDone()
+	l.waitStop(t)
+	return s, l
+}
+
+// TestCheckpointsWhileTheUserReads: a session that stops every 25
+// quanta and stays stopped ten seconds each time (a user reading, a
+// script sending its next request) takes its copies by the run time of
+// the program, not dropping the run time around the stops. (The policy
+// looked at the clock every 64 quanta and dropped every gap over a
+// second as a stop: with a stop in every gap, it counted no run time at
+// all and took one copy in 200 s.)
+func TestCheckpointsWhileTheUserReads(t *testing.T) {
+	c := &fakeClock{t: time.Unix(1e9, 0), step: 5 * time.Millisecond}
+	t0 := c.t
+	s, l := launchPolicy(t, c)
+	const stops = 300
+	for i := 0; i < stops; i++ {
+		c.jump(10 * time.Second)
+		if err := s.Continue(0, false); err != nil {
+			t.Fatal(err)
+		}
+		if st := l.waitStop(t); st.Reason != ReasonBreakpoint {
+			t.Fatalf("stop %+v", st)
+		}
+	}
+	st := s.SnapshotStats()
+	clk := &s.tt.snaps.clock
+	clk.mu.Lock()
+	ran := clk.since.Sub(t0) - clk.stopped // (stopped now, since clk.since)
+	clk.mu.Unlock()
+	// The clock runs 5 ms at each reading: the policy's look every 64
+	// quanta (7,500 quanta in all), a copy's two readings (a copy costs
+	// 5 ms, so the policy takes one every 100 ms of run) and the stops'.
+	if ran < 500*time.Millisecond || ran > 5*time.Second {
+		t.Fatalf("the program ran %v by the test's clock", ran)
+	}
+	want := int(ran / (20 * 5 * time.Millisecond))
+	// (each copy starts counting at the next look: a few are lost)
+	if st.Taken < want*8/10 || st.Taken > want+1 || st.LastCost != 5*time.Millisecond {
+		t.Fatalf("%d copies taken in %v of run (and %d stops of 10 s), want %d (one every 20 times their cost): %+v", st.Taken, ran, stops, want, st)
+	}
+}
+
+// TestGoingBackNearTheStop: a re-execution that goes back near a stop
+// takes a copy there, so that going back again near it (the usual
+// session: stop, look back, go on, stop again) re-executes a few quanta,
+// not the whole stretch since the last copy the run took going forward
+// (seconds of run with a large heap, whose copies the policy spaces by
+// their cost).
+func TestGoingBackNearTheStop(t *testing.T) {
+	c := &fakeClock{t: time.Unix(1e9, 0), step: 5 * time.Millisecond}
+	s, l := launchPolicy(t, c)
+	s.tt.snaps.mu.Lock()
+	s.tt.snaps.interval = time.Hour // no copy going forward but the first
+	s.tt.snaps.mu.Unlock()
+	for i := 0; i < 20; i++ { // 500 quanta of run
+		if err := s.Continue(0, false); err != nil {
+			t.Fatal(err)
+		}
+		l.waitStop(t)
+	}
+	back := func() int64 {
+		t.Helper()
+		before := s.SnapshotStats().Reexecuted
+		if err := s.StepBack(1, StepIn); err != nil {
+			t.Fatal(err)
+		}
+		if st := l.waitStop(t); st.Reason != ReasonStep {
+			t.Fatalf("stop %+v", st)
+		}
+		if got := eval(t, s, "round % 500"); got != "499" {
+			t.Fatalf("stepped back to round %%500 = %s", got)
+		}
+		return s.SnapshotStats().Reexecuted - before
+	}
+	if n := back(); n < 400 {
+		t.Fatalf("the first step back re-executed %d quanta, want the whole run (from the first copy)", n)
+	}
+	if st := s.SnapshotStats(); st.Near != 1 || st.Taken != 1 {
+		t.Fatalf("the first step back took %d copies near the stop, want 1 (and none going forward): %+v", st.Near, st)
+	}
+	for i := 0; i < 5; i++ {
+		// back to the stop stepped back from, then to the next
+		for k := 0; k < 2; k++ {
+			if err := s.Continue(0, false); err != nil {
+				t.Fatal(err)
+			}
+			l.waitStop(t)
+		}
+		// 25 quanta since the last stop
+		n := back()
+		if n > 25+2 {
+			t.Fatalf("step back %d re-executed %d quanta, want at most those since the copy near the last stop", i+2, n)
+		}
+	}
+}
