@@ -407,7 +407,11 @@ test('non-stop (launch.json "nonStop": true): a worker paused at its breakpoint 
       const m = [...(document.querySelector('.repl')?.textContent || '').matchAll(/tick (\d+)/g)];
       return m.length > 0 && Math.max(...m.map((x) => Number(x[1]))) > n + 5;
     }, { timeout: 20000, polling: 100 }, before);
-    assert.match(await wb.text('.debug-call-stack'), /\[3\] thread-3[^\n]*\n?\s*breakpoint/i, 'the worker is still paused');
+    // (the pointer off the Call Stack: a hovered row shows its buttons,
+    // not its state)
+    await page.mouse.move(700, 300);
+    await wb.waitForText('.debug-call-stack', /\[3\] thread-3[^\n]*\n?\s*breakpoint/i, 10000);
+    assert.match(await wb.text('.debug-call-stack'), new RegExp(`work\\s*nonstop\\.n\\s*${workLine}:`), 'the worker is still paused, its frame shown');
     // what the extension asks for at the stop (the Virtual threads view)
     // is answered while the others run: no error toast
     assert.doesNotMatch(await wb.text('.notifications-toasts'), /pause it first|is running/, 'a request failed at the stop');
