@@ -36,9 +36,9 @@ test('every configuration attribute has a type, a description and a default', ()
   assert.equal(debuggerOf.configurationAttributes.launch.required, undefined);
 });
 
-test('attach takes the host and port of run --listen, which the factory connects to', () => {
+test('attach takes the host and port of run --listen, which the factory connects to, and nonStop', () => {
   const attach = debuggerOf.configurationAttributes.attach;
-  assert.deepEqual(Object.keys(attach.properties).sort(), ['host', 'port', 'token']);
+  assert.deepEqual(Object.keys(attach.properties).sort(), ['host', 'nonStop', 'port', 'token']);
   assert.deepEqual(attach.required, ['port']);
 });
 
