@@ -162,8 +162,9 @@ func (f *travelFuzz) logf(format string, args ...any) {
 func (f *travelFuzz) fail(format string, args ...any) {
 	f.t.Helper()
 	tr := f.trace
-	if len(tr) > 60 {
-		tr = append([]string{"…"}, tr[len(tr)-60:]...)
+	if len(tr) > 80 {
+		// (the first line names the sequence: NLANGDBG_TRAVELFUZZ_FROM)
+		tr = append([]string{tr[0], "…"}, tr[len(tr)-80:]...)
 	}
 	f.t.Fatalf("%s (quota %d, checkpoint interval %v, budget %d): %s\nthe sequence:\n  %s",
 		filepath.Base(f.path), f.cfg.Quota, f.cfg.SnapshotInterval, f.cfg.SnapshotBudget,
@@ -768,7 +769,8 @@ func envInt(name string, def int) int {
 // -race; 16 with -short), with NLANGDBG_TEST_FULL=1 400 of 60;
 // NLANGDBG_TRAVELFUZZ_SEQS and NLANGDBG_TRAVELFUZZ_OPS set them,
 // NLANGDBG_TRAVELFUZZ_SEED the seed (each sequence's generator is seeded
-// with it and the sequence's number).
+// with it and the sequence's number), NLANGDBG_TRAVELFUZZ_FROM the first
+// sequence (to run again the one a failure names).
 func TestTimeTravelDifferential(t *testing.T) {
 	seqs, ops := 64, 30
 	switch {
@@ -783,7 +785,7 @@ func TestTimeTravelDifferential(t *testing.T) {
 	st := &tfStats{byOp: map[string]int{}}
 	quotas := []int{3, 17, 60, 4000}
 	intervals := []time.Duration{time.Nanosecond, -1, 0}
-	for i := 0; i < seqs; i++ {
+	for i := envInt("NLANGDBG_TRAVELFUZZ_FROM", 0); i < seqs; i++ {
 		rng := rand.New(rand.NewPCG(seed, uint64(i)))
 		prog := travelPrograms[rng.IntN(len(travelPrograms))]
 		path, err := filepath.Abs(filepath.Join("..", "testdata", "dap", prog))

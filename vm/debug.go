@@ -53,5 +53,5 @@ func (fn *Funcode) original(pc int32) Instr {
 // not end where it begins). Call it only while the thread is stopped.
 func (t *Thread) SkipTrapOnce(fn *Funcode, pc int32) {
 	c := t.cx()
-	c.skipFn, c.skipPC = fn, pc
+	c.skipFn, c.skipPC, c.skipRed = fn, pc, t.reductions
 }
