@@ -240,6 +240,21 @@ class Workbench {
     return h.jsonValue();
   }
 
+  /**
+   * setPanes collapses (expanded false) or expands the side bar's views
+   * titled titles, by their headers: a crowded side bar leaves a view too
+   * little room to render the rows a test looks for.
+   */
+  async setPanes(titles, expanded) {
+    for (const title of titles) {
+      const h = await this.page.$(`.pane-header[aria-label^="${title}"][aria-expanded="${!expanded}"]`);
+      if (h) {
+        await h.click();
+        await this.page.waitForSelector(`.pane-header[aria-label^="${title}"][aria-expanded="${expanded}"]`, { timeout: 5000 }).catch(() => {});
+      }
+    }
+  }
+
   /** viewPane returns a selector for the side bar's view titled title (header and body). */
   viewPane(title) {
     return `.pane:has(> .pane-header[aria-label^="${title}"])`;
