@@ -281,8 +281,25 @@ class Workbench {
 
   /** command runs a command through the Command Palette (F1). */
   async command(title) {
-    await this.page.keyboard.press('F1');
-    await this.page.waitForSelector('.quick-input-widget input', { visible: true });
+    // F1 opens the command palette; the title is typed only once its
+    // input has the focus (a widget still closing looks visible, and the
+    // keys would go to the editor under it)
+    const focused = () =>
+      this.page
+        .waitForFunction(
+          () => {
+            const i = document.querySelector('.quick-input-widget input');
+            return !!i && i.offsetParent !== null && document.activeElement === i;
+          },
+          { timeout: 5000, polling: 50 },
+        )
+        .then(() => true, () => false);
+    let open = false;
+    for (let i = 0; i < 3 && !open; i++) {
+      await this.page.keyboard.press('F1');
+      open = await focused();
+    }
+    if (!open) throw new Error(`the command palette did not open for ${title}`);
     await this.page.keyboard.type(title);
     await this.waitForText('.quick-input-list', new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'));
     await this.page.keyboard.press('Enter');
