@@ -45,10 +45,12 @@ func (c *session) onSetBreakpointsRequest(req *dap.SetBreakpointsRequest) {
 			specs = append(specs, dap.SourceBreakpoint{Line: l})
 		}
 	}
+	modes := c.rawModes("breakpoints")
 	if len(specs) == 0 {
 		delete(c.srcBps, path)
+		delete(c.srcModes, path)
 	} else {
-		c.srcBps[path] = specs
+		c.srcBps[path], c.srcModes[path] = specs, modes
 	}
 	out := make([]dap.Breakpoint, 0, len(specs))
 	if c.prog == nil || c.args.NoDebug {
@@ -64,7 +66,7 @@ func (c *session) onSetBreakpointsRequest(req *dap.SetBreakpointsRequest) {
 		}
 		c.pendingIDs[path] = ids
 	} else {
-		for _, b := range c.prog.SetBreakpoints(path, sourceSpecs(specs)) {
+		for _, b := range c.prog.SetBreakpoints(path, sourceSpecs(specs, modes)) {
 			out = append(out, c.breakpoint(b, &args.Source))
 		}
 	}
@@ -72,21 +74,21 @@ func (c *session) onSetBreakpointsRequest(req *dap.SetBreakpointsRequest) {
 }
 
 // sourceSpecs converts line breakpoints for inspect.
-func sourceSpecs(specs []dap.SourceBreakpoint) []inspect.BreakpointSpec {
+func sourceSpecs(specs []dap.SourceBreakpoint, modes []string) []inspect.BreakpointSpec {
 	out := make([]inspect.BreakpointSpec, 0, len(specs))
-	for _, sp := range specs {
+	for i, sp := range specs {
 		out = append(out, inspect.BreakpointSpec{Line: sp.Line, Condition: sp.Condition,
-			HitCondition: sp.HitCondition, LogMessage: sp.LogMessage})
+			HitCondition: sp.HitCondition, LogMessage: sp.LogMessage, Mode: modeAt(modes, i)})
 	}
 	return out
 }
 
 // funcSpecs converts function breakpoints for inspect.
-func funcSpecs(specs []dap.FunctionBreakpoint) []inspect.FunctionBreakpointSpec {
+func funcSpecs(specs []dap.FunctionBreakpoint, modes []string) []inspect.FunctionBreakpointSpec {
 	out := make([]inspect.FunctionBreakpointSpec, 0, len(specs))
-	for _, sp := range specs {
+	for i, sp := range specs {
 		out = append(out, inspect.FunctionBreakpointSpec{Name: sp.Name, Condition: sp.Condition,
-			HitCondition: sp.HitCondition})
+			HitCondition: sp.HitCondition, Mode: modeAt(modes, i)})
 	}
 	return out
 }
@@ -114,7 +116,7 @@ func (c *session) breakpoint(b inspect.Breakpoint, src *dap.Source) dap.Breakpoi
 
 func (c *session) onSetFunctionBreakpointsRequest(req *dap.SetFunctionBreakpointsRequest) {
 	specs := req.Arguments.Breakpoints
-	c.funcBps = specs
+	c.funcBps, c.funcModes = specs, c.rawModes("breakpoints")
 	out := make([]dap.Breakpoint, 0, len(specs))
 	if c.prog == nil || c.args.NoDebug {
 		ids := make([]int, 0, len(specs))
@@ -125,7 +127,7 @@ func (c *session) onSetFunctionBreakpointsRequest(req *dap.SetFunctionBreakpoint
 		}
 		c.pendingIDs[""] = ids
 	} else {
-		for _, b := range c.prog.SetFunctionBreakpoints(funcSpecs(specs)) {
+		for _, b := range c.prog.SetFunctionBreakpoints(funcSpecs(specs, c.funcModes)) {
 			out = append(out, c.breakpoint(b, nil))
 		}
 	}
@@ -138,9 +140,11 @@ func (c *session) onSetExceptionBreakpointsRequest(req *dap.SetExceptionBreakpoi
 	for _, f := range a.Filters {
 		filters = append(filters, inspect.ExceptionFilter{Mode: f})
 	}
-	for _, o := range a.FilterOptions {
+	modes := c.rawModes("filterOptions")
+	for i, o := range a.FilterOptions {
 		// the condition names the exception classes it is limited to
-		filters = append(filters, inspect.ExceptionFilter{Mode: o.FilterId, Classes: inspect.ParseClassList(o.Condition)})
+		filters = append(filters, inspect.ExceptionFilter{Mode: o.FilterId, Classes: inspect.ParseClassList(o.Condition),
+			StopMode: modeAt(modes, i)})
 	}
 	out := make([]dap.Breakpoint, 0, len(filters))
 	for _, f := range filters {
@@ -182,7 +186,7 @@ func (c *session) applyExceptionFilters() error {
 	for _, f := range c.excFilters {
 		uncaught = uncaught || f.Mode == filterUncaught
 		all = all || f.Mode == filterAll
-		classes = classes || len(f.Classes) > 0
+		classes = classes || len(f.Classes) > 0 || f.StopMode != ""
 	}
 	if !classes && len(c.excOptions) == 0 {
 		c.prog.SetExceptionBreakpoints(uncaught, all)
@@ -198,11 +202,11 @@ func (c *session) applyBreakpoints() {
 		return
 	}
 	for file, specs := range c.srcBps {
-		placed := c.prog.SetBreakpoints(file, sourceSpecs(specs))
+		placed := c.prog.SetBreakpoints(file, sourceSpecs(specs, c.srcModes[file]))
 		c.announce(file, placed, c.source(file))
 	}
 	if len(c.funcBps) > 0 {
-		c.announce("", c.prog.SetFunctionBreakpoints(funcSpecs(c.funcBps)), nil)
+		c.announce("", c.prog.SetFunctionBreakpoints(funcSpecs(c.funcBps, c.funcModes)), nil)
 	}
 	c.applyExceptionFilters()
 }

@@ -171,7 +171,14 @@ func (c *session) customRequest(content []byte) bool {
 		}
 	}
 	c.past.seq = head.Seq
-	body, err := c.runCustom(head.Command, derefArgs(args))
+	var body any
+	var err error
+	run := func() { body, err = c.runCustom(head.Command, derefArgs(args)) }
+	if stillCustom[head.Command] {
+		c.stillRequest(run) // (reads threads that may be held alone: nonstop.go)
+	} else {
+		run()
+	}
 	c.past.seq = 0
 	if errors.Is(err, inspect.ErrCancelled) {
 		c.sendErrorResponse(head.Seq, head.Command, customErrID(err), "cancelled")
@@ -186,6 +193,12 @@ func (c *session) customRequest(content []byte) bool {
 		Body: body})
 	return true
 }
+
+// stillCustom are the custom requests that read the program's threads:
+// while it runs with threads held alone (non-stop), they read them
+// between two dispatches.
+var stillCustom = map[string]bool{api.CmdScheduler: true, api.CmdWaitGraph: true, api.CmdThreads: true,
+	api.CmdThreadGroups: true, api.CmdDisassemble: true, api.CmdLeaks: true, api.CmdNonStop: true}
 
 // derefArgs returns the value a pointer to arguments points to.
 func derefArgs(p any) any { return reflect.ValueOf(p).Elem().Interface() }

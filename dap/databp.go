@@ -73,9 +73,10 @@ func (c *session) onSetDataBreakpointsRequest(req *dap.SetDataBreakpointsRequest
 		return
 	}
 	var specs []inspect.DataBreakpointSpec
-	for _, b := range bps {
+	modes := c.rawModes("breakpoints")
+	for i, b := range bps {
 		specs = append(specs, inspect.DataBreakpointSpec{DataID: b.DataId, AccessType: string(b.AccessType),
-			Condition: b.Condition, HitCondition: b.HitCondition})
+			Condition: b.Condition, HitCondition: b.HitCondition, Mode: modeAt(modes, i)})
 	}
 	for _, b := range c.prog.SetDataBreakpoints(specs) {
 		d := c.breakpoint(b, nil)

@@ -65,9 +65,10 @@ func (c *session) onSetInstructionBreakpointsRequest(req *dap.SetInstructionBrea
 		return
 	}
 	var specs []inspect.InstructionBreakpointSpec
-	for _, b := range req.Arguments.Breakpoints {
+	modes := c.rawModes("breakpoints")
+	for i, b := range req.Arguments.Breakpoints {
 		specs = append(specs, inspect.InstructionBreakpointSpec{Ref: b.InstructionReference, Offset: b.Offset,
-			Condition: b.Condition, HitCondition: b.HitCondition})
+			Condition: b.Condition, HitCondition: b.HitCondition, Mode: modeAt(modes, i)})
 	}
 	placed := c.prog.SetInstructionBreakpoints(specs)
 	out := make([]dap.Breakpoint, 0, len(placed))

@@ -44,14 +44,16 @@
 //	denyFs       no file access at all
 //	token        the server's token, if it has one
 //	race         detect data races (one carrier): a race stops the thread
+//	nonStop      breakpoints without a mode stop their thread only, pause pauses one thread
 //	stdin        a file the program reads as its input (relative to cwd)
 //	console      internalConsole (default), integratedTerminal or externalTerminal (runInTerminal)
 //
 // Limits out of range are refused with the words the command line uses.
 // A compile error fails the launch with the file:line:col report as its
-// message (error id api.ErrCompile). Attach takes only token: it pauses the program the Server was
-// made for (NewAttachServer), and disconnect without terminateDebuggee
-// leaves it running without breakpoints.
+// message (error id api.ErrCompile). Attach takes only token and nonStop: it pauses the program the
+// Server was made for (NewAttachServer), and disconnect without
+// terminateDebuggee leaves it running without breakpoints (the threads
+// held alone let go).
 //
 // # What goes beyond the protocol
 //

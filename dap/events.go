@@ -51,7 +51,7 @@ func (l *listener) Stopped(info inspect.StopInfo) {
 	case inspect.ReasonSched:
 		body.Reason = "pause"
 	}
-	stop := &api.Stop{Reason: string(info.Reason), Back: info.Back, Reload: info.Reload}
+	stop := &api.Stop{Reason: string(info.Reason), Back: info.Back, Reload: info.Reload, Held: !info.AllThreadsStopped, Recorded: info.Recorded}
 	if ch := info.Change; ch != nil {
 		stop.Change = &api.DataChange{Name: ch.Name, Old: ch.Old, New: ch.New, Read: ch.Read}
 	}

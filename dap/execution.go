@@ -52,6 +52,7 @@ func (c *session) onContinueRequest(req *dap.ContinueRequest) {
 		return
 	}
 	args := req.Arguments
+	alone := c.prog.ThreadHeld(int64(args.ThreadId)) // held alone: resumed alone (non-stop)
 	if err := c.prog.Continue(int64(args.ThreadId), args.SingleThread); err != nil {
 		if errors.Is(err, inspect.ErrNoThread) {
 			err = fmt.Errorf("no thread %d", args.ThreadId)
@@ -59,9 +60,13 @@ func (c *session) onContinueRequest(req *dap.ContinueRequest) {
 		c.sendError(req, errID(err, errExecution), fmt.Sprintf("continue: %v", err))
 		return
 	}
-	c.resumed()
+	if alone {
+		c.resumedThread(int64(args.ThreadId))
+	} else {
+		c.resumed()
+	}
 	c.respond(&dap.ContinueResponse{Response: newResponse(req),
-		Body: dap.ContinueResponseBody{AllThreadsContinued: !args.SingleThread}})
+		Body: dap.ContinueResponseBody{AllThreadsContinued: !args.SingleThread && !alone}})
 }
 
 func (c *session) onNextRequest(req *dap.NextRequest) {
@@ -114,7 +119,8 @@ func (c *session) step(req dap.RequestMessage, tid int, kind inspect.StepKind, s
 	}
 	var err error
 	run := func() { err = stepFn(int64(tid), kind, single) }
-	if sch := c.prog.Scheduler(); sch != nil {
+	alone := c.prog.ThreadHeld(int64(tid))
+	if sch := c.prog.Scheduler(); sch != nil && !alone {
 		// The step's quanta run here, and its stopped event goes out with
 		// the response (handle holds the events): no hand-off to the
 		// carrier and back.
@@ -129,7 +135,11 @@ func (c *session) step(req dap.RequestMessage, tid int, kind inspect.StepKind, s
 		c.sendError(req, errID(err, errExecution), fmt.Sprintf("%s: %v", cmd, err))
 		return false
 	}
-	c.resumed()
+	if alone {
+		c.resumedThread(int64(tid)) // (a thread held alone steps alone)
+	} else {
+		c.resumed()
+	}
 	return true
 }
 

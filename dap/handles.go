@@ -23,11 +23,23 @@ func (h *handles[T]) add(v T) int {
 
 // get returns the value of id.
 func (h *handles[T]) get(id int) (T, bool) {
-	if id < 1 || id > len(h.items) {
-		var zero T
+	var zero T
+	if id < 1 || id > len(h.items) || h.items[id-1] == zero {
 		return zero, false
 	}
 	return h.items[id-1], true
+}
+
+// drop forgets the ids of the values gone says are gone (the other ids
+// keep their values; new ids are not reused).
+func (h *handles[T]) drop(gone func(T) bool) {
+	var zero T
+	for i, v := range h.items {
+		if v != zero && gone(v) {
+			delete(h.ids, v)
+			h.items[i] = zero
+		}
+	}
 }
 
 // reset forgets every id.

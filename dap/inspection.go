@@ -120,7 +120,11 @@ func threadName(t inspect.ThreadInfo) string {
 		parts = append(parts, t.Func)
 	}
 	state := t.State
-	if t.WaitReason != "" {
+	switch {
+	case t.Held && t.WaitReason != "":
+		state = "stopped, " + t.WaitReason // held alone (non-stop) while parked
+	case t.Held:
+	case t.WaitReason != "":
 		state = t.WaitReason
 	}
 	if state != "" {

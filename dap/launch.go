@@ -83,6 +83,7 @@ type launchArgs struct {
 	DenyFS      bool     `json:"denyFs"`      // no file access at all
 	Token       string   `json:"token"`       // the server's token, if it has one
 	Race        bool     `json:"race"`        // detect data races (one carrier): a race stops with reason "data race"
+	NonStop     bool     `json:"nonStop"`     // breakpoints without a mode stop their thread only; pause pauses one thread
 	Stdin       string   `json:"stdin"`       // a file the program reads as its input (relative to cwd)
 	Console     string   `json:"console"`     // internalConsole (default), integratedTerminal or externalTerminal (console.go)
 }
@@ -140,7 +141,8 @@ func (c *session) onInitializeRequest(req *dap.InitializeRequest) {
 	}
 	c.initialized = true
 	c.client = readClientCaps(c.raw, req.Arguments)
-	c.respond(&initializeResponse{Response: newResponse(req), Body: capabilities171{Capabilities: capabilities(), SupportsANSIStyling: true}})
+	c.respond(&initializeResponse{Response: newResponse(req), Body: capabilities171{Capabilities: capabilities(), SupportsANSIStyling: true,
+		BreakpointModes: breakpointModes()}})
 	c.send(&dap.InitializedEvent{Event: newEvent("initialized")})
 }
 
@@ -243,6 +245,7 @@ func (c *session) launch(args launchArgs) error {
 		DebugLog:    c.srv.DebugLog,
 		Replay:      args.Replay,
 		Race:        args.Race,
+		NonStop:     args.NonStop,
 	}
 	if args.Replay != "" {
 		cfg.Program = ""
@@ -274,7 +277,8 @@ func (c *session) launch(args launchArgs) error {
 
 func (c *session) onAttachRequest(req *dap.AttachRequest) {
 	var args struct {
-		Token string `json:"token"`
+		Token   string `json:"token"`
+		NonStop bool   `json:"nonStop"` // as launch's
 	}
 	decodeArgs(req.Arguments, &args) // a token of the wrong type is no token
 	if !c.checkToken(req, args.Token) {
@@ -304,6 +308,7 @@ func (c *session) onAttachRequest(req *dap.AttachRequest) {
 		c.sendError(req, errAttach, fmt.Sprintf("attach: %v", err))
 		return
 	}
+	p.SetNonStop(args.NonStop)
 	c.handshakeDone()
 	c.respond(&dap.AttachResponse{Response: newResponse(req)})
 }
@@ -356,11 +361,12 @@ func (c *session) detach() {
 	}
 	p.SetFunctionBreakpoints(nil)
 	p.SetExceptionBreakpoints(false, false)
-	c.srcBps = map[string][]dap.SourceBreakpoint{}
-	c.funcBps, c.excFilters, c.excOptions = nil, nil, nil
+	c.srcBps, c.srcModes = map[string][]dap.SourceBreakpoint{}, map[string][]string{}
+	c.funcBps, c.funcModes, c.excFilters, c.excOptions = nil, nil, nil, nil
 	c.srv.mux.set(nil)
 	c.resumed()
-	p.Continue(0, false) // ErrRunning if it runs already: fine
+	p.SetNonStop(false)
+	p.Continue(0, false) // ErrRunning if it runs already (the threads held alone are let go): fine
 }
 
 func (c *session) onTerminateRequest(req *dap.TerminateRequest) {

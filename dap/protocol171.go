@@ -81,6 +81,9 @@ type evalPosition struct {
 type capabilities171 struct {
 	dap.Capabilities
 	SupportsANSIStyling bool `json:"supportsANSIStyling,omitempty"`
+	// BreakpointModes (DAP 1.65): the modes of non-stop debugging
+	// (nonstop.go).
+	BreakpointModes []breakpointMode `json:"breakpointModes,omitempty"`
 }
 
 // initializeResponse is the response to initialize.

@@ -392,7 +392,7 @@ func (c *session) dispatch(req dap.RequestMessage) {
 	case *dap.SetExceptionBreakpointsRequest: // Optional (capability 'exceptionBreakpointFilters')
 		c.onSetExceptionBreakpointsRequest(req)
 	case *dap.ExceptionInfoRequest: // Optional (capability 'supportsExceptionInfoRequest')
-		c.onExceptionInfoRequest(req)
+		c.stillRequest(func() { c.onExceptionInfoRequest(req) })
 	case *dap.ContinueRequest: // Required
 		c.onContinueRequest(req)
 	case *dap.NextRequest: // Required
@@ -410,21 +410,21 @@ func (c *session) dispatch(req dap.RequestMessage) {
 	case *dap.ThreadsRequest: // Required
 		c.onThreadsRequest(req)
 	case *dap.StackTraceRequest: // Required
-		c.cancellable(req, func() { c.onStackTraceRequest(req) })
+		c.cancellable(req, func() { c.stillRequest(func() { c.onStackTraceRequest(req) }) })
 	case *dap.ScopesRequest: // Required
-		c.onScopesRequest(req)
+		c.stillRequest(func() { c.onScopesRequest(req) })
 	case *dap.VariablesRequest: // Required
-		c.cancellable(req, func() { c.onVariablesRequest(req) })
+		c.cancellable(req, func() { c.stillRequest(func() { c.onVariablesRequest(req) }) })
 	case *dap.EvaluateRequest: // Required
-		c.cancellable(req, func() { c.onEvaluateRequest(req) })
+		c.cancellable(req, func() { c.stillRequest(func() { c.onEvaluateRequest(req) }) })
 	case *dap.SetVariableRequest: // Optional (capability 'supportsSetVariable')
-		c.onSetVariableRequest(req)
+		c.stillRequest(func() { c.onSetVariableRequest(req) })
 	case *dap.SourceRequest: // Required
 		c.onSourceRequest(req)
 	case *dap.LoadedSourcesRequest: // Optional (capability 'supportsLoadedSourcesRequest')
 		c.onLoadedSourcesRequest(req)
 	case *dap.DisassembleRequest: // Optional (capability 'supportsDisassembleRequest')
-		c.onDisassembleRequest(req)
+		c.stillRequest(func() { c.onDisassembleRequest(req) })
 	case *dap.SetInstructionBreakpointsRequest: // Optional (capability 'supportsInstructionBreakpoints')
 		c.onSetInstructionBreakpointsRequest(req)
 	case *dap.TerminateThreadsRequest: // Optional (capability 'supportsTerminateThreadsRequest')
@@ -436,17 +436,17 @@ func (c *session) dispatch(req dap.RequestMessage) {
 	case *dap.GotoRequest: // Optional (capability 'supportsGotoTargetsRequest')
 		c.onGotoRequest(req)
 	case *dap.DataBreakpointInfoRequest: // Optional (capability 'supportsDataBreakpoints')
-		c.onDataBreakpointInfoRequest(req)
+		c.stillRequest(func() { c.onDataBreakpointInfoRequest(req) })
 	case *dap.SetDataBreakpointsRequest: // Optional (capability 'supportsDataBreakpoints')
 		c.onSetDataBreakpointsRequest(req)
 	case *dap.CompletionsRequest: // Optional (capability 'supportsCompletionsRequest')
-		c.onCompletionsRequest(req)
+		c.stillRequest(func() { c.onCompletionsRequest(req) })
 	case *dap.SetExpressionRequest: // Optional (capability 'supportsSetExpression')
-		c.onSetExpressionRequest(req)
+		c.stillRequest(func() { c.onSetExpressionRequest(req) })
 	case *dap.BreakpointLocationsRequest: // Optional (capability 'supportsBreakpointLocationsRequest')
 		c.onBreakpointLocationsRequest(req)
 	case *dap.StepInTargetsRequest: // Optional (capability 'supportsStepInTargetsRequest')
-		c.onStepInTargetsRequest(req)
+		c.stillRequest(func() { c.onStepInTargetsRequest(req) })
 	case *dap.CancelRequest: // Optional (capability 'supportsCancelRequest')
 		c.onCancelRequest(req)
 	default:
@@ -507,6 +507,9 @@ type session struct {
 	srcNames     sourceNames     // the names sources are shown by (sources.go)
 	srcBps       map[string][]dap.SourceBreakpoint
 	funcBps      []dap.FunctionBreakpoint
+	// the modes of srcBps and funcBps (DAP 1.65; "": the session's)
+	srcModes  map[string][]string
+	funcModes []string
 	// Breakpoint ids the client sees are the session's own: a breakpoint
 	// set before launch gets one at once and keeps it when the program
 	// places it. bpIDs maps inspect's ids to them; pendingIDs holds the
@@ -540,7 +543,7 @@ type frameRef struct {
 
 func newSession(srv *Server, rw io.ReadWriteCloser) *session {
 	return &session{srv: srv, rw: rw, r: bufio.NewReader(&headerLimitReader{r: rw}),
-		srcBps: map[string][]dap.SourceBreakpoint{}, bpIDs: map[int]int{}, pendingIDs: map[string][]int{},
+		srcBps: map[string][]dap.SourceBreakpoint{}, srcModes: map[string][]string{}, bpIDs: map[int]int{}, pendingIDs: map[string][]int{},
 		live: map[int64]bool{}, names: map[int64]string{}, notedStop: -1}
 }
 

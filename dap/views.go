@@ -10,7 +10,7 @@ import (
 
 // apiThread is a thread as the custom requests show it.
 func (c *session) apiThread(t inspect.ThreadInfo) api.Thread {
-	th := api.Thread{ID: t.ID, Name: t.Name, State: t.State, WaitReason: t.WaitReason, Function: t.Func, Line: t.Line, Stopped: t.Stopped,
+	th := api.Thread{ID: t.ID, Name: t.Name, State: t.State, WaitReason: t.WaitReason, Function: t.Func, Line: t.Line, Stopped: t.Stopped, Held: t.Held,
 		Parent: t.Parent, SpawnedAt: c.place(t.Spawn)}
 	if t.File != "" {
 		th.Source = c.source(t.File)

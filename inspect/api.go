@@ -98,6 +98,10 @@ type Config struct {
 	// access races with an earlier one stops (ReasonDataRace). One
 	// carrier.
 	Race bool
+	// NonStop makes ModeThread the mode of the breakpoints and exception
+	// filters that name none, and a Pause of one thread hold it alone
+	// (see SetNonStop and nonstop.go).
+	NonStop bool
 }
 
 // StopReason says why the program stopped (the DAP `stopped` reasons).
@@ -132,6 +136,13 @@ type StopInfo struct {
 	Reload int
 	// Change is what a data breakpoint stopped at (ReasonData).
 	Change *DataChange
+	// Recorded says the stop is a hold the recording makes again: the
+	// session is in the past of its recording, where the debugger held
+	// the thread there (non-stop; AllThreadsStopped is false).
+	Recorded bool
+	// hold: the stop holds its thread alone (ModeThread), decided inside
+	// the dispatch (hooks.go)
+	hold bool
 }
 
 // DataChange is the access a data breakpoint stopped at: Name changed
@@ -145,10 +156,12 @@ type DataChange struct {
 // Listener receives a session's events. Calls are serialised.
 type Listener interface {
 	// Stopped: the program stopped (every thread is parked at an
-	// instruction boundary).
+	// instruction boundary), or, with AllThreadsStopped false (non-stop),
+	// the debugger holds the stop's thread while the others run.
 	Stopped(StopInfo)
 	// Continued: the program resumed (threadID is the thread asked to run;
-	// all reports whether every thread runs).
+	// all reports whether every thread runs), or, with all false, thread
+	// threadID was let go on (a single-thread resume, or a held thread).
 	Continued(threadID int64, all bool)
 	// ThreadStarted and ThreadExited report virtual threads.
 	ThreadStarted(id int64)
@@ -166,6 +179,7 @@ type BreakpointSpec struct {
 	Condition    string // NLang bool expression; empty: always
 	HitCondition string // "5", "==5", ">=5", ">5", "%5"
 	LogMessage   string // if set: print it (with {expr} interpolated) instead of stopping
+	Mode         string // ModeAll, ModeThread, or "": the session's (Config.NonStop)
 }
 
 // FunctionBreakpointSpec is a breakpoint on a function's first line:
@@ -174,6 +188,7 @@ type FunctionBreakpointSpec struct {
 	Name         string
 	Condition    string
 	HitCondition string
+	Mode         string // as BreakpointSpec's
 }
 
 // Breakpoint is a breakpoint as set: where it really is.
@@ -186,6 +201,7 @@ type Breakpoint struct {
 	Hits     int    // times reached with its condition true
 	Ignore   int    // hits still to be ignored (IgnoreBreakpoint)
 	Address  string // an instruction breakpoint's address
+	Mode     string // the mode asked for ("": the session's)
 }
 
 // StepKind selects a step.
@@ -208,6 +224,9 @@ type ThreadInfo struct {
 	File       string
 	Line       int
 	Stopped    bool // the thread the last stop is about
+	// Held says the debugger holds the thread while the others run
+	// (non-stop); its State is "stopped".
+	Held bool
 	// Parent is the thread that spawned it and Spawn where (views.go; 0
 	// and no place for main, or when sites were not recorded).
 	Parent int64

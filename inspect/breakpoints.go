@@ -30,6 +30,7 @@ type bp struct {
 	hitTest  func(int) bool
 	conds    map[trapKey]*compiled // the condition, compiled for each pc
 	logParts []logPart             // the log message, compiled for each pc
+	mode     string                // ModeAll, ModeThread or "" (the session's)
 }
 
 // same reports whether b was asked for with exactly these settings.
@@ -88,17 +89,19 @@ func canonPath(p string) string {
 func (s *Session) withWorldStopped(f func()) {
 	s.mu.Lock()
 	running := s.r.state == stateRunning
+	sch := s.r.sch
 	s.mu.Unlock()
-	if running {
-		s.r.sch.Pause() // returns once the current dispatch is over
+	if !running {
+		s.mu.Lock()
+		f()
+		s.mu.Unlock()
+		return
 	}
-	s.mu.Lock()
-	f()
-	still := s.r.state == stateRunning
-	s.mu.Unlock()
-	if running && still {
-		s.r.sch.Resume()
-	}
+	sch.Between(func() { // (the dispatch under way ends first)
+		s.mu.Lock()
+		f()
+		s.mu.Unlock()
+	})
 }
 
 // setTrapLocked adds a reference to a patched pc. Must hold s.mu with the
@@ -197,7 +200,7 @@ func parseHitCondition(s string) (func(int) bool, error) {
 func (b *bp) info(r *run) Breakpoint {
 	hits := r.count(b).hits
 	return Breakpoint{ID: b.id, Verified: b.verified, File: b.file, Line: b.line, Message: b.message,
-		Hits: hits, Ignore: r.s.bps.ignoring(b.id, hits), Address: b.instrAddress()}
+		Hits: hits, Ignore: r.s.bps.ignoring(b.id, hits), Address: b.instrAddress(), Mode: b.mode}
 }
 
 // keep gives a new breakpoint the identity of the one it replaces, and
@@ -301,13 +304,15 @@ func (s *Session) SetBreakpoints(file string, specs []BreakpointSpec) []Breakpoi
 		used := map[*bp]bool{}
 		var list []*bp
 		for _, sp := range specs {
-			b := &bp{file: file, req: sp.Line, line: sp.Line, cond: strings.TrimSpace(sp.Condition), hitCond: sp.HitCondition, logMsg: sp.LogMessage}
+			b := &bp{file: file, req: sp.Line, line: sp.Line, cond: strings.TrimSpace(sp.Condition), hitCond: sp.HitCondition, logMsg: sp.LogMessage, mode: sp.Mode}
 			t.keep(b, reuse(old, used, func(o *bp) bool { return o.req == sp.Line }, b.cond, b.hitCond, b.logMsg))
 			fn, pc, line, ok := s.locate(file, sp.Line)
 			hit, err := parseHitCondition(sp.HitCondition)
 			switch {
 			case err != nil:
 				b.message = err.Error()
+			case checkMode(sp.Mode) != nil:
+				b.message = checkMode(sp.Mode).Error()
 			case sp.Line < 1:
 				b.message = fmt.Sprintf("line %d: lines start at 1", sp.Line)
 			case !ok:
@@ -354,7 +359,7 @@ func (s *Session) SetFunctionBreakpoints(specs []FunctionBreakpointSpec) []Break
 		used := map[*bp]bool{}
 		for _, sp := range specs {
 			name := strings.TrimSpace(sp.Name)
-			b := &bp{isFunc: true, name: name, cond: strings.TrimSpace(sp.Condition), hitCond: sp.HitCondition}
+			b := &bp{isFunc: true, name: name, cond: strings.TrimSpace(sp.Condition), hitCond: sp.HitCondition, mode: sp.Mode}
 			t.keep(b, reuse(old, used, func(o *bp) bool { return o.name == name }, b.cond, b.hitCond, ""))
 			hit, err := parseHitCondition(sp.HitCondition)
 			var fns []*vm.Funcode
@@ -366,6 +371,8 @@ func (s *Session) SetFunctionBreakpoints(specs []FunctionBreakpointSpec) []Break
 			switch {
 			case err != nil:
 				b.message = err.Error()
+			case checkMode(sp.Mode) != nil:
+				b.message = checkMode(sp.Mode).Error()
 			case len(fns) == 0:
 				b.message = fmt.Sprintf("no function %s (write func or Class.method)", name)
 			default:

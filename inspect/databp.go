@@ -45,6 +45,7 @@ type DataBreakpointSpec struct {
 	AccessType   string // AccessWrite (default) or AccessReadWrite
 	HitCondition string
 	Condition    string // not supported: the breakpoint is refused
+	Mode         string // as BreakpointSpec's
 }
 
 type watchKind int
@@ -123,6 +124,7 @@ type watch struct {
 	hitTest func(int) bool
 	hits    int
 	traps   []trapKey // the instructions that may touch it
+	mode    string    // ModeAll, ModeThread or "" (the session's)
 }
 
 // pendingCheck is an instruction that touched a watched location: the
@@ -170,7 +172,7 @@ type localKey struct {
 // DataBreakpointInfo says whether the variable name among the children of
 // variables reference ref can be watched, and gives its data id.
 func (s *Session) DataBreakpointInfo(ref int, name string) (DataInfo, error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return DataInfo{}, err
 	}
 	n, err := s.node(ref)
@@ -277,6 +279,8 @@ func (s *Session) SetDataBreakpoints(specs []DataBreakpointSpec) []Breakpoint {
 				b.Message = "data breakpoints take no condition (use a hit count)"
 			case herr != nil:
 				b.Message = herr.Error()
+			case checkMode(sp.Mode) != nil:
+				b.Message = checkMode(sp.Mode).Error()
 			}
 			var w *watch
 			for _, o := range old {
@@ -290,7 +294,8 @@ func (s *Session) SetDataBreakpoints(specs []DataBreakpointSpec) []Breakpoint {
 			}
 			b.ID = w.id
 			if b.Message == "" {
-				w.loc, w.read, w.hitTest, w.traps = loc, sp.AccessType == AccessReadWrite, hit, nil
+				w.loc, w.read, w.hitTest, w.traps, w.mode = loc, sp.AccessType == AccessReadWrite, hit, nil, sp.Mode
+				b.Mode = sp.Mode
 				s.patchWatchLocked(w)
 				d.watches = append(d.watches, w)
 				s.precheckStoppedLocked(w)
@@ -538,7 +543,9 @@ func (s *Session) decideLocked(p *pendingCheck) *StopInfo {
 	if w.hitTest != nil && !w.hitTest(w.hits) {
 		return nil
 	}
-	return s.dataStop(w, p.old, now, p.read, "Data breakpoint")
+	info := s.dataStop(w, p.old, now, p.read, "Data breakpoint")
+	info.hold = s.threadModeLocked(w.mode) // (nonstop.go)
+	return info
 }
 
 // mergeDataStops returns the stop of a trap where data breakpoints

@@ -96,7 +96,7 @@ type Instruction struct {
 // instruction patched for a breakpoint is shown as compiled, marked
 // [trap]).
 func (s *Session) Disassemble(ref string, offset, instrOffset, count int) ([]Instruction, error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return nil, err
 	}
 	if count < 0 || count > 100000 {

@@ -19,7 +19,7 @@ import (
 // setVariable) and is converted to the place's type. It returns the new
 // value.
 func (s *Session) SetExpression(threadID int64, depth int, expr, value string) (out Var, err error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return Var{}, err
 	}
 	defer func() { s.afterChange(err, "a variable was set") }() // a new future (reverse.go)
@@ -177,7 +177,7 @@ func (s *Session) Completions(threadID int64, depth int, text string, col int) (
 			out = append(out, Completion{Label: label, Type: typ, Detail: detail, Start: start, Length: len(word)})
 		}
 	}
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return nil, err
 	}
 	t, err := s.evalThread(threadID)

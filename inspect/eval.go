@@ -202,6 +202,9 @@ func (s *Session) evalThread(threadID int64) (*vm.Thread, error) {
 	}
 	s.mu.Lock()
 	t := s.r.stopped
+	if s.r.state == stateRunning {
+		t = s.r.lastHeld // non-stop: the thread held last
+	}
 	s.mu.Unlock()
 	if t == nil || t.Done() {
 		t = s.r.sch.Main()
@@ -219,7 +222,7 @@ func (s *Session) evalThread(threadID int64) (*vm.Thread, error) {
 // expressions fail with ErrCallsNotAllowed before they run. Every
 // evaluation runs under EvalStepLimit.
 func (s *Session) Evaluate(threadID int64, depth int, expr string, ctx EvalContext) (Var, error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return Var{}, err
 	}
 	t, err := s.evalThread(threadID)
@@ -265,7 +268,7 @@ func pathExpr(expr string) string {
 // variable's new value.
 func (s *Session) SetVariable(ref int, name, value string) (out Var, err error) {
 	defer func() { s.afterSet(err) }() // a new future (reverse.go)
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return Var{}, err
 	}
 	n, err := s.node(ref)

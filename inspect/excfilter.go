@@ -13,6 +13,9 @@ import (
 type ExceptionFilter struct {
 	Mode    string
 	Classes []string
+	// StopMode is the breakpoint mode of its stops: ModeAll, ModeThread
+	// or "" (the session's).
+	StopMode string
 }
 
 // ExceptionOption is a DAP exceptionOptions entry: for exceptions of the
@@ -34,6 +37,7 @@ type excRules struct {
 type excRule struct {
 	mode    string // "always", "unhandled", "never"
 	classes []*vm.Class
+	stop    string // the breakpoint mode of its stops ("": the session's)
 }
 
 func (r excRule) matches(c *vm.Class) bool {
@@ -49,8 +53,8 @@ func (r excRule) matches(c *vm.Class) bool {
 }
 
 // mode returns how a throw of an exception of class c stops ("always",
-// "unhandled", or "" for no stop).
-func (r *excRules) mode(c *vm.Class, caught bool) string {
+// "unhandled", or "" for no stop), and the breakpoint mode of the stop.
+func (r *excRules) mode(c *vm.Class, caught bool) (string, string) {
 	decide := func(m string) string {
 		switch {
 		case m == "always":
@@ -62,17 +66,17 @@ func (r *excRules) mode(c *vm.Class, caught bool) string {
 	}
 	for _, o := range r.options {
 		if o.matches(c) {
-			return decide(o.mode)
+			return decide(o.mode), ""
 		}
 	}
 	for _, f := range r.filters {
 		if f.matches(c) {
 			if m := decide(f.mode); m != "" {
-				return m
+				return m, f.stop
 			}
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // SetExceptionFilters selects exception stops by filters limited to
@@ -109,7 +113,10 @@ func (s *Session) SetExceptionFilters(filters []ExceptionFilter, options []Excep
 		default:
 			return fmt.Errorf("unknown exception filter %q (want uncaught or all)", f.Mode)
 		}
-		r.filters = append(r.filters, excRule{mode: mode, classes: cs})
+		if err := checkMode(f.StopMode); err != nil {
+			return err
+		}
+		r.filters = append(r.filters, excRule{mode: mode, classes: cs, stop: f.StopMode})
 	}
 	for _, o := range options {
 		cs, err := resolve(o.Classes)

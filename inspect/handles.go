@@ -19,3 +19,14 @@ func (h *handles) get(ref int) (any, bool) {
 }
 
 func (h *handles) reset() { h.items = h.items[:0] }
+
+// drop expires the handles whose values gone says are gone (a thread
+// resumed alone, non-stop: its frames' handles), leaving the others'
+// references as they are.
+func (h *handles) drop(gone func(any) bool) {
+	for i, v := range h.items {
+		if v != nil && gone(v) {
+			h.items[i] = nil
+		}
+	}
+}

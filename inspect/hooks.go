@@ -20,6 +20,7 @@ type hook struct{ s *Session }
 func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	s := h.s
 	if info := s.checkData(t, fn, pc); info != nil {
+		s.holdIf(t, info) // ModeThread: t alone (nonstop.go)
 		s.mu.Lock()
 		s.r.pending[t] = info
 		s.mu.Unlock()
@@ -28,8 +29,10 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	s.mu.Lock()
 	k := trapKey{fn, pc}
 	var ret *retValue
-	if st := s.r.step; st != nil && st.thread == t && st.matches(t, fn, pc) {
-		info := &StopInfo{Reason: ReasonStep, Description: "Step"}
+	var stepInfo *StopInfo
+	if st := s.r.steps[t]; st != nil && st.matches(t, fn, pc) {
+		info := &StopInfo{Reason: ReasonStep, Description: "Step", hold: st.threadOnly}
+		stepInfo = info
 		if st.isReturn(t, fn, pc) {
 			ret = st.returned(t)
 			info.Description = "Step out"
@@ -44,6 +47,7 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		if ret == nil || len(s.bps.at[k]) == 0 || call == here || !isStmt(fn, pc) {
 			s.r.pending[t] = info
 			s.mu.Unlock()
+			s.holdIf(t, info)
 			return true
 		}
 		// the caller goes on at a line with a breakpoint: the breakpoint
@@ -64,12 +68,21 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		isFunc = isFunc || b.isFunc
 	}
 	if len(hit) == 0 {
-		return ret != nil // a step out's stop
+		if ret != nil { // a step out's stop
+			s.holdIf(t, stepInfo)
+		}
+		return ret != nil
 	}
 	if ret != nil {
 		ret.atCall = false // the stop shows the breakpoint's line
 	}
-	info := &StopInfo{Reason: ReasonBreakpoint, HitBreakpointIDs: hit, Description: "Breakpoint"}
+	s.mu.Lock()
+	hold := stepInfo == nil || stepInfo.hold
+	for _, b := range fired {
+		hold = hold && s.threadModeLocked(b.mode)
+	}
+	s.mu.Unlock()
+	info := &StopInfo{Reason: ReasonBreakpoint, HitBreakpointIDs: hit, Description: "Breakpoint", hold: hold}
 	if isFunc {
 		info.Reason = ReasonFunction
 		info.Description = "Function breakpoint"
@@ -81,6 +94,7 @@ func (h hook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	s.mu.Lock()
 	s.r.pending[t] = info
 	s.mu.Unlock()
+	s.holdIf(t, info)
 	return true
 }
 
@@ -116,11 +130,11 @@ func (h hook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
 	}
 	s := h.s
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	mode := ""
+	mode, stopMode := "", ""
 	switch {
 	case s.excRules != nil:
-		if mode = s.excRules.mode(exc.Class, caught); mode == "" {
+		if mode, stopMode = s.excRules.mode(exc.Class, caught); mode == "" {
+			s.mu.Unlock()
 			return false
 		}
 	case s.excAll:
@@ -128,6 +142,7 @@ func (h hook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
 	case s.excUnc && !caught:
 		mode = "unhandled"
 	default:
+		s.mu.Unlock()
 		return false
 	}
 	s.r.excStops[t.ID] = excStop{exc: exc, uncaught: !caught, breakmode: mode}
@@ -135,13 +150,16 @@ func (h hook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
 	if !caught {
 		desc = "Paused on uncaught exception"
 	}
-	s.r.pending[t] = &StopInfo{Reason: ReasonException, Description: desc, Text: vm.ExceptionString(exc)}
+	info := &StopInfo{Reason: ReasonException, Description: desc, Text: vm.ExceptionString(exc), hold: s.threadModeLocked(stopMode)}
+	s.r.pending[t] = info
+	s.mu.Unlock()
+	s.holdIf(t, info) // ModeThread: t alone (nonstop.go)
 	return true
 }
 
 // ExceptionInfo describes the exception threadID is stopped on.
 func (s *Session) ExceptionInfo(threadID int64) (ExceptionDetails, error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return ExceptionDetails{}, err
 	}
 	s.mu.Lock()

@@ -12,6 +12,7 @@ type InstructionBreakpointSpec struct {
 	Offset       int
 	Condition    string
 	HitCondition string
+	Mode         string // as BreakpointSpec's
 }
 
 // ReasonInstruction is the stop reason of an instruction breakpoint.
@@ -32,7 +33,7 @@ func (s *Session) SetInstructionBreakpoints(specs []InstructionBreakpointSpec) [
 		t.instrs = nil
 		used := map[*bp]bool{}
 		for _, sp := range specs {
-			b := &bp{isInstr: true, cond: strings.TrimSpace(sp.Condition), hitCond: sp.HitCondition}
+			b := &bp{isInstr: true, cond: strings.TrimSpace(sp.Condition), hitCond: sp.HitCondition, mode: sp.Mode}
 			fn, pc, err := s.ParseAddress(sp.Ref, sp.Offset)
 			if err == nil {
 				b.name = s.Address(fn, pc)
@@ -44,6 +45,8 @@ func (s *Session) SetInstructionBreakpoints(specs []InstructionBreakpointSpec) [
 				b.message = err.Error()
 			case herr != nil:
 				b.message = herr.Error()
+			case checkMode(sp.Mode) != nil:
+				b.message = checkMode(sp.Mode).Error()
 			default:
 				line, _ := fn.Pos(pc)
 				b.fn, b.pc, b.line, b.file, b.hitTest = fn, pc, int(line), canonPath(fn.File), hit

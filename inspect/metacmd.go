@@ -77,7 +77,7 @@ func (s *Session) FunctionCode(name string, threadID int64, depth int) (FuncCode
 			return FuncCode{}, fmt.Errorf("no function %s", name)
 		}
 	} else {
-		if err := s.checkStopped(); err != nil {
+		if err := s.checkInspect(); err != nil {
 			return FuncCode{}, err
 		}
 		t, err := s.thread(threadID)

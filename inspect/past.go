@@ -159,7 +159,7 @@ func (s *Session) CheckMoment(m Moment) error {
 // thread about to run the instruction (the write, the line) the answer
 // named.
 func (s *Session) Travel(m Moment) error {
-	if err := s.checkTravel(); err != nil {
+	if err := s.checkTravel(0, false); err != nil {
 		return err
 	}
 	mo, err := s.decodeMoment(m)

@@ -183,12 +183,17 @@ func quantumEnd(ev sched.Event, j *record.Journal) (moment, bool) {
 // noteEvent keeps the end of the last quantum, and stops the recording
 // once it is over budget (it reports true then).
 func (tt *timeTravel) noteEvent(ev sched.Event) bool {
-	m, ok := quantumEnd(ev, tt.j)
+	tt.lastMu.Lock()
+	j := tt.j
+	m, ok := quantumEnd(ev, j)
+	if ok {
+		tt.last = m
+	}
+	tt.lastMu.Unlock()
 	if !ok {
 		return false
 	}
-	tt.setLast(m)
-	if tt.stopped == "" && int64(tt.j.Size()) > tt.budget && tt.j.Stop() {
+	if tt.stopped == "" && int64(j.Size()) > tt.budget && j.Stop() {
 		tt.stopped = fmt.Sprintf("the recording reached its budget of %d MiB and was stopped", tt.budget>>20)
 		return true
 	}
@@ -209,6 +214,9 @@ type travelHook struct {
 	// the exception the target is a throw of, once reached
 	exc    *vm.Object
 	caught bool
+	// hit: the target was reached (a trap of the recording's holds is
+	// not the target's)
+	hit atomic.Bool
 }
 
 // throwMoment names the throw of exc by t (inside OnThrow).
@@ -224,6 +232,7 @@ func (h *travelHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 	m := moment{thread: t.ID, red: t.TrapReductions(), depth: t.Depth(), fn: fn, pc: pc, trap: true}
 	fired := h.countHits(t, fn, pc)
 	if h.target.trap && m == h.target {
+		h.hit.Store(true)
 		return true
 	}
 	if h.watch != nil {
@@ -266,6 +275,7 @@ func (h *travelHook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
 	if h.target.throw || h.watchThrow != nil {
 		m := throwMoment(t)
 		if h.target.throw && m == h.target {
+			h.hit.Store(true)
 			h.exc, h.caught = exc, caught
 			return true
 		}
@@ -403,8 +413,13 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 		if near != nil && near.thread == nil && ev.Thread != nil && ev.Thread.ID == target.thread {
 			near.thread = ev.Thread // (spawned after the copy the pass started from)
 		}
+		if ev.Kind == sched.EventIdle {
+			// only threads the recording holds could run, and it no
+			// longer releases them (it diverged): it cannot go on
+			p.finish(false)
+		}
 		armOn(ev)
-		if ev.Kind == sched.EventTrap && (target.trap || target.throw) {
+		if ev.Kind == sched.EventTrap && (target.trap || target.throw) && h.hit.Load() {
 			p.finish(true)
 		}
 		if !target.trap && !target.throw && !target.isStart() {
@@ -549,7 +564,9 @@ func (s *Session) adopt(p *pass, info StopInfo, t *vm.Thread) {
 		}
 		r.excStops[t.ID] = excStop{exc: h.exc, uncaught: !h.caught, breakmode: mode}
 	}
+	s.tt.lastMu.Lock()
 	s.tt.j = p.j
+	s.tt.lastMu.Unlock()
 	p.h.adopted.Store(true)
 	s.swap(r, info, t)
 }
@@ -579,15 +596,26 @@ func (s *Session) travelTo(target moment, info StopInfo) error {
 	return nil
 }
 
-// checkTravel checks that the session can go back now.
-func (s *Session) checkTravel() error {
+// checkTravel checks that the session can go back now. A session that
+// runs with threads held alone (non-stop) stops every thread first
+// (nonstop.go): about thread threadID if fromHeld and it is held.
+func (s *Session) checkTravel(threadID int64, fromHeld bool) error {
+	if err := s.checkRecording(); err != nil {
+		return err
+	}
+	s.stopForTravel(threadID, fromHeld)
+	return s.checkStopped()
+}
+
+// checkRecording checks that the session records (and still does).
+func (s *Session) checkRecording() error {
 	if s.tt == nil {
 		return s.NoRecordingReason()
 	}
 	if s.tt.stopped != "" {
 		return errors.New("going back is no longer possible: " + s.tt.stopped)
 	}
-	return s.checkStopped()
+	return nil
 }
 
 // ErrAfterSet is returned by StepBack and ReverseContinue after a
@@ -596,8 +624,8 @@ func (s *Session) checkTravel() error {
 var ErrAfterSet = errors.New("the execution was changed since the start (a variable set, a thread moved or a frame restarted): re-executing the program would not do it, so the session cannot find its way back from here (restart CHECKPOINT still goes to a checkpoint made before it)")
 
 // checkBack checks that the session can go back from the present.
-func (s *Session) checkBack() error {
-	if err := s.checkTravel(); err != nil {
+func (s *Session) checkBack(threadID int64, fromHeld bool) error {
+	if err := s.checkTravel(threadID, fromHeld); err != nil {
 		return err
 	}
 
@@ -639,7 +667,7 @@ func (s *Session) afterChange(err error, what string) {
 // function. The other threads are where they were at that moment. At the
 // start of the recording it stops at entry.
 func (s *Session) StepBack(threadID int64, kind StepKind) error {
-	if err := s.checkBack(); err != nil {
+	if err := s.checkBack(threadID, true); err != nil {
 		return err
 	}
 	t, err := s.thread(threadID)
@@ -753,7 +781,7 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 // says stop; logpoints never stop), or to the start of the recording if
 // there is none.
 func (s *Session) ReverseContinue(threadID int64) error {
-	if err := s.checkBack(); err != nil {
+	if err := s.checkBack(threadID, false); err != nil {
 		return err
 	}
 	now := s.present()
@@ -859,7 +887,10 @@ func (s *Session) When() (Where, error) {
 // AddCheckpoint names the present (REPL checkpoint NOTE) and returns the
 // checkpoint.
 func (s *Session) AddCheckpoint(note string) (Checkpoint, error) {
-	if err := s.checkTravel(); err != nil {
+	if err := s.checkRecording(); err != nil {
+		return Checkpoint{}, err
+	}
+	if err := s.checkStopped(); err != nil {
 		return Checkpoint{}, err
 	}
 	now := s.present()
@@ -879,7 +910,7 @@ func (s *Session) Checkpoints() []Checkpoint {
 
 // RestartAt goes to checkpoint id (REPL restart ID): forward or back.
 func (s *Session) RestartAt(id int) error {
-	if err := s.checkTravel(); err != nil {
+	if err := s.checkTravel(0, false); err != nil {
 		return err
 	}
 	for _, cp := range s.tt.checkpoints {

@@ -15,7 +15,10 @@ import (
 // Dump writes the present as a dump (REPL dump FILE): the recording so
 // far and the present moment. nlangdbg debug --core FILE opens it there.
 func (s *Session) Dump(path string) error {
-	if err := s.checkTravel(); err != nil {
+	if err := s.checkRecording(); err != nil {
+		return err
+	}
+	if err := s.checkStopped(); err != nil {
 		return err
 	}
 	if s.tt.sets > 0 {

@@ -28,8 +28,10 @@ type run struct {
 	// queued are stops of other threads that happened while the program
 	// was stopping or stopped (several carriers): the next Continue or
 	// Step reports the first instead of resuming.
-	queued  []queuedStop
-	step    *stepReq
+	queued []queuedStop
+	// steps are the steps under way, by thread: one in all-stop mode,
+	// one per held thread stepped alone in non-stop mode (nonstop.go)
+	steps   map[*vm.Thread]*stepReq
 	returns map[*vm.Thread]*retValue // decided with pending: a step out's return
 	ret     *retValue                // the last stop's, if a step out
 	// stoppedAt is the scheduler's clock at the last stop
@@ -47,6 +49,13 @@ type run struct {
 	carrierDone chan struct{}
 	// counts are the breakpoints' hit counts in this run (decide).
 	counts map[*bp]*bpCount
+	// Non-stop (nonstop.go): the threads held while the others run, the
+	// last one held, the threads a Pause asked to hold (reported when
+	// the scheduler holds them), and Still calls under way.
+	held     map[*vm.Thread]*heldStop
+	lastHeld *vm.Thread
+	pausing  map[*vm.Thread]bool
+	still    int
 }
 
 // newRun returns the session's run of a machine and its scheduler, in
@@ -54,7 +63,8 @@ type run struct {
 func (s *Session) newRun(m *vm.Machine, sch *sched.Scheduler, state int) *run {
 	return &run{s: s, m: m, sch: sch, state: state, pending: map[*vm.Thread]*StopInfo{},
 		returns: map[*vm.Thread]*retValue{}, excStops: map[int64]excStop{}, safepoints: map[*vm.Thread]bool{},
-		counts: map[*bp]*bpCount{}}
+		counts: map[*bp]*bpCount{}, steps: map[*vm.Thread]*stepReq{}, held: map[*vm.Thread]*heldStop{},
+		pausing: map[*vm.Thread]bool{}}
 }
 
 // current reports whether r is the session's run (the events of a run
@@ -70,6 +80,7 @@ func (s *Session) current(r *run) bool {
 // waited for it to resume is released (it is no longer the session's).
 // The session must be stopped.
 func (s *Session) swap(r *run, info StopInfo, t *vm.Thread) {
+	held := heldOf(r)
 	s.mu.Lock()
 	old := s.r
 	r.state = stateStopped
@@ -80,6 +91,7 @@ func (s *Session) swap(r *run, info StopInfo, t *vm.Thread) {
 		info.ThreadID = t.ID
 	}
 	r.stop, r.stopped = info, t
+	registerHeldLocked(r, held) // threads the recording holds there (nonstop.go)
 	s.r = r
 	s.live.Store(r)
 	s.recheckDataLocked() // (the checks were of the old run's threads)

@@ -53,7 +53,7 @@ type DispatchInfo struct {
 
 // SchedView returns the scheduler's state. The program must be stopped.
 func (s *Session) SchedView() (SchedInfo, error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return SchedInfo{}, err
 	}
 	info := SchedInfo{Quota: s.r.sch.Quota()}

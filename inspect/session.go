@@ -72,6 +72,10 @@ type Session struct {
 
 	schedBreaks map[sched.EventKind]bool // BreakSched kinds
 
+	// nonStop makes ModeThread the default mode (Config.NonStop,
+	// SetNonStop; nonstop.go).
+	nonStop atomic.Bool
+
 	data      *dataState  // data breakpoints (databp.go)
 	cancel    cancelCheck // the request's cancel test (cancel.go)
 	fnIdxOnce sync.Once
@@ -185,6 +189,7 @@ func Launch(cfg Config, l Listener) (*Session, error) {
 		traps: map[trapKey]int{}, schedBreaks: map[sched.EventKind]bool{}}
 	s.l = s.noteStops(l) // (past.go)
 	s.bps = newBreakpoints(s)
+	s.nonStop.Store(cfg.NonStop)
 	stdin := cfg.Stdin
 	var stdout, stderr io.Writer = &outWriter{s: s, cat: "stdout"}, &outWriter{s: s, cat: "stderr"}
 	if cfg.Stdout != nil {
@@ -345,19 +350,27 @@ func (s *Session) onEvent(ev sched.Event) {
 	case sched.EventExit:
 		id := ev.Thread.ID
 		s.emit(func(l Listener) { l.ThreadExited(id) })
-		s.mu.Lock()
-		if s.r.step != nil && s.r.step.thread == ev.Thread {
-			// The stepping thread ended: the step becomes a continue.
-			s.endStepLocked()
-		}
-		s.mu.Unlock()
+		// The stepping thread ended: the step becomes a continue.
+		s.endStepOf(ev.Thread)
 	case sched.EventDeadlock:
 		s.mu.Lock()
 		s.r.deadlock = true
 		s.mu.Unlock()
+	case sched.EventHold, sched.EventRelease:
+		s.onHold(ev) // non-stop (nonstop.go)
 	case sched.EventTrap:
+		var p *StopInfo
+		if ev.Held {
+			// a thread held alone (nonstop.go); with a stop of every
+			// thread at the same instruction, that stop follows
+			if p, _ = s.heldAtTrap(ev.Thread); p == nil {
+				break
+			}
+		}
 		s.mu.Lock()
-		p := s.r.pending[ev.Thread]
+		if !ev.Held {
+			p = s.r.pending[ev.Thread]
+		}
 		delete(s.r.pending, ev.Thread)
 		if p != nil && (s.r.stopping || s.r.state == stateStopped) {
 			// another thread's stop came first: report this one next
@@ -411,9 +424,7 @@ func (s *Session) stopWorldIf(info StopInfo, t *vm.Thread, unlessStopped bool) {
 	s.r.stoppedAt = s.r.sch.Now()
 	s.r.ret = s.r.returns[t]
 	clear(s.r.returns)
-	if s.r.step != nil {
-		s.endStepLocked()
-	}
+	s.endStepsLocked()
 	s.thawLocked()
 	s.mu.Unlock()
 	s.worldMu.Unlock()
@@ -440,6 +451,9 @@ func (s *Session) resumeLocked() {
 // Continue resumes the program (only threadID with singleThread). A
 // threadID other than 0 must name a live thread.
 func (s *Session) Continue(threadID int64, singleThread bool) error {
+	if handled, err := s.continueHeld(threadID); handled {
+		return err // a thread held alone (non-stop: nonstop.go)
+	}
 	if err := s.checkStopped(); err != nil {
 		return err
 	}
@@ -462,11 +476,44 @@ func (s *Session) Continue(threadID int64, singleThread bool) error {
 			return err
 		}
 	}
+	release, recorded := s.releaseForResumeLocked(threadID, singleThread)
 	s.resumeLocked()
+	sch := s.r.sch
 	s.mu.Unlock()
 	s.emit(func(l Listener) { l.Continued(threadID, !singleThread) })
-	s.r.sch.Resume()
+	s.resumeHeld(sch, release, recorded)
+	sch.Resume()
 	return nil
+}
+
+// releaseForResumeLocked takes the threads held alone (non-stop) that a
+// resume lets go on: every one the debugger holds, or with singleThread
+// only threadID; and the stops of those the recording still holds, to
+// report again. Must hold s.mu.
+func (s *Session) releaseForResumeLocked(threadID int64, singleThread bool) ([]*vm.Thread, []StopInfo) {
+	if len(s.r.held) == 0 {
+		return nil, nil
+	}
+	if singleThread {
+		if t := s.heldThreadLocked(threadID); t != nil {
+			s.releaseLocked(t)
+			return []*vm.Thread{t}, nil
+		}
+		return nil, nil
+	}
+	return s.takeHeldLocked(), s.recordedHoldsLocked()
+}
+
+// resumeHeld releases threads held alone and reports again the stops of
+// those the recording holds (a resume of every thread reported them
+// running).
+func (s *Session) resumeHeld(sch *sched.Scheduler, release []*vm.Thread, recorded []StopInfo) {
+	for _, t := range release {
+		sch.Release(t)
+	}
+	for _, info := range recorded {
+		s.emit(func(l Listener) { l.Stopped(info) })
+	}
 }
 
 // reportQueued reports the next queued stop, if any, in place of a
@@ -536,8 +583,12 @@ func (s *Session) Pause() error { return s.PauseThread(0) }
 
 // PauseThread is Pause with the stop about thread threadID (0: the one
 // that was running or next to run; an id that is not a live thread is an
-// ErrNoThread).
+// ErrNoThread). In non-stop mode, or while threads are held alone and the
+// others run, it holds thread threadID alone.
 func (s *Session) PauseThread(threadID int64) error {
+	if threadID != 0 && (s.nonStop.Load() || s.runsWithHolds()) {
+		return s.pauseThread(threadID) // that thread alone (nonstop.go)
+	}
 	s.mu.Lock()
 	if s.r.state != stateRunning {
 		st := s.r.state
@@ -572,14 +623,21 @@ func (s *Session) Terminate() {
 	s.r.sch.Kill(137) // the carrier's Run returns: nothing is left running
 }
 
-// thread returns the live thread with the given id. Must be stopped.
+// thread returns the live thread with the given id. Must be stopped,
+// or inside Still with the thread held (non-stop; otherwise it is a
+// ThreadRunningError).
 func (s *Session) thread(id int64) (*vm.Thread, error) {
-	for _, t := range s.r.sch.Threads() {
-		if t.ID == id {
-			return t, nil
-		}
+	t := s.r.sch.Thread(id)
+	if t == nil {
+		return nil, ErrNoThread
 	}
-	return nil, ErrNoThread
+	s.mu.Lock()
+	running := s.r.state == stateRunning && s.r.held[t] == nil
+	s.mu.Unlock()
+	if running {
+		return nil, &ThreadRunningError{ID: id}
+	}
+	return t, nil
 }
 
 // checkStopped returns ErrRunning unless the program is stopped.
@@ -638,6 +696,9 @@ func (s *Session) checkSingleThreadBlocked() {
 	}
 	if len(s.r.sch.RunQueue()) > 0 || len(s.r.sch.Timers()) > 0 {
 		return
+	}
+	if !single && s.noteHeldBlocking() {
+		return // held threads (non-stop): a note, not a stop (nonstop.go)
 	}
 	if single {
 		var t *vm.Thread

@@ -25,6 +25,9 @@ type stepReq struct {
 
 	instr bool  // by instructions, not statements (see istep.go)
 	into  int32 // a step in to the callee of the call at pc into-1 (0: any; stepin.go)
+	// threadOnly: a step of a thread held alone (non-stop), whose end
+	// holds it alone again
+	threadOnly bool
 }
 
 // retValue is what a step out brought back: the function it left and the
@@ -102,6 +105,9 @@ func (s *Session) Step(threadID int64, kind StepKind, singleThread bool) error {
 
 // startStep starts a step by statements, or by instructions (instr).
 func (s *Session) startStep(threadID int64, kind StepKind, singleThread, instr bool) error {
+	if handled, err := s.stepHeld(threadID, kind, instr); handled {
+		return err // a thread held alone (non-stop: nonstop.go)
+	}
 	if err := s.checkStopped(); err != nil {
 		return err
 	}
@@ -116,14 +122,30 @@ func (s *Session) startStep(threadID int64, kind StepKind, singleThread, instr b
 		return nil
 	}
 	s.mu.Lock()
+	var release []*vm.Thread
+	var recorded []StopInfo
 	defer func() {
+		sch := s.r.sch
 		s.mu.Unlock()
 		s.emit(func(l Listener) { l.Continued(threadID, !singleThread) })
-		s.r.sch.Resume()
+		s.resumeHeld(sch, release, recorded)
+		sch.Resume()
 	}()
-	if s.r.step != nil {
-		s.endStepLocked()
+	s.endStepsLocked()
+	s.r.steps[t] = s.newStepLocked(t, kind, instr)
+	if singleThread {
+		if err := s.freezeOthersLocked(threadID); err != nil {
+			return err
+		}
 	}
+	release, recorded = s.releaseForResumeLocked(threadID, singleThread)
+	s.resumeLocked()
+	return nil
+}
+
+// newStepLocked makes a step of t and patches the statement boundaries
+// it may end at. Must hold s.mu with no dispatch running.
+func (s *Session) newStepLocked(t *vm.Thread, kind StepKind, instr bool) *stepReq {
 	f := t.Frame(0)
 	st := &stepReq{thread: t, kind: kind, depth: t.Depth(), fn: f.Fn, pc: f.PC, retSlot: -1, instr: instr, into: s.r.nextInto}
 	s.r.nextInto = 0
@@ -158,26 +180,53 @@ func (s *Session) startStep(threadID int64, kind StepKind, singleThread, instr b
 			st.traps = append(st.traps, k)
 		}
 	}
-	s.r.step = st
-	if singleThread {
-		if err := s.freezeOthersLocked(threadID); err != nil {
-			return err
-		}
-	}
-	s.resumeLocked()
-	return nil
+	return st
 }
 
-// endStepLocked removes the step's traps. Must hold s.mu with no dispatch
-// running.
-func (s *Session) endStepLocked() {
-	st := s.r.step
+// endStepLocked removes the traps of the step of t, if any. Must hold
+// s.mu with no dispatch running, or inside the dispatch that ends it.
+func (s *Session) endStepLocked(t *vm.Thread) {
+	st := s.r.steps[t]
 	if st == nil {
 		return
 	}
-	s.r.step = nil
+	delete(s.r.steps, t)
 	for _, k := range st.traps {
 		s.clearTrapLocked(k)
+	}
+}
+
+// endStepOf ends the step of t, if any, while other threads may run (a
+// thread held alone, or ended): its traps are removed between two
+// dispatches. Must not hold s.mu.
+func (s *Session) endStepOf(t *vm.Thread) {
+	s.mu.Lock()
+	st := s.r.steps[t]
+	delete(s.r.steps, t)
+	running, sch := s.r.state == stateRunning, s.r.sch
+	s.mu.Unlock()
+	if st == nil {
+		return
+	}
+	clear := func() {
+		s.mu.Lock()
+		for _, k := range st.traps {
+			s.clearTrapLocked(k)
+		}
+		s.mu.Unlock()
+	}
+	if running {
+		sch.Between(clear)
+	} else {
+		clear()
+	}
+}
+
+// endStepsLocked ends every step under way (a stop of every thread).
+// Must hold s.mu with no dispatch running.
+func (s *Session) endStepsLocked() {
+	for t := range s.r.steps {
+		s.endStepLocked(t)
 	}
 }
 
@@ -187,8 +236,8 @@ func (s *Session) endStepLocked() {
 // running anything.
 func (s *Session) stepFromCall(threadID int64, t *vm.Thread) bool {
 	s.mu.Lock()
-	rv := s.r.ret
-	if rv == nil || rv.thread != t || !rv.atCall || t.Depth() == 0 || t.Frame(0).PC != rv.pc {
+	rv := s.r.retOf(t)
+	if rv == nil || !rv.atCall || t.Depth() == 0 || t.Frame(0).PC != rv.pc {
 		s.mu.Unlock()
 		return false
 	}
@@ -199,9 +248,19 @@ func (s *Session) stepFromCall(threadID int64, t *vm.Thread) bool {
 		s.mu.Unlock()
 		return false
 	}
+	info := StopInfo{Reason: ReasonStep, Description: "Step", ThreadID: t.ID, AllThreadsStopped: true}
+	if h := s.r.held[t]; h != nil && s.r.state == stateRunning {
+		// held alone (non-stop): it stays held, at its next statement
+		info.AllThreadsStopped, info.hold = false, true
+		s.releaseLocked(t)
+		s.r.held[t] = &heldStop{info: info}
+		s.mu.Unlock()
+		s.emit(func(l Listener) { l.Continued(threadID, false) })
+		s.emit(func(l Listener) { l.Stopped(info) })
+		return true
+	}
 	s.r.ret = nil
 	s.r.refs.reset()
-	info := StopInfo{Reason: ReasonStep, Description: "Step", ThreadID: t.ID, AllThreadsStopped: true}
 	s.r.stop = info
 	s.mu.Unlock()
 	s.emit(func(l Listener) { l.Continued(threadID, true) })
@@ -226,7 +285,10 @@ func isStmt(fn *vm.Funcode, pc int32) bool {
 // returned from.
 func (s *Session) shownPC(t *vm.Thread, depth int) int32 {
 	df := t.DebugFrame(depth)
-	if rv := s.r.ret; depth == 0 && rv != nil && rv.thread == t && rv.atCall && !df.InInstr() {
+	s.mu.Lock()
+	rv := s.r.retOf(t)
+	s.mu.Unlock()
+	if depth == 0 && rv != nil && rv.atCall && !df.InInstr() {
 		if pc := t.Frame(0).PC; pc == rv.pc && pc > 0 {
 			return pc - 1
 		}

@@ -21,7 +21,7 @@ type StepInTarget struct {
 // (virtual or by name) and function values. Calls of natives are left
 // out (there is nothing to step into).
 func (s *Session) StepInTargets(threadID int64) ([]StepInTarget, error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return nil, err
 	}
 	t, err := s.thread(threadID)

@@ -10,9 +10,12 @@ import (
 
 // threadInfo describes t (the program must be stopped).
 func (s *Session) threadInfo(t *vm.Thread) ThreadInfo {
-	ti := ThreadInfo{ID: t.ID, Name: t.Name, State: t.State.String(), Stopped: t == s.r.stopped}
-	if ti.Stopped && t.State == vm.Runnable {
-		ti.State = "stopped" // the thread the stop is about
+	s.mu.Lock()
+	held := s.r.held[t] != nil
+	s.mu.Unlock()
+	ti := ThreadInfo{ID: t.ID, Name: t.Name, State: t.State.String(), Stopped: t == s.r.stopped, Held: held}
+	if ti.Stopped && t.State == vm.Runnable || held {
+		ti.State = "stopped" // the thread the stop is about, or held alone
 	}
 	if s.r.sch.Frozen(t) {
 		ti.State = "frozen"
@@ -35,7 +38,7 @@ func (s *Session) threadInfo(t *vm.Thread) ThreadInfo {
 
 // Threads lists the live threads by id.
 func (s *Session) Threads() ([]ThreadInfo, error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return nil, err
 	}
 	var out []ThreadInfo
@@ -66,7 +69,7 @@ func (s *Session) LastStop() StopInfo {
 // (levels <= 0: all), and the total number of frames. Paging a deep
 // stack costs only the frames returned.
 func (s *Session) Stack(threadID int64, start, levels int) ([]FrameInfo, int, error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return nil, 0, err
 	}
 	t, err := s.thread(threadID)
@@ -126,7 +129,7 @@ func (s *Session) Source(path string) ([]byte, bool) {
 // is the number of live threads. It costs only the threads it returns, so
 // it stays fast with hundreds of thousands of threads.
 func (s *Session) ThreadsPage(limit int, include []int64) (page []ThreadInfo, total int, err error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return nil, 0, err
 	}
 	page, total = s.threadsPage(limit, include)
@@ -138,27 +141,15 @@ func (s *Session) ThreadsPage(limit int, include []int64) (page []ThreadInfo, to
 // to list the page (names, functions and states as they are now), and
 // lets it go on. No event is sent.
 func (s *Session) LiveThreadsPage(limit int, include []int64) (page []ThreadInfo, total int, err error) {
-	s.worldMu.Lock()
-	defer s.worldMu.Unlock()
 	s.mu.Lock()
 	st := s.r.state
 	s.mu.Unlock()
 	switch st {
-	case stateStopped:
-		page, total = s.threadsPage(limit, include)
-		return page, total, nil
-	case stateRunning:
+	case stateStopped, stateRunning:
 	default:
 		return nil, 0, ErrNotRunning
 	}
-	s.r.sch.Pause()
-	page, total = s.threadsPage(limit, include)
-	s.mu.Lock()
-	still := s.r.state == stateRunning
-	s.mu.Unlock()
-	if still {
-		s.r.sch.Resume()
-	}
+	s.Still(func() { page, total = s.threadsPage(limit, include) })
 	return page, total, nil
 }
 
@@ -170,6 +161,7 @@ func (s *Session) threadsPage(limit int, include []int64) (page []ThreadInfo, to
 	if st := s.StoppedThread(); st != 0 {
 		include = append(include[:len(include):len(include)], st)
 	}
+	include = append(include[:len(include):len(include)], s.HeldThreads()...)
 	keep := map[*vm.Thread]bool{}
 	for _, id := range include {
 		if t := s.r.sch.Thread(id); t != nil && len(keep) < limit {

@@ -108,7 +108,7 @@ func (s *Session) node(ref int) (*node, error) {
 // "Arguments" (the parameters) and, in methods, "this" (the receiver's
 // fields).
 func (s *Session) Scopes(threadID int64, depth int) (out []Scope, err error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return nil, err
 	}
 	t, err := s.thread(threadID)
@@ -125,7 +125,10 @@ func (s *Session) Scopes(threadID int64, depth int) (out []Scope, err error) {
 	}()
 	this, params, locals := frameVars(t, depth)
 	var extra []child
-	if rv := s.r.ret; depth == 0 && rv != nil && rv.thread == t && rv.has {
+	s.mu.Lock()
+	rv := s.r.retOf(t)
+	s.mu.Unlock()
+	if depth == 0 && rv != nil && rv.has {
 		// after a step out: what the function returned
 		extra = append(extra, child{name: ReturnValueName, v: rv.v, typ: rv.typ})
 	}
@@ -157,7 +160,7 @@ func (s *Session) Scopes(threadID int64, depth int) (out []Scope, err error) {
 // or Evaluate: count of them from start (count <= 0: all from start). A
 // child that cannot be read has the Value "<unreadable: …>".
 func (s *Session) Variables(ref int, start, count int) (vars []Var, err error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return nil, err
 	}
 	n, err := s.node(ref)

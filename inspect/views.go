@@ -72,7 +72,7 @@ type LeakInfo struct {
 // from the threads that can run (see sched.Scheduler.Leaks): it costs
 // about what the threads and the objects they reach are.
 func (s *Session) Leaks(withStack bool) ([]LeakInfo, error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return nil, err
 	}
 	ls, err := s.r.sch.Leaks()
@@ -316,7 +316,7 @@ var ThreadStates = []string{"runnable", "running", "waiting", "stopped", "frozen
 // SelectThreads returns the live threads f selects, by id, and the
 // number of live threads. The program must be stopped.
 func (s *Session) SelectThreads(f ThreadFilter) ([]ThreadInfo, int, error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return nil, 0, err
 	}
 	ths, total, err := s.selectThreads(f)
@@ -340,7 +340,7 @@ func (s *Session) ThreadGroups(by string, f ThreadFilter) (groups []ThreadGroup,
 	if !slices.Contains(GroupKeys, by) {
 		return nil, 0, 0, fmt.Errorf("group by %q: want %s", by, strings.Join(GroupKeys, ", "))
 	}
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return nil, 0, 0, err
 	}
 	ths, total, err := s.selectThreads(f)

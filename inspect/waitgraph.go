@@ -53,7 +53,7 @@ func threadNode(id int64) string { return fmt.Sprintf("t%d", id) }
 // WaitGraph returns the wait-for graph of the live threads. The program
 // must be stopped.
 func (s *Session) WaitGraph() (WaitGraph, error) {
-	if err := s.checkStopped(); err != nil {
+	if err := s.checkInspect(); err != nil {
 		return WaitGraph{}, err
 	}
 	g := WaitGraph{Names: map[int64]string{}}

@@ -255,6 +255,12 @@ func (s *Scheduler) dispatchOn(c *carrier, ev *Event) bool {
 		s.mu.Lock()
 	}
 	s.endQuantum(c, t, stop, ev)
+	if ti := info(t); ti.frozen {
+		// held while it ran (hold.go). Here, not in endQuantum: the
+		// quanta SwitchOnPark ends run with no OnEvent, which a late
+		// hold is reported to, so the switch does not pay for the test.
+		s.lateHold(t, ti)
+	}
 	return true
 }
 
@@ -266,13 +272,19 @@ func (s *Scheduler) beginQuantum(c *carrier, ev *Event) *vm.Thread {
 	// the Event returned holds them only until c's next dispatch
 	// (dispatchStep, which returns the Event to the debugger, copies).
 	c.woken, c.spawned, c.list = c.woken[:0], c.spawned[:0], ev != nil
-	if (s.cut == nil || !s.trapCont()) && (s.rec != nil || len(s.timers) > 0) {
-		s.curC, s.firing = c, true // threads woken by timers (or input) go to c
-		if s.rec != nil {
-			s.beforeDispatch()
+	// (holdRec is set only with rec: one test more on the hot path)
+	if (s.cut == nil || !s.trapCont()) && (s.rec != nil || len(s.timers) > 0 || len(s.holdReqs) > 0) {
+		if s.holdRec != nil || len(s.holdReqs) > 0 {
+			s.applyHolds() // the debugger's (hold.go)
 		}
-		s.fireTimers()
-		s.curC, s.firing = nil, false
+		if s.rec != nil || len(s.timers) > 0 {
+			s.curC, s.firing = c, true // threads woken by timers (or input) go to c
+			if s.rec != nil {
+				s.beforeDispatch()
+			}
+			s.fireTimers()
+			s.curC, s.firing = nil, false
+		}
 	}
 	t := s.pickOn(c)
 	if t == nil {
@@ -415,7 +427,7 @@ func (s *Scheduler) runCarriers() int {
 func (s *Scheduler) carrierLoop(c *carrier) {
 	s.mu.Lock()
 	for !s.ended {
-		if s.paused || s.busy {
+		if s.paused || s.busy || s.between > 0 {
 			s.waitWork()
 			continue
 		}
@@ -431,6 +443,14 @@ func (s *Scheduler) carrierLoop(c *carrier) {
 			continue
 		}
 		if s.ended { // a strategy ended the program
+			continue
+		}
+		if len(s.events) > 0 && s.OnEvent != nil {
+			// (a hold or release done with nothing to run; then decide
+			// again: the lock was let go)
+			s.mu.Unlock()
+			s.deliverShared()
+			s.mu.Lock()
 			continue
 		}
 		_, virtual := s.clock.(*VirtualClock)
@@ -634,7 +654,7 @@ func (s *Scheduler) ExitPinned(t *vm.Thread) {
 	if ti == nil || ti.pinned() == nil {
 		return
 	}
-	for s.paused && !s.ended {
+	for (s.paused || s.between > 0) && !s.ended {
 		s.wait()
 	}
 	ti.x.pinned = nil

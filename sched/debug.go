@@ -163,6 +163,10 @@ func (s *Scheduler) Quota() int {
 func (s *Scheduler) Freeze(t *vm.Thread) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ti := info(t); ti != nil && ti.x != nil && ti.x.held {
+		ti.x.wasFrozen = true // held: frozen too once released
+		return
+	}
 	if ti := info(t); ti != nil && !ti.frozen && t.State != vm.Dead {
 		s.dequeue(t)
 		ti.frozen = true
@@ -173,7 +177,9 @@ func (s *Scheduler) Freeze(t *vm.Thread) {
 // Thaw undoes Freeze: a runnable t goes to the back of the run queue.
 func (s *Scheduler) Thaw(t *vm.Thread) {
 	s.mu.Lock()
-	if ti := info(t); ti != nil && ti.frozen {
+	if ti := info(t); ti != nil && ti.x != nil && ti.x.held {
+		ti.x.wasFrozen = false // held: it stays off the queue until released
+	} else if ti != nil && ti.frozen {
 		ti.frozen = false
 		s.nfrozen--
 		if t.State == vm.Runnable {
@@ -184,11 +190,15 @@ func (s *Scheduler) Thaw(t *vm.Thread) {
 	s.notify()
 }
 
-// Frozen reports whether t is frozen.
+// Frozen reports whether t is frozen (by Freeze; a held thread is not
+// frozen unless Freeze was called on it too).
 func (s *Scheduler) Frozen(t *vm.Thread) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ti := info(t)
+	if ti != nil && ti.x != nil && ti.x.held {
+		return ti.x.wasFrozen
+	}
 	return ti != nil && ti.frozen
 }
 
@@ -252,6 +262,12 @@ func (s *Scheduler) deadlock() {
 
 // waitText says what a thread waits for in reports.
 func waitText(t *vm.Thread) string {
+	if ti := info(t); ti != nil && ti.x != nil && ti.x.held {
+		if t.State == vm.Waiting && t.WaitReason != "" {
+			return t.WaitReason + ", held by the debugger"
+		}
+		return "held by the debugger"
+	}
 	if t.State == vm.Waiting && t.WaitReason != "" {
 		return t.WaitReason
 	}

@@ -38,6 +38,13 @@ const (
 	EventDeadlock
 	// EventEnd: the program is over with exit code Code.
 	EventEnd
+	// EventHold: the debugger holds Thread (Scheduler.Hold, or a replay
+	// of a recorded hold); it stays off the run queue until released. A
+	// hold at a trap is an EventTrap with Held set.
+	EventHold
+	// EventRelease: Thread is no longer held (Scheduler.Release, or a
+	// replay of a recorded release).
+	EventRelease
 
 	numEventKinds
 )
@@ -45,7 +52,7 @@ const (
 var eventNames = [...]string{
 	EventDispatch: "dispatch", EventIdle: "idle", EventSpawn: "spawn", EventPark: "park",
 	EventWake: "wake", EventPreempt: "preempt", EventTrap: "trap", EventExit: "exit",
-	EventDeadlock: "deadlock", EventEnd: "end",
+	EventDeadlock: "deadlock", EventEnd: "end", EventHold: "hold", EventRelease: "release",
 }
 
 func (k EventKind) String() string {
@@ -80,6 +87,9 @@ type Event struct {
 	By *vm.Thread
 	// Code is the program's exit code (EventEnd, EventDeadlock).
 	Code int
+	// Held says the trap holds Thread alone and the others go on
+	// (EventTrap; HoldAtTrap).
+	Held bool
 }
 
 // String renders the event on one line, for logs and tests, e.g.
@@ -98,6 +108,10 @@ func (e Event) String() string {
 		}
 	case EventPreempt:
 		b.WriteString(" " + e.Stop.String())
+	case EventTrap:
+		if e.Held {
+			b.WriteString(" held")
+		}
 	case EventPark:
 		b.WriteString(" [" + e.Reason + "]")
 	case EventSpawn, EventWake:

@@ -40,6 +40,7 @@ func (s *Scheduler) SetRecorder(r Recorder) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.rec = r
+	s.holdRec, _ = r.(HoldRecorder)
 }
 
 // InputPosted tells the scheduler that input was handed to its Recorder,

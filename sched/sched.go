@@ -99,8 +99,11 @@ type Scheduler struct {
 	irq        bool     // the machine's interrupt as updateInterrupt last set it
 	yieldAny   bool     // some SetYieldOn kind is on
 	hookMu     sync.Mutex
-	rec        Recorder   // recording or replaying (SetRecorder); nil otherwise
-	cut        *vm.Thread // the thread whose quantum a trap cut (see trapCont)
+	rec        Recorder     // recording or replaying (SetRecorder); nil otherwise
+	holdRec    HoldRecorder // rec, if it records holds (hold.go)
+	holdReqs   []holdReq    // holds and releases asked for, done at the next dispatch
+	between    int          // Between calls under way: no quantum starts
+	cut        *vm.Thread   // the thread whose quantum a trap cut (see trapCont)
 	// The strategy choosing the schedule (SetStrategy; strategy.go), the
 	// budget of its last pick and a buffer for the runnable threads.
 	strat       Strategy
@@ -145,6 +148,13 @@ type threadExtra struct {
 	// rest, if > 0, is the budget of the thread's next dispatch: what a
 	// stop at a trap left of its quantum.
 	rest int
+	// The debugger's hold (hold.go): held, and whether the thread was
+	// frozen before (it stays frozen when released); a hold asked for at
+	// the trap being decided (HoldAtTrap), with a pause of the others
+	// too; a hold of a running thread not reported yet.
+	held, wasFrozen     bool
+	holdTrap, holdPause bool
+	holdLate            bool
 	// spawn says who spawned the thread and where (SetSites; sites.go).
 	spawn spawnRec
 }
@@ -439,12 +449,16 @@ func (s *Scheduler) act(t *vm.Thread, stop vm.Stop) {
 	case vm.StopTrap:
 		// A breakpoint is not a preemption: the thread goes on first.
 		s.setState(t, vm.Running, vm.Runnable)
-		if ti := info(t); !ti.frozen {
+		ti := info(t)
+		held, pause := s.holdAtTrap(t, ti) // non-stop (hold.go)
+		if !ti.frozen {
 			ti.queued = true
 			s.enqueueOn(t, ti, true)
 		}
-		s.trapStop()
-		s.emit(Event{Kind: EventTrap, Thread: t, Stop: stop})
+		if pause {
+			s.trapStop()
+		}
+		s.emit(Event{Kind: EventTrap, Thread: t, Stop: stop, Held: held})
 	case vm.StopPark:
 		s.setState(t, vm.Running, vm.Waiting)
 		if s.watched() {
@@ -490,6 +504,9 @@ func (s *Scheduler) exit(t *vm.Thread) {
 	if ti.frozen {
 		ti.frozen = false
 		s.nfrozen--
+	}
+	if ti.x != nil {
+		ti.x.held = false
 	}
 	if s.race != nil {
 		s.race.Exit(t, ti.future())

@@ -214,7 +214,8 @@ func (ti *threadInfo) CopyFor(c *vm.Copier) any {
 	cp.on = nil
 	cp.last, cp.qc = cx.carriers[ti.last], cx.carriers[ti.qc]
 	if x := ti.x; x != nil {
-		cp.x = &threadExtra{joiners: copyThreads(c, x.joiners), pinned: x.pinned, rest: x.rest, spawn: x.spawn}
+		cp.x = &threadExtra{joiners: copyThreads(c, x.joiners), pinned: x.pinned, rest: x.rest, spawn: x.spawn,
+			held: x.held, wasFrozen: x.wasFrozen}
 		if x.future != nil {
 			cp.x.future = x.future.CopyFor(c).(*Future)
 		}

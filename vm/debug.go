@@ -12,6 +12,7 @@ func (fn *Funcode) SetTrap(pc int32) bool {
 	if pc < 0 || int(pc) >= len(fn.Code) {
 		return false
 	}
+	delete(fn.unset, pc) // (a pinned trap: SetTrap holds it too now)
 	if fn.Code[pc].Op == TRAP {
 		return true
 	}
@@ -23,11 +24,66 @@ func (fn *Funcode) SetTrap(pc int32) bool {
 	return true
 }
 
-// ClearTrap restores the original instruction at pc.
+// ClearTrap restores the original instruction at pc, unless PinTrap
+// holds the trap there (it stays until the last UnpinTrap).
 func (fn *Funcode) ClearTrap(pc int32) {
+	if fn.pins[pc] > 0 {
+		if fn.unset == nil {
+			fn.unset = map[int32]bool{}
+		}
+		fn.unset[pc] = true
+		return
+	}
 	if orig, ok := fn.trapped[pc]; ok {
 		fn.Code[pc] = orig
 		delete(fn.trapped, pc)
+	}
+}
+
+// PinTrap patches the instruction at pc as SetTrap does, counting its
+// holders apart from SetTrap's: the trap stays until as many UnpinTrap
+// calls have undone them, whatever ClearTrap does meanwhile. It is for a
+// second user of the traps of a program (a replay that cuts a quantum
+// where a debugger held a thread) beside the debugger, whose SetTrap and
+// ClearTrap it leaves alone. It reports false if pc is out of range.
+func (fn *Funcode) PinTrap(pc int32) bool {
+	if pc < 0 || int(pc) >= len(fn.Code) {
+		return false
+	}
+	if fn.Code[pc].Op == TRAP && !fn.HasTrap(pc) {
+		return true // a TRAP as compiled
+	}
+	if fn.pins == nil {
+		fn.pins = map[int32]int32{}
+	}
+	if fn.pins[pc] == 0 {
+		if fn.HasTrap(pc) {
+			delete(fn.unset, pc) // SetTrap's, kept when unpinned
+		} else {
+			fn.SetTrap(pc)
+			if fn.unset == nil {
+				fn.unset = map[int32]bool{}
+			}
+			fn.unset[pc] = true // nobody called SetTrap
+		}
+	}
+	fn.pins[pc]++
+	return true
+}
+
+// UnpinTrap undoes one PinTrap: the last one restores the instruction,
+// unless SetTrap patched it too and ClearTrap was not called since.
+func (fn *Funcode) UnpinTrap(pc int32) {
+	if fn.pins[pc] == 0 {
+		return
+	}
+	if fn.pins[pc]--; fn.pins[pc] > 0 {
+		return
+	}
+	delete(fn.pins, pc)
+	if fn.unset[pc] {
+		delete(fn.unset, pc)
+		fn.ClearTrap(pc)
 	}
 }
 

@@ -205,8 +205,12 @@ type Funcode struct {
 	// restarted with the arguments it was called with.
 	ArgCopies []int32
 
-	// debugger state: original instructions of patched (trapped) pcs.
+	// debugger state: original instructions of patched (trapped) pcs;
+	// the holders of the pinned ones (PinTrap), and the pinned pcs whose
+	// trap SetTrap does not hold (nobody set it, or ClearTrap cleared it).
 	trapped map[int32]Instr
+	pins    map[int32]int32
+	unset   map[int32]bool
 
 	// unverified is why the code failed verification (interp_verify.go),
 	// if it did.

@@ -349,3 +349,47 @@ int main() {
 		t.Errorf("output %q", out.String())
 	}
 }
+
+// TestPinTrap checks that a pinned trap outlives ClearTrap and goes with
+// its last UnpinTrap, and that SetTrap's trap outlives the pins.
+func TestPinTrap(t *testing.T) {
+	prog := compileSrc(t, trapSrc)
+	main := prog.Main
+	pc := stmtPC(t, main, markerLine(t, trapSrc, "body"))
+	orig := main.Code[pc]
+	trapped := func() bool { return main.Code[pc].Op == vm.TRAP && main.HasTrap(pc) && main.Instr(pc) == orig }
+	steps := []struct {
+		name string
+		do   func()
+		want bool
+	}{
+		{"pin", func() { main.PinTrap(pc) }, true},
+		{"set", func() { main.SetTrap(pc) }, true},
+		{"clear while pinned", func() { main.ClearTrap(pc) }, true},
+		{"pin again", func() { main.PinTrap(pc) }, true},
+		{"unpin one of two", func() { main.UnpinTrap(pc) }, true},
+		{"unpin the last", func() { main.UnpinTrap(pc) }, false},
+		{"unpin once more", func() { main.UnpinTrap(pc) }, false},
+		{"set", func() { main.SetTrap(pc) }, true},
+		{"pin over set", func() { main.PinTrap(pc) }, true},
+		{"unpin: set's stays", func() { main.UnpinTrap(pc) }, true},
+		{"clear", func() { main.ClearTrap(pc) }, false},
+		{"pin", func() { main.PinTrap(pc) }, true},
+		{"clear without set", func() { main.ClearTrap(pc) }, true},
+		{"set while pinned", func() { main.SetTrap(pc) }, true},
+		{"unpin: set's stays", func() { main.UnpinTrap(pc) }, true},
+		{"clear", func() { main.ClearTrap(pc) }, false},
+	}
+	for _, st := range steps {
+		st.do()
+		if got := trapped(); got != st.want {
+			t.Fatalf("after %s: trapped %v, want %v (code %v)", st.name, got, st.want, main.Code[pc])
+		}
+	}
+	if main.Code[pc] != orig {
+		t.Errorf("code %v, want the original %v", main.Code[pc], orig)
+	}
+	if main.PinTrap(-1) || main.PinTrap(int32(len(main.Code))) {
+		t.Errorf("PinTrap accepted a pc out of range")
+	}
+}

@@ -26,9 +26,17 @@ type dapClient struct {
 	err     error
 
 	// Events delivers the server's events; it is closed when the
-	// connection ends.
+	// connection ends. An event that came before a response is in it
+	// when call returns. The reader never waits for it: when it is full,
+	// events wait in queue (unbounded) until the REPL takes them, so that
+	// a response always gets through, even while running threads print
+	// more than the REPL has read (non-stop).
 	Events chan dap.Message
 	done   chan struct{}
+	qmu    sync.Mutex
+	qcond  *sync.Cond
+	queue  []dap.Message
+	qend   bool
 }
 
 // errClosed is returned for requests on a closed connection.
@@ -36,8 +44,56 @@ var errClosed = errors.New("the debugger connection is closed")
 
 func newDAPClient(r io.Reader, w io.Writer) *dapClient {
 	c := &dapClient{w: w, pending: map[int]chan dap.Message{}, Events: make(chan dap.Message, 4096), done: make(chan struct{})}
+	c.qcond = sync.NewCond(&c.qmu)
 	go c.readLoop(bufio.NewReader(r))
+	go c.pump()
 	return c
+}
+
+// pump hands the queued events to Events, in order, and closes it after
+// the last one once the connection has ended. An event leaves the queue
+// once it is in Events (enqueue sends directly only to an empty queue).
+func (c *dapClient) pump() {
+	for {
+		c.qmu.Lock()
+		for len(c.queue) == 0 && !c.qend {
+			c.qcond.Wait()
+		}
+		if len(c.queue) == 0 {
+			c.qmu.Unlock()
+			close(c.Events)
+			return
+		}
+		m := c.queue[0]
+		c.qmu.Unlock()
+		c.Events <- m
+		c.qmu.Lock()
+		c.queue[0] = nil
+		c.queue = c.queue[1:]
+		c.qmu.Unlock()
+	}
+}
+
+// enqueue puts an event in Events, or in the queue if Events is full or
+// events wait already (end: the connection ended).
+func (c *dapClient) enqueue(m dap.Message, end bool) {
+	c.qmu.Lock()
+	switch {
+	case end:
+		c.qend = true
+	case len(c.queue) == 0:
+		select {
+		case c.Events <- m:
+			c.qmu.Unlock()
+			return
+		default:
+		}
+		fallthrough
+	default:
+		c.queue = append(c.queue, m)
+	}
+	c.qmu.Unlock()
+	c.qcond.Signal()
 }
 
 func (c *dapClient) readLoop(r *bufio.Reader) {
@@ -51,7 +107,7 @@ func (c *dapClient) readLoop(r *bufio.Reader) {
 		}
 		c.pending = nil
 		c.mu.Unlock()
-		close(c.Events)
+		c.enqueue(nil, true)
 		close(c.done)
 	}()
 	for {
@@ -73,7 +129,7 @@ func (c *dapClient) readLoop(r *bufio.Reader) {
 				ch <- m
 			}
 		case dap.EventMessage:
-			c.Events <- m
+			c.enqueue(m, false)
 		}
 	}
 }

@@ -266,7 +266,11 @@ func runTerminal(r *repl, launch map[string]any, attach bool, stdin io.Reader, s
 			}
 			continue
 		}
-		in, err := line.Prompt("(nlangdbg) ")
+		// while threads are held and others run (non-stop), what they
+		// print is shown above the prompt (replnonstop.go)
+		stopAbove := r.whilePrompting(redrawPrompt)
+		in, err := line.Prompt(r.prompt())
+		stopAbove()
 		if errors.Is(err, liner.ErrPromptAborted) {
 			continue // Ctrl-C at the prompt clears the line
 		}
@@ -309,6 +313,8 @@ func relativeReport(report string) string {
 // it (head), the candidates for the word, and the text after pos (tail),
 // as liner's word completer wants them. Tab then lists words, not lines.
 func (r *repl) completeWord(line string, pos int) (head string, words []string, tail string) {
+	r.aboveMu.Lock() // (events handled while the prompt waits: whilePrompting)
+	defer r.aboveMu.Unlock()
 	pos = min(max(pos, 0), len(line))
 	head, words = r.completions(line[:pos])
 	return head, words, line[pos:]

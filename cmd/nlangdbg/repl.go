@@ -48,6 +48,13 @@ type repl struct {
 
 	interrupt chan struct{} // Ctrl-C while the program runs
 
+	// Non-stop (replnonstop.go): the threads held alone while the others
+	// run, and whether the REPL waits for a stop (waitStop) — a thread
+	// held while it does not is told of in a line, not selected.
+	held    map[int]bool
+	waiting bool
+	aboveMu sync.Mutex // whilePrompting's events, or Tab's completion
+
 	// The terminal while the program runs (termin.go): running, if set,
 	// hands the terminal over (its input read line by line) and returns
 	// what takes it back; termIn is the program's input typed there;
@@ -83,6 +90,7 @@ type replBP struct {
 	fnFile   string // where a function breakpoint is (from the server)
 	disabled bool   // kept by the REPL, not sent to the server
 	hidden   bool   // until's own temporary breakpoint
+	mode     string // "thread", "all" or "": the session's (non-stop)
 }
 
 // where says where b is, files named as the server names them
@@ -200,6 +208,8 @@ func (r *repl) waitStop() error {
 		}()
 	}
 	r.toldRunning = false
+	r.waiting = true
+	defer func() { r.waiting = false }()
 	for {
 		select {
 		case l := <-r.typed:
@@ -245,7 +255,13 @@ func (r *repl) event(m dap.Message) bool {
 		case "stdout", "stderr", "console", "":
 			io.WriteString(r.out, e.Body.Output)
 		}
+	case *dap.ContinuedEvent:
+		r.noteContinued(e)
 	case *api.StoppedEvent:
+		if r.noteStopEvent(e) && !r.waiting && e.Body.ThreadId != r.thread {
+			r.showHeldStop(e) // (another thread; the selected one stays)
+			return true
+		}
 		r.stopped = true
 		if e.Body.Nlang != nil && e.Body.Nlang.Reason == api.StopSchedStep {
 			// a quantum ran (sched step): where the selected thread is now
@@ -265,11 +281,12 @@ func (r *repl) event(m dap.Message) bool {
 		r.showStop(e)
 		return true
 	case *dap.ExitedEvent:
-		r.exited = true
+		r.exited, r.held = true, nil
 		r.code = e.Body.ExitCode
 		r.printf("Program exited with code %d\n", e.Body.ExitCode)
 		return true
 	case *dap.TerminatedEvent:
+		r.held = nil
 		if !r.exited {
 			r.exited = true
 			r.printf("Program terminated\n")
@@ -346,7 +363,11 @@ func (r *repl) showStop(e *api.StoppedEvent) {
 	f := frames[0]
 	path := srcKey(f.Source)
 	r.file, r.line = path, f.Line
-	r.printf("%s at %s (%s:%d) [thread %d %q]\n", what, f.Name, r.frameFile(f), f.Line, e.Body.ThreadId, name)
+	alone := ""
+	if !e.Body.AllThreadsStopped && r.held[e.Body.ThreadId] {
+		alone = " (the other threads keep running)"
+	}
+	r.printf("%s at %s (%s:%d) [thread %d %q]%s\n", what, f.Name, r.frameFile(f), f.Line, e.Body.ThreadId, name, alone)
 	if report != "" {
 		r.printf("%s\n", strings.TrimRight(report, "\n"))
 	}
@@ -541,27 +562,27 @@ func (r *repl) syncBreakpoints(file string) error {
 		}
 	}
 	if file == "" {
-		var specs []dap.FunctionBreakpoint
+		req := &setFunctionBreakpointsRequest{Request: request("setFunctionBreakpoints")}
+		req.Arguments.Breakpoints = []modeFunctionBreakpoint{}
 		for _, b := range mine {
-			specs = append(specs, dap.FunctionBreakpoint{Name: b.fn, Condition: b.cond, HitCondition: b.hits})
+			req.Arguments.Breakpoints = append(req.Arguments.Breakpoints, modeFunctionBreakpoint{
+				FunctionBreakpoint: dap.FunctionBreakpoint{Name: b.fn, Condition: b.cond, HitCondition: b.hits}, Mode: b.mode})
 		}
-		if specs == nil {
-			specs = []dap.FunctionBreakpoint{}
-		}
-		resp, err := r.c.call(&dap.SetFunctionBreakpointsRequest{Request: request("setFunctionBreakpoints"),
-			Arguments: dap.SetFunctionBreakpointsArguments{Breakpoints: specs}})
+		resp, err := r.c.call(req)
 		if err != nil {
 			return err
 		}
 		r.record(mine, resp.(*dap.SetFunctionBreakpointsResponse).Body.Breakpoints)
 		return nil
 	}
-	specs := []dap.SourceBreakpoint{}
+	req := &setBreakpointsRequest{Request: request("setBreakpoints")}
+	req.Arguments.Source = dap.Source{Path: file, Name: filepath.Base(file)}
+	req.Arguments.Breakpoints = []modeSourceBreakpoint{}
 	for _, b := range mine {
-		specs = append(specs, dap.SourceBreakpoint{Line: b.line, Condition: b.cond, HitCondition: b.hits})
+		req.Arguments.Breakpoints = append(req.Arguments.Breakpoints, modeSourceBreakpoint{
+			SourceBreakpoint: dap.SourceBreakpoint{Line: b.line, Condition: b.cond, HitCondition: b.hits}, Mode: b.mode})
 	}
-	resp, err := r.c.call(&dap.SetBreakpointsRequest{Request: request("setBreakpoints"),
-		Arguments: dap.SetBreakpointsArguments{Source: dap.Source{Path: file, Name: filepath.Base(file)}, Breakpoints: specs}})
+	resp, err := r.c.call(req)
 	if err != nil {
 		return err
 	}

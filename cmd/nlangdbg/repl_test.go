@@ -26,13 +26,20 @@ type fakeTerminal struct {
 }
 
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu   sync.Mutex
+	b    bytes.Buffer
+	ping chan struct{} // told of each write, if set (watch)
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.ping != nil {
+		select {
+		case s.ping <- struct{}{}:
+		default:
+		}
+	}
 	return s.b.Write(p)
 }
 
@@ -61,6 +68,12 @@ func newFakeTerminal(t *testing.T, src string) *fakeTerminal {
 // entry) and returns the terminal and what the entry stop printed.
 func startTerminal(t *testing.T, path string) (*fakeTerminal, string) {
 	t.Helper()
+	return startTerminalWith(t, path, nil)
+}
+
+// startTerminalWith is startTerminal with more launch arguments.
+func startTerminalWith(t *testing.T, path string, launch map[string]any) (*fakeTerminal, string) {
+	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +89,11 @@ func startTerminal(t *testing.T, path string) (*fakeTerminal, string) {
 		r.Exec("quit")
 		c1.Close()
 	})
-	if err := r.start(map[string]any{"program": path, "stopOnEntry": true}, false); err != nil {
+	args := map[string]any{"program": path, "stopOnEntry": true}
+	for k, v := range launch {
+		args[k] = v
+	}
+	if err := r.start(args, false); err != nil {
 		t.Fatal(err)
 	}
 	return ft, out.take()

@@ -35,8 +35,8 @@ var replCmds []*replCmd
 func init() {
 	replCmds = []*replCmd{
 		{name: "help", aliases: []string{"h"}, usage: "[COMMAND]", help: "List the commands, or explain one.", fn: cmdHelp},
-		{name: "break", aliases: []string{"b"}, usage: "LOCATION [if COND] [hits N] | safepoint [THREAD] | sched spawn|park|wake|exit|deadlock",
-			help:     "Set a breakpoint. LOCATION is file:line, line (in the current file), func, Class.method or\nfile:func; a file is named by any part of its path that ends it and no other file\n(round.n, shapes/round.n).\n`if COND` stops only when the NLang expression COND is true; `hits N` from the Nth hit on\n(or ==N, %N, >N). `break safepoint` stops a thread at its next function entry or loop\nback-edge; `break sched KIND` stops at the next scheduler event of that kind.",
+		{name: "break", aliases: []string{"b"}, usage: "LOCATION [if COND] [hits N] [thread-only|all-threads] | safepoint [THREAD] | sched spawn|park|wake|exit|deadlock",
+			help:     "Set a breakpoint. LOCATION is file:line, line (in the current file), func, Class.method or\nfile:func; a file is named by any part of its path that ends it and no other file\n(round.n, shapes/round.n).\n`if COND` stops only when the NLang expression COND is true; `hits N` from the Nth hit on\n(or ==N, %N, >N). `break safepoint` stops a thread at its next function entry or loop\nback-edge; `break sched KIND` stops at the next scheduler event of that kind.\n`thread-only` (or -thread) stops only the thread that reaches it while the others keep\nrunning (non-stop); `all-threads` (or -all) stops every thread even in non-stop mode.",
 			complete: "location", fn: cmdBreak},
 		{name: "tbreak", usage: "LOCATION [if COND]", help: "Set a temporary breakpoint, cleared when first hit.", complete: "location", fn: cmdTbreak},
 		{name: "breakpoints", aliases: []string{"bp"}, help: "List the breakpoints.", fn: cmdBreakpoints},
@@ -46,7 +46,7 @@ func init() {
 		{name: "enable", usage: "[N...]", help: "Enable breakpoints (all of them without N).", fn: enableCmd(true)},
 		{name: "disable", usage: "[N...]", help: "Disable breakpoints (all of them without N): kept, but they do not stop.", fn: enableCmd(false)},
 		{name: "ignore", usage: "N COUNT", help: "Let breakpoint N go on through its next COUNT hits.", fn: cmdIgnore},
-		{name: "continue", aliases: []string{"c"}, usage: "[-single] [N]", help: "Resume the program until the next stop (-single: only the selected thread runs). With N,\nthe breakpoint it stopped at is ignored N-1 more times.", repeat: true, fn: cmdContinue},
+		{name: "continue", aliases: []string{"c"}, usage: "[-single] [-a] [N]", help: "Resume the program until the next stop (-single: only the selected thread runs). With N,\nthe breakpoint it stopped at is ignored N-1 more times. While threads are stopped alone\n(non-stop), it resumes the selected thread alone (the prompt comes back at once if others\nstay stopped), and -a resumes every stopped thread.", repeat: true, fn: cmdContinue},
 		{name: "next", aliases: []string{"n"}, usage: "[-single] [N]", help: "Step over: run the selected thread to its next line (N times, unless a breakpoint stops it).", repeat: true, fn: stepCmd("next")},
 		{name: "step", aliases: []string{"s"}, usage: "[-single] [N]", help: "Step into a call on the current line (N times, unless a breakpoint stops it).", repeat: true, fn: stepCmd("stepIn")},
 		{name: "stepi", aliases: []string{"si"}, usage: "[-single] [N]", help: "Step one bytecode instruction (into calls); disasm shows where.", repeat: true, fn: stepCmd("stepInstr")},
@@ -54,6 +54,8 @@ func init() {
 		{name: "stepout", aliases: []string{"so", "finish"}, usage: "[-single]", help: "Run until the selected frame returns: stop in the caller right after the call, and show\nthe returned value.", repeat: true, fn: stepCmd("stepOut")},
 		{name: "until", aliases: []string{"u"}, usage: "[LOCATION]", help: "Run to a line past the current one in this frame (out of a loop), or to LOCATION.", complete: "location", repeat: true, fn: cmdUntil},
 		{name: "pause", help: "Stop the running program (Ctrl-C does the same).", fn: cmdPause},
+		{name: "interrupt", usage: "[-a | THREAD]", complete: "thread", help: "Stop the running program; while threads run in non-stop mode, stop THREAD alone (the\nothers keep running) or, with -a, every thread.", fn: cmdInterrupt},
+		{name: "nonstop", usage: "[on|off]", help: "Non-stop mode (also `set non-stop on|off`): on, a breakpoint that names no mode stops only\nthe thread that reaches it while the others keep running, and interrupt THREAD stops one\nthread; off (the default), every stop stops every thread. Without an argument: show it.", fn: cmdNonStop},
 		{name: "threads", usage: "[-state S] [-func F] [-with|-without KEY [VALUE]]... [-group-by KEY | -tree]", aliases: []string{"goroutines"}, help: "List the virtual threads: id, name, state or wait reason, location.\nFilter by state (runnable, waiting, frozen, or a wait reason such as \"chan recv\") and\nfunction, and with -with/-without KEY VALUE by any key below (the value is a substring;\n`-with parent N`, `-with leaked`). -group-by KEY counts the threads by function,\nlocation (file:line), state, waitReason, spawnSite (where spawned) or stack (the same\nfunctions at the same lines: parallel stacks); -group func|wait is the old spelling.\n-tree shows who spawned whom, many siblings spawned at one place counted.", fn: cmdThreads},
 		{name: "leaks", usage: "[-stack]", help: "List the leaked threads: parked on a channel, lock, semaphore, future or join that no\nthread that can still run reaches, so they never run again (Go's goroutine leaks, found\nlive by a pass over the program's heap). Each with what it waits on, where that was made\nand where the thread was spawned; -stack adds its stack.", fn: printConsoleCmd("leaks")},
 		{name: "thread", aliases: []string{"t", "goroutine"}, usage: "N", help: "Select thread N.", complete: "thread", fn: cmdThread},
@@ -67,7 +69,7 @@ func init() {
 		{name: "display", usage: "[/FMT] [EXPR]", complete: "expr", help: "Show EXPR at every stop (without EXPR: list the display expressions).", fn: cmdDisplay},
 		{name: "undisplay", usage: "[N...]", help: "Stop showing display expressions N (all of them without N).", fn: cmdUndisplay},
 		{name: "info", usage: "breakpoints|threads|frame|locals|args|display", help: "Show breakpoints, threads, the selected frame, its locals or arguments, or the displays.", complete: "info", fn: cmdInfo},
-		{name: "set", usage: "LHS = EXPR", complete: "expr", help: "Assign to a local, a field (obj.f) or an element (a[i]).", fn: cmdSet},
+		{name: "set", usage: "LHS = EXPR | non-stop on|off", complete: "expr", help: "Assign to a local, a field (obj.f) or an element (a[i]); `set non-stop on|off` is nonstop.", fn: cmdSet},
 		{name: "list", aliases: []string{"l"}, usage: "[LOCATION | [FILE:]N,M]", help: "Show source around the current line (or LOCATION: file:line, line or function), or lines\nN to M (of FILE), with => at the current line and ● at breakpoints. The library's files\nare listed by their names: list <concurrent>:40.", complete: "location", repeat: true, fn: cmdList},
 		{name: "disasm", usage: "[FUNC]", help: "Show the bytecode of the selected frame's function (or FUNC), => at the pc.", complete: "location", fn: consoleCmd("disasm")},
 		{name: "sched", usage: "[step | next THREAD | quota N | graph]", help: "Show the scheduler: carriers, run queue, parked threads and what they wait on, timers.\n`sched step` dispatches exactly one quantum and reports which thread ran, how many\nreductions and why it stopped; `sched next THREAD` picks the next dispatch;\n`sched quota N` sets the reductions per dispatch; `sched graph` shows who waits for\nwhom (thread --wait--> object --held by--> thread), edges on a deadlock cycle marked *.", complete: "sched", repeat: true, fn: consoleCmd("sched")},
@@ -274,11 +276,13 @@ func (r *repl) addBreak(args string, temp bool) error {
 	if len(fields) >= 1 && (fields[0] == "safepoint" || fields[0] == "sched") && !temp {
 		return r.printConsole("break " + args)
 	}
+	args, mode := cutMode(args) // thread-only, all-threads (replnonstop.go)
 	loc, rest, _ := strings.Cut(args, " ")
 	b, err := r.parseLocation(loc)
 	if err != nil {
 		return err
 	}
+	b.mode = mode
 	rest = strings.TrimSpace(rest)
 	if m := hitsRE.FindStringSubmatchIndex(rest); m != nil {
 		b.hits = rest[m[2]:m[3]]
@@ -385,6 +389,7 @@ func cmdBreakpoints(r *repl, args string) error {
 		if b.temp {
 			extra += " (temporary)"
 		}
+		extra += modeName(b.mode)
 		r.printf("%3d  %s%s%s\n", b.id, b.where(r), extra, state)
 	}
 	r.listWatches()
@@ -517,9 +522,13 @@ func isNumber(s string) bool {
 // cmdContinue resumes the program. With N, as gdb's continue N, the
 // breakpoint the program stopped at is ignored N-1 more times.
 func cmdContinue(r *repl, args string) error {
+	args, all := cutFlag(args, "-a")
 	single, n, err := resumeArgs("continue", args, true)
 	if err != nil {
 		return err
+	}
+	if all {
+		return r.continueAll()
 	}
 	if n > 1 {
 		b := r.stoppedAtBP()
@@ -533,8 +542,23 @@ func cmdContinue(r *repl, args string) error {
 			r.printf("Will ignore next %d crossings of breakpoint %d.  Continuing.\n", n-1, b.id)
 		}
 	}
-	return r.resume(&dap.ContinueRequest{Request: request("continue"),
-		Arguments: dap.ContinueArguments{ThreadId: max(r.thread, 1), SingleThread: single}})
+	req := &dap.ContinueRequest{Request: request("continue"),
+		Arguments: dap.ContinueArguments{ThreadId: max(r.thread, 1), SingleThread: single}}
+	if r.held[r.thread] && r.othersHeld() {
+		return r.resumeHeld(req) // non-stop: others stay stopped (replnonstop.go)
+	}
+	return r.resume(req)
+}
+
+// cutFlag takes flag out of args, reporting whether it was there.
+func cutFlag(args, flag string) (string, bool) {
+	f := strings.Fields(args)
+	for i, a := range f {
+		if a == flag {
+			return strings.Join(append(f[:i:i], f[i+1:]...), " "), true
+		}
+	}
+	return args, false
 }
 
 // stoppedAtBP returns the (enabled) breakpoint the program stopped at,
@@ -610,8 +634,11 @@ func stepCmd(kind string) func(r *repl, args string) error {
 }
 
 func cmdPause(r *repl, args string) error {
-	if r.stopped {
+	if r.stopped && len(r.held) == 0 {
 		return errors.New("the program is already stopped")
+	}
+	if r.held[r.thread] {
+		return cmdInterrupt(r, "") // (it says what stops the others)
 	}
 	_, err := r.c.call(&dap.PauseRequest{Request: request("pause"), Arguments: dap.PauseArguments{ThreadId: max(r.thread, 1)}})
 	if err != nil {
@@ -637,6 +664,11 @@ func cmdThread(r *repl, args string) error {
 		if t.Id == n {
 			r.thread, r.frame = n, 0
 			f, err := r.currentFrame()
+			if err != nil && len(r.held) > 0 && !r.held[n] {
+				// non-stop: a running thread (interrupt stops it)
+				r.printf("Thread %d %q is running\n", n, threadShortName(t.Name))
+				return nil
+			}
 			if err != nil {
 				return err
 			}
@@ -832,6 +864,9 @@ func cmdPrint(r *repl, args string) error {
 // cmdSet assigns: a local (x = e), a field (obj.f = e) or an element
 // (a[i] = e), through DAP setVariable on the container.
 func cmdSet(r *repl, args string) error {
+	if rest, ok := strings.CutPrefix(args, "non-stop"); ok && !strings.Contains(rest, "=") {
+		return cmdNonStop(r, rest) // gdb's set non-stop on|off
+	}
 	lhs, rhs, ok := strings.Cut(args, "=")
 	lhs, rhs = strings.TrimSpace(lhs), strings.TrimSpace(rhs)
 	if !ok || lhs == "" || rhs == "" {

@@ -68,3 +68,8 @@ func terminalRunning(r *repl, cooked, raw liner.ModeApplier) func() func() {
 		}
 	}
 }
+
+// redrawPrompt has liner draw its prompt and the line being typed again
+// (on a line of its own, after output printed above it): liner redraws
+// on SIGWINCH, as when the window changes size.
+func redrawPrompt() { unix.Kill(os.Getpid(), unix.SIGWINCH) }

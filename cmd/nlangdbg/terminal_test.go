@@ -281,3 +281,76 @@ int main() {
 	f.Write([]byte("print n > 0\r"))
 	scr.expect(t, `\(nlangdbg\) print n > 0\r?\ntrue\r?\n`)
 }
+
+// TestTerminalNonStop drives the real binary in a pseudo-terminal in
+// non-stop mode: a worker stops alone at a breakpoint, the prompt names
+// it, and while a half-typed command waits at the prompt the ticker's
+// output is printed above it and the prompt and the typed text are drawn
+// again below, so that the command, finished, runs as typed.
+func TestTerminalNonStop(t *testing.T) {
+	bin := nlangdbgBinary(t)
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "ns.n")
+	os.WriteFile(prog, []byte(`import io;
+import thread;
+void ticker(AtomicInt stop) {
+    int n = 0;
+    while (stop.get() == 0) {
+        n += 1;
+        io.print("tick " + n);
+        thread.sleep(10);
+    }
+}
+int work(int id) {
+    int acc = id * 10;
+    acc += 1;
+    return acc;
+}
+int main() {
+    AtomicInt stop = new AtomicInt(0);
+    Thread t = thread.spawn(ticker, stop);
+    Future<int> w = thread.spawn(work, 4);
+    int r = w.get();
+    io.print("result " + r);
+    stop.set(1);
+    t.join();
+    return 0;
+}
+`), 0o644)
+	cmd := exec.Command(bin, "debug", prog)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "HOME="+dir, "TERM=xterm")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	defer cmd.Process.Kill()
+	scr := &screen{}
+	go scr.copyFrom(f)
+	scr.expect(t, `Stopped at entry at main`)
+	scr.expect(t, `\(nlangdbg\) `)
+	f.Write([]byte("nonstop on\r"))
+	scr.expect(t, `Non-stop mode is on`)
+	f.Write([]byte("break ns.n:13\r"))
+	scr.expect(t, `Breakpoint 1 at ns\.n:13`)
+	f.Write([]byte("continue\r"))
+	scr.expect(t, `Breakpoint 1 at work \(ns\.n:13\) \[thread 3 "thread-3"\] \(the other threads keep running\)`)
+	scr.expect(t, `\(nlangdbg\) \[stopped: 3\*\] `)
+	// half a command; the ticker prints above it, and the prompt and
+	// the typed text come again below the output
+	f.Write([]byte("print ac"))
+	scr.expect(t, `tick \d+\r?\n(?:[^\n]*\n)*?[^\n]*\(nlangdbg\) \[stopped: 3\*\] print ac`)
+	f.Write([]byte("c\r"))
+	scr.expect(t, `\r?\n40\r?\n`)
+	f.Write([]byte("continue\r"))
+	scr.expect(t, `result 41`)
+	scr.expect(t, `Program exited with code 0`)
+	f.Write([]byte("\x04"))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("nlangdbg did not exit on Ctrl-D")
+	}
+}

@@ -72,6 +72,10 @@ const (
 	CmdDump = "nlang/dump"
 	// CmdWhen: where the session is in its recording. - → WhenBody.
 	CmdWhen = "nlang/when"
+	// CmdNonStop reads or sets the session's mode: non-stop (breakpoints
+	// without a mode stop their thread only, pause pauses one thread) or
+	// all-stop. NonStopArgs → NonStopBody.
+	CmdNonStop = "nlang/nonStop"
 )
 
 // Commands lists every custom request.
@@ -79,7 +83,7 @@ var Commands = []string{
 	CmdScheduler, CmdSchedStep, CmdSchedNext, CmdQuota, CmdSchedBreaks, CmdWaitGraph,
 	CmdFreeze, CmdBreakSafepoint, CmdThreads, CmdThreadGroups, CmdFunctions, CmdDisassemble,
 	CmdBreakpoints, CmdIgnore, CmdStepBack, CmdCheckpoint, CmdCheckpoints, CmdGoToCheckpoint,
-	CmdDump, CmdWhen, CmdLeaks,
+	CmdDump, CmdWhen, CmdLeaks, CmdNonStop,
 	CmdLastWrites, CmdTravel, CmdOrigin, CmdQuery, CmdTimeline, // (past.go)
 	CmdReload, CmdWhatIf, // reload.go
 }
@@ -122,6 +126,7 @@ type Thread struct {
 	Source     *dap.Source `json:"source,omitempty"`
 	Line       int         `json:"line,omitempty"`
 	Stopped    bool        `json:"stopped,omitempty"` // the thread the last stop is about
+	Held       bool        `json:"held,omitempty"`    // stopped alone while the others run (non-stop)
 	// Parent spawned it at SpawnedAt (absent: main, or not recorded).
 	Parent    int64  `json:"parent,omitempty"`
 	SpawnedAt *Place `json:"spawnedAt,omitempty"`
@@ -380,6 +385,17 @@ type WhenBody struct {
 	Forked     string `json:"forked,omitempty"`
 }
 
+// NonStopArgs set the session's mode (absent: read it).
+type NonStopArgs struct {
+	On *bool `json:"on,omitempty"`
+}
+
+// NonStopBody is the session's mode and the threads held alone.
+type NonStopBody struct {
+	On   bool    `json:"on"`
+	Held []int64 `json:"held,omitempty"`
+}
+
 // StoppedEvent is DAP's stopped event as nlangdbg sends it: Body.Nlang
 // says why in nlangdbg's own terms, which the protocol's reasons cannot
 // (a safepoint stop travels as "step", a scheduler event as "pause").
@@ -405,6 +421,12 @@ type Stop struct {
 	Reload int `json:"reload,omitempty"`
 	// Change is the access a data breakpoint stopped at.
 	Change *DataChange `json:"change,omitempty"`
+	// Held says the stop holds its thread alone: the other threads run
+	// on (a breakpoint in mode "thread", non-stop).
+	Held bool `json:"held,omitempty"`
+	// Recorded says the thread is held by the recording: the session is
+	// in the past of its recording, where the debugger held it there.
+	Recorded bool `json:"recorded,omitempty"`
 }
 
 // The reasons of Stop.

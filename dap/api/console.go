@@ -40,6 +40,8 @@ const ConsoleHelp = `debugger commands (type them with a leading ':' in a debug 
   restart CHECKPOINT    go to a checkpoint
   when                  where the session is in its recording
   dump FILE             write the present to FILE (nlangdbg debug --core FILE)
+  nonstop [on|off]      non-stop mode: breakpoints that name no mode stop their
+                        thread only, pause pauses one thread
   last EXPR [N]         the latest N writes to a local, EXPR.FIELD or EXPR[INDEX]
   origin EXPR           where the value of EXPR came from
   query FILE:LINE EXPR [if COND]   EXPR at every execution of the line so far
@@ -204,6 +206,17 @@ func ParseConsole(line string, thread int64, depth int) (Call, error) {
 		return Call{Command: CmdDump, Args: DumpArgs{Path: f[1]}}, nil
 	case "when":
 		return Call{Command: CmdWhen, Args: None{}}, nil
+	case "nonstop":
+		var a NonStopArgs
+		switch {
+		case len(f) == 1:
+		case len(f) == 2 && (f[1] == "on" || f[1] == "off"):
+			on := f[1] == "on"
+			a.On = &on
+		default:
+			return Call{}, fmt.Errorf("nonstop: want on or off (got %q)", strings.Join(f[1:], " "))
+		}
+		return Call{Command: CmdNonStop, Args: a}, nil
 	case "reload", "whatif":
 		return parseReload(f)
 	}
@@ -336,6 +349,8 @@ func (c Call) Format(body any) string {
 		return FormatCheckpoints(b)
 	case WhenBody:
 		return FormatWhen(b)
+	case NonStopBody:
+		return FormatNonStop(b)
 	case ReloadBody:
 		return FormatReload(b)
 	case WhatIfBody:
@@ -381,6 +396,8 @@ func NewBody(command string) any {
 		return new(CheckpointsBody)
 	case CmdWhen:
 		return new(WhenBody)
+	case CmdNonStop:
+		return new(NonStopBody)
 	case CmdReload:
 		return new(ReloadBody)
 	case CmdWhatIf:
@@ -438,4 +455,20 @@ func DecodeBody(command string, raw []byte) (any, error) {
 		return nil, fmt.Errorf("%s: bad response body: %v", command, err)
 	}
 	return reflect.ValueOf(p).Elem().Interface(), nil
+}
+
+// FormatNonStop is the text of the session's mode (nlang/nonStop).
+func FormatNonStop(b NonStopBody) string {
+	if !b.On {
+		return "non-stop mode is off: a breakpoint stops every thread (mode \"thread\" stops one)"
+	}
+	text := "non-stop mode is on: a breakpoint that names no mode stops only the thread that reaches it"
+	if len(b.Held) > 0 {
+		ids := make([]string, len(b.Held))
+		for i, id := range b.Held {
+			ids[i] = strconv.FormatInt(id, 10)
+		}
+		text += "; stopped: " + strings.Join(ids, " ")
+	}
+	return text
 }

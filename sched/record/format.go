@@ -80,6 +80,7 @@ const (
 	evOut      = 'O' // a write to stdout (1) or stderr (2): stream, bytes
 	evEnd      = 'E' // the program ended: exit code; then the CRC-32 of the file
 	evCore     = 'K' // a dump's moment (last before the end): see Core
+	evHold     = 'H' // the debugger held or released a thread: see hold.go
 )
 
 // Result tags of a call event.
@@ -546,6 +547,8 @@ func skipEvent(d *decoder) {
 		d.bytes()
 	case evCore:
 		d.core()
+	case evHold:
+		d.hold()
 	default:
 		d.fail("unknown event kind %s", strconv.QuoteRune(rune(k)))
 	}

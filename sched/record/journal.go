@@ -128,6 +128,7 @@ func (j *Journal) Fork(why string) {
 	}
 	j.switchAt(j.rp.d.off)
 	j.forked = why
+	j.shown = min(j.shown, j.outs) // a new future: its writes were never shown
 }
 
 // Position returns how far the replay has come (events, quanta) while
@@ -153,8 +154,15 @@ func (j *Journal) Start(m *vm.Machine, s *sched.Scheduler) error {
 		rc.e.header(&rc.hdr)
 		j.hdrLen = len(rc.e.buf)
 	}
+	rc.prog = m.Prog
 	m.SetOutside(j, rc.hdr.InputDirect)
 	s.SetRecorder(j)
+	if rp := j.rp; rp != nil {
+		rp.mu.Lock()
+		rp.prog = m.Prog
+		rp.startHolds(m) // hold.go
+		rp.mu.Unlock()
+	}
 	if rc.hdr.Scheduled {
 		return s.SetStrategy(journalStrategy{j}) // schedule.go
 	}
@@ -176,6 +184,7 @@ func (j *Journal) live() *Replayer {
 	case div != nil:
 		j.switchAt(off)
 		j.forked = fmt.Sprintf("the re-execution differs from the recording (%v)", div)
+		j.shown = min(j.shown, j.outs) // a new future: its writes were never shown
 		return nil
 	case end:
 		j.switchAt(off)
@@ -195,6 +204,7 @@ func (j *Journal) switchAt(off int) {
 	j.rc.last = rp.now
 	j.rc.offset = rp.now - j.rc.inner.Now()
 	j.rc.traps = rp.traps
+	rp.unpinHolds()
 	j.rp = nil
 }
 
@@ -238,6 +248,28 @@ func (j *Journal) AfterDispatch(t *vm.Thread, stop vm.Stop, reductions int) bool
 		return true
 	}
 	return j.rc.AfterDispatch(t, stop, reductions)
+}
+
+// Held implements sched.HoldRecorder: a hold or release is replayed
+// (checked) while the journal replays, and logged past the frontier or
+// after a divergence (a hold the recorded run did not have forks the
+// journal).
+func (j *Journal) Held(t *vm.Thread, on, atTrap bool) {
+	if rp := j.live(); rp != nil {
+		rp.Held(t, on, atTrap)
+		if j.live() != nil || rp.Divergence() == nil {
+			return
+		}
+	}
+	j.rc.Held(t, on, atTrap)
+}
+
+// DueHolds implements sched.HoldRecorder.
+func (j *Journal) DueHolds() []sched.HoldChange {
+	if rp := j.live(); rp != nil {
+		return rp.DueHolds()
+	}
+	return nil
 }
 
 // Stalled implements sched.Recorder: the journal waits for real input.
@@ -300,6 +332,7 @@ func (w *journalWriter) Write(b []byte) (int, error) {
 		if j.live() != nil || rp.Divergence() == nil {
 			return len(b), nil
 		}
+		out = w.w // it differs from the recording: a new write
 	}
 	return (&recWriter{r: j.rc, stream: w.stream, w: out}).Write(b)
 }

@@ -176,3 +176,48 @@ func TestJournalResume(t *testing.T) {
 		t.Fatalf("fork: replaying %v, forked %q, size %d of %d", f.Replaying(), f.Forked(), f.Size(), len(log))
 	}
 }
+
+// TestJournalNewFutureShown: writes shown before the session went back
+// are not shown again while the re-execution follows the recording; once
+// it differs from it (a write that is not the recorded one, or a Fork),
+// what is written is a new future and is shown.
+func TestJournalNewFutureShown(t *testing.T) {
+	j := NewJournal(Header{Path: "p.n"})
+	j.rc.e.header(&j.rc.hdr)
+	j.hdrLen = len(j.rc.e.buf)
+	var first bytes.Buffer
+	w := j.Stdout(&first)
+	for _, s := range []string{"a\n", "b\n", "c\n"} {
+		w.Write([]byte(s))
+	}
+	log := j.Log()
+
+	// a re-execution that writes a, then x: x differs, and it and what
+	// follows are shown
+	r, err := ResumeJournal(log, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	rw := r.Stdout(&out)
+	for _, s := range []string{"a\n", "x\n", "y\n"} {
+		rw.Write([]byte(s))
+	}
+	if out.String() != "x\ny\n" || r.Forked() == "" {
+		t.Errorf("shown %q (forked %q), want the new writes x and y", out.String(), r.Forked())
+	}
+
+	// a fork after a: the writes after it are shown
+	f, err := ResumeJournal(log, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	fw := f.Stdout(&out)
+	fw.Write([]byte("a\n"))
+	f.Fork("a variable was set in the past")
+	fw.Write([]byte("z\n"))
+	if out.String() != "z\n" {
+		t.Errorf("after a fork, shown %q, want z", out.String())
+	}
+}

@@ -43,6 +43,11 @@ type Recorder struct {
 	// on past the end of what it replayed starts at the replayed time.
 	offset time.Duration
 
+	// prog is the program recorded, fns the index of its functions (hold
+	// events name a function by it).
+	prog *vm.Program
+	fns  map[*vm.Funcode]int
+
 	mu      sync.Mutex // guards pending and s: the input's reader posts
 	pending []sched.InputChunk
 	s       *sched.Scheduler
@@ -75,6 +80,7 @@ func (r *Recorder) Start(w io.Writer, m *vm.Machine, s *sched.Scheduler) error {
 	r.s = s
 	r.mu.Unlock()
 	r.w = w
+	r.prog = m.Prog
 	r.hdr.InputDirect = m.InputDirect()
 	r.e.header(&r.hdr)
 	m.SetOutside(r, false)

@@ -54,6 +54,11 @@ type Replayer struct {
 	traps    trapSplits
 	steps    int64 // reductions replayed
 	maxSteps int64 // the step cap (0: none)
+	// The recorded holds at traps ahead (hold.go), the program and the
+	// index of its functions.
+	holds *holdState
+	prog  *vm.Program
+	fns   map[*vm.Funcode]int
 }
 
 // SetMaxSteps caps the reductions the replay runs: at the end of the
@@ -93,6 +98,10 @@ func (p *Replayer) Start(m *vm.Machine, s *sched.Scheduler) error {
 	if p.rec.Header.Shared {
 		sharedPoints(m) // schedule.go
 	}
+	p.mu.Lock()
+	p.prog = m.Prog
+	p.startHolds(m) // hold.go
+	p.mu.Unlock()
 	if p.rec.Header.Scheduled {
 		return s.SetStrategy(p) // schedule.go
 	}
@@ -104,6 +113,7 @@ func (p *Replayer) Start(m *vm.Machine, s *sched.Scheduler) error {
 func (p *Replayer) Finish(code int) *Divergence {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.unpinHoldsLocked()
 	if p.div == nil {
 		if p.d.off < len(p.d.p) {
 			p.diverge(p.describeNext(), "ended (exit code "+strconv.Itoa(code)+")")
@@ -133,6 +143,7 @@ func (p *Replayer) diverge(want, got string) {
 	if p.div == nil {
 		p.div = &Divergence{Event: p.n, Dispatch: p.dispatch, Want: want, Got: got}
 		p.divOff = p.d.off
+		p.unpinHoldsLocked() // (hold.go)
 	}
 }
 
@@ -183,6 +194,8 @@ func (p *Replayer) describeNext() string {
 	case evOut:
 		stream := d.byte()
 		return describeOut(stream, d.bytes())
+	case evHold:
+		return d.hold().String()
 	}
 	return "a corrupt event"
 }

@@ -9,7 +9,9 @@
 // NLang: Run File runs a file past its breakpoint to the end; the view
 // marks the threads a server leaks and counts threads in groups; saving an
 // edit while paused reloads the code (edit and continue); an attach
-// configuration connects to `nlangdbg run --listen` and detaches.
+// configuration connects to `nlangdbg run --listen` and detaches; a
+// nonStop launch pauses a worker at its breakpoint while the ticker keeps
+// printing, its Call Stack entry "Running".
 // Needs NLANG_VSIX, NLANGDBG (absolute paths) and E2E_OUT (screenshots).
 
 const test = require('node:test');
@@ -368,4 +370,56 @@ test('F5 on an attach configuration (launch.json) to a program under nlangdbg ru
   // Detached, the program goes on running.
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.equal(run.exitCode, null, 'the program still runs after the detach');
+});
+
+test('non-stop (launch.json "nonStop": true): a worker paused at its breakpoint while the ticker keeps printing and shows Running', { timeout: 90000 }, async (t) => {
+  const page = wb.page;
+  const folder3 = fs.mkdtempSync(path.join(os.tmpdir(), 'nlang-ws-nonstop-'));
+  t.after(() => fs.rmSync(folder3, { recursive: true, force: true }));
+  const prog = path.join(folder3, 'nonstop.n');
+  fs.copyFileSync(path.join(__dirname, '..', 'workspace', 'nonstop.n'), prog);
+  const workLine = fs.readFileSync(prog, 'utf8').split('\n').findIndex((l) => l.includes('// @bp work')) + 1;
+  fs.mkdirSync(path.join(folder3, '.vscode'));
+  fs.writeFileSync(
+    path.join(folder3, '.vscode', 'launch.json'),
+    JSON.stringify({ version: '0.2.0', configurations: [{ type: 'nlang', request: 'launch', name: 'NLang: non-stop', program: '${workspaceFolder}/nonstop.n', nonStop: true }] }),
+  );
+  await step('open-nonstop', async () => {
+    await wb.openFolder(folder3);
+    await wb.openFile('nonstop.n');
+    await wb.gotoLine(workLine);
+    await page.keyboard.press('F9');
+    await page.waitForSelector('.editor-instance .codicon-debug-breakpoint');
+  });
+  await step('nonstop-stopped', async () => {
+    await page.keyboard.press('F5');
+    // the worker paused on its breakpoint; the ticker and main running
+    await wb.waitForText('.debug-call-stack', /\[3\] thread-3[^\n]*\n?\s*breakpoint/i, 60000);
+    await wb.waitForText('.debug-call-stack', /\[2\] ticker[^\n]*\n?\s*running/i);
+    await wb.expandUntil('.debug-call-stack', /thread-3/, new RegExp(`nonstop\\.n\\s*${workLine}:`));
+    await wb.expandUntil('.debug-variables', /Locals|Arguments/, /acc\s*=\s*40/);
+  });
+  await step('nonstop-ticks', async () => {
+    // the ticker's output keeps arriving while the worker is paused
+    const ticks = async () => Math.max(0, ...[...(await wb.text('.repl')).matchAll(/tick (\d+)/g)].map((m) => Number(m[1])));
+    const before = await ticks();
+    await page.waitForFunction((n) => {
+      const m = [...(document.querySelector('.repl')?.textContent || '').matchAll(/tick (\d+)/g)];
+      return m.length > 0 && Math.max(...m.map((x) => Number(x[1]))) > n + 5;
+    }, { timeout: 20000, polling: 100 }, before);
+    // (the pointer off the Call Stack: a hovered row shows its buttons,
+    // not its state)
+    await page.mouse.move(700, 300);
+    await wb.waitForText('.debug-call-stack', /\[3\] thread-3[^\n]*\n?\s*breakpoint/i, 10000);
+    assert.match(await wb.text('.debug-call-stack'), new RegExp(`work\\s*nonstop\\.n\\s*${workLine}:`), 'the worker is still paused, its frame shown');
+    // what the extension asks for at the stop (the Virtual threads view)
+    // is answered while the others run: no error toast
+    assert.doesNotMatch(await wb.text('.notifications-toasts'), /pause it first|is running/, 'a request failed at the stop');
+  });
+  await wb.screenshot('6-nonstop');
+  await step('nonstop-continue', async () => {
+    // Continue (the worker's): it goes on alone, and the program ends
+    await page.keyboard.press('F5');
+    await wb.waitForText('.repl', /result 41[\s\S]*ticker done/, 30000);
+  });
 });
