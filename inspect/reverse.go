@@ -361,7 +361,9 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 	// its next quantum (it may be in a hot loop).
 	quota := int64(sch.Quota())
 	var near *nearCopy
-	if (target.trap || target.throw) && tt.snaps.active() {
+	// (no near copy while a breakpoint counts its hits from the start:
+	// going back starts from the start then, snapBefore)
+	if (target.trap || target.throw) && tt.snaps.active() && !s.hitCounted() && !s.dataHitCounted() {
 		near = &nearCopy{thread: sch.Thread(target.thread), red: target.red, quota: quota}
 		near.counts = func() map[*bp]int {
 			s.mu.Lock()

@@ -49,6 +49,7 @@ import (
 var travelPrograms = []string{
 	"back.n", "basic.n", "disasm.n", "exception.n", "explored.n", "lost.n", "lost_channels.n",
 	"lostwatch.n", "past.n", "race.n", "steps.n", "threads.n", "values.n", "waitgroup.n", "watch.n",
+	"travel.n", "travel.n", "travel.n", // (many quanta at small quotas: copies to go back from)
 }
 
 // tfEvent is a stop or the end of a session.
@@ -161,8 +162,9 @@ func (f *travelFuzz) logf(format string, args ...any) {
 func (f *travelFuzz) fail(format string, args ...any) {
 	f.t.Helper()
 	tr := f.trace
-	if len(tr) > 60 {
-		tr = append([]string{"…"}, tr[len(tr)-60:]...)
+	if len(tr) > 80 {
+		// (the first line names the sequence: NLANGDBG_TRAVELFUZZ_FROM)
+		tr = append([]string{tr[0], "…"}, tr[len(tr)-80:]...)
 	}
 	f.t.Fatalf("%s (quota %d, checkpoint interval %v, budget %d): %s\nthe sequence:\n  %s",
 		filepath.Base(f.path), f.cfg.Quota, f.cfg.SnapshotInterval, f.cfg.SnapshotBudget,
@@ -481,6 +483,10 @@ func (f *travelFuzz) session(n int) (sent int) {
 	stops := 0
 	exited := false
 	f.logf("start (stopped at entry)")
+	// (breakpoints from the start, so that a continue goes somewhere
+	// before the end: the sequences get past the first quanta)
+	f.setBreakpoints(s, 1+f.rng.IntN(3))
+	forward := f.rng.IntN(8)
 	// wait waits for the stop or end a resume leads to.
 	wait := func(what string) {
 		e, err := l.next()
@@ -532,6 +538,9 @@ func (f *travelFuzz) session(n int) (sent int) {
 			tid = ths[f.rng.IntN(len(ths))].ID // another thread, now and then
 		}
 		op := f.pick()
+		if sent < forward {
+			op = "continue" // (a run-up: going back from further in)
+		}
 		f.st.byOp[op]++
 		switch op {
 		case "continue":
@@ -608,23 +617,7 @@ func (f *travelFuzz) session(n int) (sent int) {
 			wait(op)
 			stopped()
 		case "setBreakpoints":
-			var specs []BreakpointSpec
-			var desc []string
-			for k := f.rng.IntN(4); k > 0; k-- {
-				sp := BreakpointSpec{Line: f.lines[f.rng.IntN(len(f.lines))]}
-				switch f.rng.IntN(6) {
-				case 0:
-					sp.HitCondition = "%2"
-				case 1:
-					sp.HitCondition = ">1"
-				case 2:
-					sp.Condition = "1 < 2"
-				}
-				specs = append(specs, sp)
-				desc = append(desc, fmt.Sprintf("%d%s%s", sp.Line, sp.HitCondition, map[bool]string{true: " if " + sp.Condition}[sp.Condition != ""]))
-			}
-			f.logf("setBreakpoints [%s]", strings.Join(desc, ", "))
-			s.SetBreakpoints(f.path, specs)
+			f.setBreakpoints(s, f.rng.IntN(4))
 		case "setVariable", "setExpression":
 			if !canChange() {
 				continue
@@ -701,6 +694,28 @@ func (f *travelFuzz) session(n int) (sent int) {
 	return sent
 }
 
+// setBreakpoints sets n line breakpoints at random lines of the
+// program, a few with a condition or a hit count.
+func (f *travelFuzz) setBreakpoints(s *Session, n int) {
+	var specs []BreakpointSpec
+	var desc []string
+	for ; n > 0; n-- {
+		sp := BreakpointSpec{Line: f.lines[f.rng.IntN(len(f.lines))]}
+		switch f.rng.IntN(10) {
+		case 0:
+			sp.HitCondition = "%2"
+		case 1:
+			sp.HitCondition = ">1"
+		case 2, 3:
+			sp.Condition = "1 < 2"
+		}
+		specs = append(specs, sp)
+		desc = append(desc, fmt.Sprintf("%d%s%s", sp.Line, sp.HitCondition, map[bool]string{true: " if " + sp.Condition}[sp.Condition != ""]))
+	}
+	f.logf("setBreakpoints [%s]", strings.Join(desc, ", "))
+	s.SetBreakpoints(f.path, specs)
+}
+
 // change makes a change of the execution on the session (refused
 // changes are counted and not kept) and keeps it for the fresh sessions.
 // A change that reports a stop (goto, restartFrame) is waited for.
@@ -750,13 +765,14 @@ func envInt(name string, def int) int {
 }
 
 // TestTimeTravelDifferential runs the differential sequences: by
-// default 96 sequences of 30 requests (about 10 s of CPU, 50 s with
+// default 64 sequences of 30 requests (5–16 s of CPU, about 16 s with
 // -race; 16 with -short), with NLANGDBG_TEST_FULL=1 400 of 60;
 // NLANGDBG_TRAVELFUZZ_SEQS and NLANGDBG_TRAVELFUZZ_OPS set them,
 // NLANGDBG_TRAVELFUZZ_SEED the seed (each sequence's generator is seeded
-// with it and the sequence's number).
+// with it and the sequence's number), NLANGDBG_TRAVELFUZZ_FROM the first
+// sequence (to run again the one a failure names).
 func TestTimeTravelDifferential(t *testing.T) {
-	seqs, ops := 96, 30
+	seqs, ops := 64, 30
 	switch {
 	case testmode.Full():
 		seqs, ops = 400, 60
@@ -769,7 +785,7 @@ func TestTimeTravelDifferential(t *testing.T) {
 	st := &tfStats{byOp: map[string]int{}}
 	quotas := []int{3, 17, 60, 4000}
 	intervals := []time.Duration{time.Nanosecond, -1, 0}
-	for i := 0; i < seqs; i++ {
+	for i := envInt("NLANGDBG_TRAVELFUZZ_FROM", 0); i < seqs; i++ {
 		rng := rand.New(rand.NewPCG(seed, uint64(i)))
 		prog := travelPrograms[rng.IntN(len(travelPrograms))]
 		path, err := filepath.Abs(filepath.Join("..", "testdata", "dap", prog))

@@ -106,8 +106,10 @@ func (fn *Funcode) original(pc int32) Instr {
 // SkipTrapOnce makes the thread execute the instruction at pc of fn as
 // compiled the next time it reaches it, if that is the next instruction
 // it executes (a debugger starting a step there, so that the step does
-// not end where it begins). Call it only while the thread is stopped.
+// not end where it begins): the skip holds until the thread meets a trap
+// or spends a reduction (a later pass of a loop traps again). Call it
+// only while the thread is stopped.
 func (t *Thread) SkipTrapOnce(fn *Funcode, pc int32) {
 	c := t.cx()
-	c.skipFn, c.skipPC = fn, pc
+	c.skipFn, c.skipPC, c.skipRed = fn, pc, t.reductions
 }

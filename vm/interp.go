@@ -717,7 +717,7 @@ func (t *Thread) badFrame(fr *Frame) string {
 // execute in its place.
 func (t *Thread) onTrap(fn *Funcode, pc int32) (Instr, bool) {
 	c := t.cold
-	if (c != nil && c.skipFn == fn && c.skipPC == pc) || t.M.Hook == nil || t.NoDebug {
+	if (c != nil && c.skipFn == fn && c.skipPC == pc && c.skipRed == t.TrapReductions()) || t.M.Hook == nil || t.NoDebug {
 		if c != nil {
 			c.skipFn = nil
 		}
@@ -728,7 +728,7 @@ func (t *Thread) onTrap(fn *Funcode, pc int32) (Instr, bool) {
 	}
 	if t.M.Hook.OnTrap(t, fn, pc) {
 		c = t.cx()
-		c.skipFn, c.skipPC = fn, pc
+		c.skipFn, c.skipPC, c.skipRed = fn, pc, t.TrapReductions()
 		return Instr{}, true
 	}
 	return fn.original(pc), false

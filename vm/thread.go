@@ -209,6 +209,11 @@ type threadCold struct {
 	skipFn       *Funcode     // execute the trapped instruction at (skipFn, skipPC) once
 	call         *pendingCall // the call a native asked for (CallThen)
 	skipPC       int32
+	// skipRed is the thread's reductions when the skip was asked for:
+	// the skip is for reaching (skipFn, skipPC) with as many, not for a
+	// later pass of a loop (between two reductions a thread passes each
+	// pc of a frame at most once)
+	skipRed int64
 }
 
 // cx returns t's threadCold, made on first use.
