@@ -318,7 +318,17 @@ class Workbench {
 
   /** gotoLine moves the cursor of the active editor to line (1-based). */
   async gotoLine(line) {
-    await this.page.click('.editor-instance .monaco-editor .view-lines');
+    // (an editor just switched to may still be re-rendering: its lines
+    // are replaced under the click)
+    for (let i = 0; ; i++) {
+      try {
+        await this.page.click('.editor-instance .monaco-editor .view-lines');
+        break;
+      } catch (e) {
+        if (i >= 10) throw e;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
     await this.command('Go to Line/Column');
     await this.page.keyboard.type(String(line));
     await this.page.keyboard.press('Enter');
