@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"os"
 	"testing"
 
 	"github.com/nlangdbg/nlangdbg/internal/testmode"
@@ -13,32 +14,21 @@ import (
 //
 //	go test ./inspect -run '^$' -bench 'Views100k' -benchtime 20x
 
-const views100kSrc = `import thread;
-void waiter(Channel<int> c) {
-    c.recv();
+// views100kSrc is the benchmarks' program (shared with the other
+// package's views benchmarks).
+func views100kSrc(b *testing.B) string {
+	src, err := os.ReadFile("../testdata/bench/views100k.n")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(src)
 }
-void spawnLeak() {
-    thread.spawn(waiter, new Channel<int>());
-}
-int main() {
-    Channel<int> kept = {};
-    for (int i = 0; i < 100000; i += 1) {
-        if (i % 100 == 0) {
-            spawnLeak();
-        } else {
-            thread.spawn(waiter, kept);
-        }
-    }
-    thread.yield();
-    int stop = 1; // @stop
-    return stop;
-}
-`
 
 // views100k stops the program above at @stop.
 func views100k(b *testing.B) *Session {
-	s, l, path := launchSrc(b, views100kSrc, Config{NoRecord: true})
-	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(b, views100kSrc, "stop")}})
+	src := views100kSrc(b)
+	s, l, path := launchSrc(b, src, Config{NoRecord: true})
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(b, src, "stop")}})
 	s.ConfigurationDone()
 	st := <-l.stops
 	if st.Reason != ReasonBreakpoint {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-dap"
@@ -14,27 +16,15 @@ import (
 //
 //	go test ./cmd/nlangdbg -run '^$' -bench 'Views100k' -benchtime 20x
 
-const views100kSrc = `import thread;
-void waiter(Channel<int> c) {
-    c.recv();
+// views100kSrc is the benchmarks' program (shared with the other
+// package's views benchmarks).
+func views100kSrc(b *testing.B) string {
+	src, err := os.ReadFile("../../testdata/bench/views100k.n")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(src)
 }
-void spawnLeak() {
-    thread.spawn(waiter, new Channel<int>());
-}
-int main() {
-    Channel<int> kept = {};
-    for (int i = 0; i < 100000; i += 1) {
-        if (i % 100 == 0) {
-            spawnLeak();
-        } else {
-            thread.spawn(waiter, kept);
-        }
-    }
-    thread.yield();
-    int stop = 1; // breakpoint
-    return stop;
-}
-`
 
 // views100k stops the program above with its 100,000 threads parked.
 // Its events (100,000 thread events) are read as they come, so that the
@@ -53,12 +43,14 @@ func views100k(b *testing.B) *dapClient {
 			}
 		}
 	}()
-	path := writeProg(b, views100kSrc)
+	src := views100kSrc(b)
+	stopLine := 1 + strings.Count(src[:strings.Index(src, "// @stop")], "\n")
+	path := writeProg(b, src)
 	if _, err := c.call(&dap.LaunchRequest{Request: request("launch"), Arguments: rawArgs(map[string]any{"program": path})}); err != nil {
 		b.Fatal(err)
 	}
 	if _, err := c.call(&dap.SetBreakpointsRequest{Request: request("setBreakpoints"), Arguments: dap.SetBreakpointsArguments{
-		Source: dap.Source{Path: path}, Breakpoints: []dap.SourceBreakpoint{{Line: 18}}}}); err != nil {
+		Source: dap.Source{Path: path}, Breakpoints: []dap.SourceBreakpoint{{Line: stopLine}}}}); err != nil {
 		b.Fatal(err)
 	}
 	if _, err := c.call(&dap.ConfigurationDoneRequest{Request: request("configurationDone")}); err != nil {
