@@ -140,6 +140,7 @@ func (s *Session) newRunAt(stdin io.Reader, stdout, stderr io.Writer, j *record.
 		return nil, err
 	}
 	r := s.newRun(b.M, b.Sched, state)
+	r.spare = b.Spare
 	r.sch.OnEvent = func(ev sched.Event) {
 		if s.live.Load() == r {
 			s.onEvent(ev)
@@ -336,6 +337,9 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 		if p.r, err = s.newRunAt(tt.stdin, tt.stdout, tt.stderr, j, h, from, stateStopped); err == nil {
 			tt.snaps.mu.Lock()
 			tt.snaps.restores++
+			if p.r.spare {
+				tt.snaps.spares++
+			}
 			tt.snaps.mu.Unlock()
 		} else {
 			// (a copy that cannot be restored: from the start instead)
@@ -451,6 +455,27 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 	return p, nil
 }
 
+// prepareAgain restores the checkpoint pass p started from ahead, while
+// p runs (snapStore.prepare): for a second re-execution from it.
+func (s *Session) prepareAgain(p *pass) {
+	if p.from == nil {
+		return
+	}
+	s.tt.snaps.prepare(p.from)
+	p.r.m.ExcludeHeap(s.tt.snaps.heap.Load())
+}
+
+// prepareBack restores ahead the checkpoint that going back from moment
+// now starts from (snapStore.prepare): at a stop, while the user reads
+// it. (The moment is taken before the stop is published: then a request
+// may change the threads.)
+func (s *Session) prepareBack(now moment) {
+	if s.tt == nil || s.tt.stopped != "" || now.isStart() {
+		return
+	}
+	s.tt.snaps.prepare(s.snapBefore(func(sp *snap) bool { return sp.beforeMoment(now) }))
+}
+
 // finish reports the pass's end once.
 func (p *pass) finish(reached bool) {
 	p.once.Do(func() { p.done <- reached })
@@ -513,8 +538,14 @@ func (s *Session) afterRun(r *run, code int) {
 // present returns the session's current moment. Must be stopped.
 func (s *Session) present() moment {
 	s.mu.Lock()
-	info, t := s.r.stop, s.r.stopped
+	info, t, sch := s.r.stop, s.r.stopped, s.r.sch
 	s.mu.Unlock()
+	return s.momentOf(info, t, sch)
+}
+
+// momentOf is the moment of a stop (info, of thread t) of the run whose
+// scheduler is sch (present).
+func (s *Session) momentOf(info StopInfo, t *vm.Thread, sch *sched.Scheduler) moment {
 	switch info.Reason {
 	case ReasonStep, ReasonBreakpoint, ReasonFunction, ReasonException, ReasonDataRace, ReasonData:
 		if t != nil && t.Depth() > 0 {
@@ -526,7 +557,7 @@ func (s *Session) present() moment {
 			return m
 		}
 	}
-	if t := s.r.sch.Cut(); t != nil && t.Depth() > 0 {
+	if t := sch.Cut(); t != nil && t.Depth() > 0 {
 		// A pause cut t's quantum: the moment is t where it stopped (a
 		// re-execution, whose quantum is not cut, passes it).
 		f := t.Frame(0)
@@ -765,6 +796,7 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 	if err != nil {
 		return moment{}, err
 	}
+	s.prepareAgain(p) // (for the re-execution to the boundary found)
 	reached := p.wait()
 	p.discard()
 	if !reached {
@@ -826,6 +858,7 @@ func (s *Session) ReverseContinue(threadID int64) error {
 		if err != nil {
 			return err
 		}
+		s.prepareAgain(p) // (for the re-execution to a hit found in this stretch)
 		reached := p.wait()
 		p.discard()
 		if !reached {

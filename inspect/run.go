@@ -19,6 +19,9 @@ type run struct {
 	s   *Session
 	m   *vm.Machine
 	sch *sched.Scheduler
+	// spare: the run is a checkpoint's copy restored ahead
+	// (snapStore.prepare)
+	spare bool
 
 	state    int
 	stop     StopInfo
@@ -81,6 +84,10 @@ func (s *Session) current(r *run) bool {
 // The session must be stopped.
 func (s *Session) swap(r *run, info StopInfo, t *vm.Thread) {
 	held := heldOf(r)
+	var now moment // (for prepareBack: read before a request can change the threads)
+	if s.tt != nil {
+		now = s.momentOf(info, t, r.sch)
+	}
 	s.mu.Lock()
 	old := s.r
 	r.state = stateStopped
@@ -102,4 +109,5 @@ func (s *Session) swap(r *run, info StopInfo, t *vm.Thread) {
 	s.mu.Unlock()
 	old.sch.Kill(0)
 	s.emit(func(l Listener) { l.Stopped(info) })
+	s.prepareBack(now)
 }

@@ -405,6 +405,10 @@ func (s *Session) pauseWorld(info StopInfo, t *vm.Thread) { s.stopWorldIf(info, 
 func (s *Session) stopWorldIf(info StopInfo, t *vm.Thread, unlessStopped bool) {
 	s.worldMu.Lock()
 	s.r.sch.Pause()
+	var now moment // (for prepareBack: read before a request can change the threads)
+	if s.tt != nil {
+		now = s.momentOf(info, t, s.r.sch)
+	}
 	s.mu.Lock()
 	if s.r.state == stateExited || (unlessStopped && (s.r.stopping || s.r.state == stateStopped)) {
 		s.mu.Unlock()
@@ -429,6 +433,7 @@ func (s *Session) stopWorldIf(info StopInfo, t *vm.Thread, unlessStopped bool) {
 	s.mu.Unlock()
 	s.worldMu.Unlock()
 	s.emit(func(l Listener) { l.Stopped(info) })
+	s.prepareBack(now)
 }
 
 // resume leaves the stopped state: the handles of the stop expire.

@@ -54,7 +54,11 @@ int main() {
 // @head it is the loop's (two). near-copies is the session as it is,
 // forward-copies-only the session without the copies a re-execution
 // takes near the moment it goes back to (the copies the run took going
-// forward alone, spaced by their cost), side by side:
+// forward alone, spaced by their cost); no-spares without the copies
+// restored ahead (snapStore.prepare): at the stop for the first
+// re-execution, during it for the second; read-300ms steps back 300 ms
+// after the stop (a user reading it) rather than at once, when the
+// copy restored at the stop is ready. Side by side:
 //
 //	go test ./inspect -run '^$' -bench StepBackLiveHeap -benchtime 10x
 func BenchmarkStepBackLiveHeap(b *testing.B) {
@@ -68,11 +72,20 @@ func BenchmarkStepBackLiveHeap(b *testing.B) {
 			b.Fatal(err)
 		}
 		at := c.at
-		for _, near := range []bool{true, false} {
-			name := fmt.Sprintf("%dk/%s/near-copies", c.objects/1000, at)
-			if !near {
-				name = fmt.Sprintf("%dk/%s/forward-copies-only", c.objects/1000, at)
+		for _, v := range []struct {
+			name         string
+			near, spares bool
+			read         time.Duration
+		}{
+			{"near-copies", true, true, 0},
+			{"near-copies/read-300ms", true, true, 300 * time.Millisecond},
+			{"near-copies/no-spares", true, false, 0},
+			{"forward-copies-only", false, true, 0},
+		} {
+			if c.objects < 200_000 && v.name != "near-copies" {
+				continue
 			}
+			name := fmt.Sprintf("%dk/%s/%s", c.objects/1000, at, v.name)
 			b.Run(name, func(b *testing.B) {
 				l := newCoreListener()
 				s, err := Launch(Config{Program: path}, l)
@@ -80,7 +93,8 @@ func BenchmarkStepBackLiveHeap(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer s.Terminate()
-				s.tt.snaps.noNear = !near
+				s.tt.snaps.noNear = !v.near
+				s.tt.snaps.noSpare = !v.spares
 				line := 0
 				for i, text := range strings.Split(src, "\n") {
 					if strings.Contains(text, "// @"+at) {
@@ -106,8 +120,9 @@ func BenchmarkStepBackLiveHeap(b *testing.B) {
 				var times, cpus []time.Duration
 				var quanta []int64
 				for b.Loop() {
-					step() // back to the stop stepped back from
-					step() // the next stop
+					step()             // back to the stop stepped back from
+					step()             // the next stop
+					time.Sleep(v.read) // (a user reading the stop)
 					q0 := s.SnapshotStats().Reexecuted
 					t0, c0 := time.Now(), testmode.CPUTime()
 					if err := s.StepBack(1, StepOver); err != nil {

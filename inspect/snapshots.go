@@ -29,10 +29,18 @@ package inspect
 // distance to the nearest copy grows slowly with the run's length. A copy
 // larger than a quarter of the budget stops the copying: going back then
 // re-executes from the last copy kept or from the start.
+//
+// Restoring: a copy of a checkpoint is found object by object by the
+// position of each in the checkpoint's blocks (vm.Copier.FromSlabs), and
+// with a large heap it is made ahead, on another core, while the session
+// waits for the user or for a first re-execution (snapStore.prepare,
+// sched.Snapshot.Prepare): going back then costs the re-execution from a
+// copy near the stop (a few milliseconds), not the restore.
 
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -84,6 +92,59 @@ type snapStore struct {
 	clock runClock
 	// noNear turns the near copies off (benchmarks, beside them on).
 	noNear bool
+	// spare is the copy restored ahead (prepare), if any; spares counts
+	// the re-executions that started from one; noSpare turns them off
+	// (benchmarks, beside them on); spareMin is the least size of a
+	// checkpoint restored ahead (defaultSpareMin; tests lower it).
+	spare    *snap
+	spares   int
+	noSpare  bool
+	spareMin int64
+}
+
+// defaultSpareMin is the least size of a checkpoint worth restoring
+// ahead: a smaller one restores in about a millisecond.
+const defaultSpareMin = 1 << 20
+
+// prepare restores the copy sp ahead, on another core, for a
+// re-execution that will start from it soon (sched.Snapshot.Prepare):
+// the second re-execution of a step back, going back after a stop. A
+// step back of a program of 200,000 objects re-executes a few
+// milliseconds but restores 25 MiB twice, 60–90 ms each; with the copy
+// restored ahead it waits for neither. The session keeps one spare (the
+// last asked for), counted as the host's heap like the copies
+// (ExcludeHeap). Not on one core, where the restore would only delay
+// the program.
+func (st *snapStore) prepare(sp *snap) {
+	if sp == nil || sp.sn.Bytes < st.spareMin || st.noSpare || runtime.GOMAXPROCS(0) < 2 {
+		return
+	}
+	st.mu.Lock()
+	if old := st.spare; old != nil && old != sp {
+		old.sn.DropSpare()
+	}
+	st.spare = sp
+	st.storeHeap()
+	st.mu.Unlock()
+	sp.sn.Prepare()
+}
+
+// forget drops sp's spare, if it has the session's. Must hold st.mu.
+func (st *snapStore) forget(sp *snap) {
+	if st.spare == sp {
+		sp.sn.DropSpare()
+		st.spare = nil
+	}
+}
+
+// storeHeap publishes the bytes the copies and the spare hold. Must hold
+// st.mu.
+func (st *snapStore) storeHeap() {
+	n := st.bytes
+	if st.spare != nil {
+		n += st.spare.sn.Bytes
+	}
+	st.heap.Store(n)
 }
 
 // runClock measures how long a session's program has run: the wall
@@ -133,7 +194,7 @@ func (c *runClock) Stopped() time.Duration {
 }
 
 func newSnapStore(cfg Config) *snapStore {
-	st := &snapStore{budget: cfg.SnapshotBudget, interval: cfg.SnapshotInterval}
+	st := &snapStore{budget: cfg.SnapshotBudget, interval: cfg.SnapshotInterval, spareMin: defaultSpareMin}
 	if st.budget <= 0 {
 		st.budget = DefaultSnapshotBudget
 	}
@@ -158,17 +219,18 @@ func (st *snapStore) active() bool {
 
 // add keeps a new copy taken at offset off (copies at offsets it already
 // has are not kept), thinning the copies to the budget.
-func (st *snapStore) add(sn *sched.Snapshot, off int, cost time.Duration, counts map[*bp]int) {
+func (st *snapStore) add(sn *sched.Snapshot, off int, cost time.Duration, counts map[*bp]int) *snap {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.cost = cost
 	i := sort.Search(len(st.list), func(i int) bool { return st.list[i].off >= off })
 	if i < len(st.list) && st.list[i].off == off {
-		return
+		return nil
 	}
 	st.list = append(st.list, nil)
 	copy(st.list[i+1:], st.list[i:])
-	st.list[i] = &snap{sn: sn, off: off, counts: counts}
+	sp := &snap{sn: sn, off: off, counts: counts}
+	st.list[i] = sp
 	st.bytes += sn.Bytes
 	st.taken++
 	for st.bytes > st.budget && len(st.list) > 2 {
@@ -181,10 +243,12 @@ func (st *snapStore) add(sn *sched.Snapshot, off int, cost time.Duration, counts
 			}
 		}
 		st.bytes -= st.list[best].sn.Bytes
+		st.forget(st.list[best])
 		st.list = append(st.list[:best], st.list[best+1:]...)
 		st.dropped++
 	}
-	st.heap.Store(st.bytes)
+	st.storeHeap()
+	return sp
 }
 
 // tooLarge stops the copies: the program's state is larger than a
@@ -242,9 +306,10 @@ func (st *snapStore) dropAfter(off int) {
 	for len(st.list) > 0 && st.list[len(st.list)-1].off > off {
 		last := st.list[len(st.list)-1]
 		st.bytes -= last.sn.Bytes
+		st.forget(last)
 		st.list = st.list[:len(st.list)-1]
 	}
-	st.heap.Store(st.bytes)
+	st.storeHeap()
 }
 
 // SnapshotStats describes a session's checkpoints of the execution.
@@ -254,8 +319,10 @@ type SnapshotStats struct {
 	// the moment they went to.
 	Near int
 	// Restores counts the re-executions that started from a checkpoint
-	// rather than from the start.
-	Restores int
+	// rather than from the start; Spares, those of them that started
+	// from a copy of it restored ahead, while the session did something
+	// else.
+	Restores, Spares int
 	// Reexecuted counts the quanta that going back re-executed (every
 	// re-execution, adopted or not).
 	Reexecuted    int64
@@ -276,7 +343,7 @@ func (s *Session) SnapshotStats() SnapshotStats {
 	st := s.tt.snaps
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return SnapshotStats{Kept: len(st.list), Taken: st.taken, Dropped: st.dropped, Near: st.near, Restores: st.restores,
+	return SnapshotStats{Kept: len(st.list), Taken: st.taken, Dropped: st.dropped, Near: st.near, Restores: st.restores, Spares: st.spares,
 		Reexecuted: st.quanta, Bytes: st.bytes,
 		Budget: st.budget, Interval: st.interval, LastCost: st.cost, Stopped: st.stopped}
 }
@@ -406,10 +473,13 @@ func (k *snapHook) nearQuantum(sch *sched.Scheduler, nc *nearCopy) {
 		return
 	}
 	end := st.clock.Now()
-	st.add(sn, off, end.Sub(now), nc.counts())
+	sp := st.add(sn, off, end.Sub(now), nc.counts())
 	st.mu.Lock()
 	st.near++
 	st.mu.Unlock()
+	// (the step back's second re-execution starts from it: restored
+	// while this one goes on to the target)
+	st.prepare(sp)
 	sch.Machine().ExcludeHeap(st.heap.Load())
 }
 

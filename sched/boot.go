@@ -174,6 +174,9 @@ type Run struct {
 	// Main is the program's first thread (of a run built From a
 	// snapshot: its copy, nil if main had ended there).
 	Main *vm.Thread
+	// Spare says that the run is the snapshot's copy restored ahead
+	// (Snapshot.Prepare).
+	Spare bool
 }
 
 // Boot builds a run of prog as cfg says, in this order: the limits are
@@ -210,22 +213,40 @@ func Boot(prog *vm.Program, cfg RunConfig) (*Run, error) {
 	if cfg.Tap != nil {
 		stdout, stderr, clock = cfg.Tap.Stdout(stdout), cfg.Tap.Stderr(stderr), cfg.Tap.Clock()
 	}
-	m := vm.NewMachine(prog, cfg.Stdin, stdout, stderr)
+	var m *vm.Machine
+	var s *Scheduler
+	if cfg.From != nil {
+		// a copy restored ahead (Snapshot.Prepare), on its own machine:
+		// it gets the writers, input and clock a new one would have
+		if s = cfg.From.takeSpare(); s != nil && s.m.Prog == prog && len(s.carriers) == 1 {
+			m = s.m
+			m.Stdout, m.Stderr = stdout, stderr
+			m.SetInputSource(cfg.Stdin)
+			s.setClock(clock)
+		} else {
+			s = nil
+		}
+	}
+	if m == nil {
+		m = vm.NewMachine(prog, cfg.Stdin, stdout, stderr)
+	}
 	m.MaxFrames = lim.MaxFrames
 	m.MaxHeap = lim.MaxHeap
 	m.FS = policy
 	m.DebugLog = cfg.DebugLog
 	m.ExcludeHeap(cfg.HostHeap)
 	m.Hook = cfg.Hook // before the scheduler: several carriers serialise it
-	var s *Scheduler
 	r := &Run{M: m}
-	if cfg.From != nil {
+	switch {
+	case s != nil:
+		r.Main, r.Spare = s.Main(), true
+	case cfg.From != nil:
 		var err error
 		if s, err = cfg.From.Restore(m, clock); err != nil {
 			return nil, err
 		}
 		r.Main = s.Main()
-	} else {
+	default:
 		s = New(m, Options{Quota: lim.Quota, Seed: cfg.Seed, Carriers: lim.Carriers, Clock: clock})
 	}
 	r.Sched = s

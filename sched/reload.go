@@ -31,7 +31,7 @@ func (s *Scheduler) SnapshotRelinked(r *vm.Relink) (sn *Snapshot, err error) {
 		return nil, ErrReloadNow
 	}
 	m := vm.NewMachine(r.New, nil, io.Discard, io.Discard) // (code run on the copy prints nothing)
-	cp, c := s.copyInto(m, nil, s.objects, 0, false, r)
+	cp, c := s.copyInto(m, nil, s.objects, 0, false, r, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func (sn *Snapshot) Relinked(r *vm.Relink) (cp *Snapshot, err error) {
 	sn.s.mu.Lock()
 	defer sn.s.mu.Unlock()
 	m := vm.NewMachine(r.New, nil, nil, nil)
-	d, c := sn.s.copyInto(m, nil, sn.objects, 0, false, r)
+	d, c := sn.s.copyInto(m, nil, sn.objects, 0, false, r, sn.slabs)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}

@@ -191,11 +191,8 @@ func info(t *vm.Thread) *threadInfo {
 // New returns a scheduler for m and installs it as m.Sched, where the
 // natives of Lib find it.
 func New(m *vm.Machine, opts Options) *Scheduler {
-	s := &Scheduler{m: m, clock: opts.Clock, kick: make(chan struct{}, 1), quota: opts.Quota}
-	if s.clock == nil {
-		s.clock = WallClock()
-	}
-	s.vclock, _ = s.clock.(*VirtualClock)
+	s := &Scheduler{m: m, kick: make(chan struct{}, 1), quota: opts.Quota}
+	s.setClock(opts.Clock)
 	if s.quota <= 0 {
 		s.quota = DefaultQuota
 	}
@@ -208,6 +205,16 @@ func New(m *vm.Machine, opts Options) *Scheduler {
 	s.initCarriers(max(1, opts.Carriers))
 	m.Sched = s
 	return s
+}
+
+// setClock makes c the scheduler's clock (nil: the wall clock). Before
+// it runs.
+func (s *Scheduler) setClock(c Clock) {
+	if c == nil {
+		c = WallClock()
+	}
+	s.clock = c
+	s.vclock, _ = c.(*VirtualClock)
 }
 
 // Machine returns the machine the scheduler runs.

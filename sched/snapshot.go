@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"unsafe"
 
 	"github.com/nlangdbg/nlangdbg/vm"
@@ -28,8 +29,19 @@ import (
 type Snapshot struct {
 	s       *Scheduler
 	objects int // in the copy (a hint for the next copy's memo)
+	slabs   *vm.SlabIndex
 	// Bytes estimates the memory the snapshot holds.
 	Bytes int64
+
+	spareMu sync.Mutex
+	spare   *spare // a copy restored ahead (Prepare), not yet taken
+}
+
+// A spare is a runnable copy of a snapshot restored ahead of time, on a
+// machine of its own, which Boot adopts (see Prepare).
+type spare struct {
+	done chan struct{} // closed once s is set (nil: the copy failed)
+	s    *Scheduler
 }
 
 // A Checkpointer is told of the end of every quantum that ran to its
@@ -69,12 +81,12 @@ func (s *Scheduler) TakeSnapshot(limit int64) (sn *Snapshot, err error) {
 		return nil, ErrSnapshot
 	}
 	m := vm.NewMachine(s.m.Prog, nil, nil, nil)
-	cp, c := s.copyInto(m, nil, s.objects, limit, true, nil)
+	cp, c := s.copyInto(m, nil, s.objects, limit, true, nil, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	s.objects = c.Objects
-	return &Snapshot{s: cp, Bytes: c.Bytes, objects: c.Objects}, nil
+	return &Snapshot{s: cp, Bytes: c.Bytes, objects: c.Objects, slabs: c.Slabs()}, nil
 }
 
 // Thread returns the thread of the snapshot with the given id, or nil:
@@ -93,12 +105,71 @@ func (sn *Snapshot) Allocated() (objects, seqs int64) { return sn.s.m.Allocated(
 // new machine of the same program, with its own writers, input and
 // hook, on which nothing ran. The scheduler is paused; set OnEvent and a
 // recorder, then Run it. clock is its clock (nil: the wall clock).
+//
+// A snapshot does not change once made (nothing runs it; Restore and
+// Relinked only read it), so it is copied without its scheduler's lock:
+// several restores of one snapshot may run at once, and a restore under
+// way does not hold up a look at the snapshot (Thread).
 func (sn *Snapshot) Restore(m *vm.Machine, clock Clock) (s *Scheduler, err error) {
 	defer recoverCopy(&err)
-	sn.s.mu.Lock()
-	defer sn.s.mu.Unlock()
-	cp, c := sn.s.copyInto(m, clock, sn.objects, 0, false, nil)
+	cp, c := sn.s.copyInto(m, clock, sn.objects, 0, false, nil, sn.slabs)
 	return cp, c.Err()
+}
+
+// Prepare starts restoring a copy of the snapshot in the background, on
+// a machine of its own, unless one is ready or under way: the next run
+// Boot builds from the snapshot adopts that copy (waiting for it if it
+// is not done) instead of copying then. A debugger that will go on from
+// a snapshot soon (a second re-execution of the same stretch, going
+// back after a stop) prepares it on an idle core while it does
+// something else: going back costs the re-execution, not the copy.
+// A spare holds as much memory as a restored run (about Bytes);
+// DropSpare lets it go.
+func (sn *Snapshot) Prepare() {
+	sn.spareMu.Lock()
+	defer sn.spareMu.Unlock()
+	if sn.spare != nil {
+		return
+	}
+	sp := &spare{done: make(chan struct{})}
+	sn.spare = sp
+	go func() {
+		defer close(sp.done)
+		m := vm.NewMachine(sn.s.m.Prog, nil, nil, nil)
+		if s, err := sn.Restore(m, nil); err == nil {
+			sp.s = s
+		}
+	}()
+}
+
+// Prepared reports whether a spare copy is ready or under way.
+func (sn *Snapshot) Prepared() bool {
+	sn.spareMu.Lock()
+	defer sn.spareMu.Unlock()
+	return sn.spare != nil
+}
+
+// DropSpare lets a prepared copy go (one under way is dropped when it
+// is done).
+func (sn *Snapshot) DropSpare() {
+	sn.spareMu.Lock()
+	sn.spare = nil
+	sn.spareMu.Unlock()
+}
+
+// takeSpare returns the prepared copy, waiting for it if it is under
+// way, or nil if there is none (or it failed). It is taken: the next
+// run needs another.
+func (sn *Snapshot) takeSpare() *Scheduler {
+	sn.spareMu.Lock()
+	sp := sn.spare
+	sn.spare = nil
+	sn.spareMu.Unlock()
+	if sp == nil {
+		return nil
+	}
+	<-sp.done
+	return sp.s
 }
 
 // recoverCopy turns a panic of a copy (a bug: state the copier does not
@@ -120,15 +191,20 @@ type copyCtx struct {
 // copyInto copies s onto m (a machine on which nothing ran) and returns
 // the new, paused scheduler; frozen for a snapshot (vm.Copier.Frozen:
 // it never runs); r, if not nil, relinks the copy to m's program
-// (reload.go). Must hold s.mu.
-func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64, frozen bool, r *vm.Relink) (*Scheduler, *vm.Copier) {
+// (reload.go). Must hold s.mu, unless s is a snapshot's (it never
+// changes).
+func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64, frozen bool, r *vm.Relink, slabs *vm.SlabIndex) (*Scheduler, *vm.Copier) {
 	d := New(m, Options{Quota: s.quota, Carriers: len(s.carriers), Clock: clock})
 	if s.pcg != nil {
 		p := *s.pcg
 		d.pcg = &p
 		d.rng = rand.New(d.pcg)
 	}
+	if slabs != nil {
+		hint -= slabs.Objects // (found by position, not in the memo)
+	}
 	c := vm.NewCopier(m, hint)
+	c.FromSlabs(slabs)
 	c.Limit, c.Frozen = limit, frozen
 	c.Relink = r
 	cx := &copyCtx{to: d, carriers: map[*carrier]*carrier{}}

@@ -54,6 +54,23 @@ func newInput(r io.Reader) *input {
 	return &input{src: r, direct: neverBlocks(r), want: make(chan struct{}, 1)}
 }
 
+// SetInputSource makes r (nil: none) the source of the machine's
+// standard input, keeping what was read and not consumed: for a machine
+// a snapshot was restored onto before its input was known (a spare
+// copy, sched.Snapshot.Prepare). Before it runs.
+func (m *Machine) SetInputSource(r io.Reader) {
+	if r == nil {
+		r = strings.NewReader("")
+	}
+	if m.in == nil {
+		m.in = newInput(r)
+		return
+	}
+	m.in.mu.Lock()
+	m.in.src = r
+	m.in.mu.Unlock()
+}
+
 // neverBlocks reports whether reads of r return at once: in-memory
 // readers and regular files.
 func neverBlocks(r io.Reader) bool {

@@ -1,8 +1,10 @@
 package vm
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"unsafe"
 )
 
@@ -58,6 +60,14 @@ type Copier struct {
 	Frozen  bool
 	objSlab []Object
 	valSlab []Value
+	// slabs are the blocks a Frozen copy carved its objects out of; src,
+	// those of the copy being copied (FromSlabs), where fwd holds the
+	// copy of each object by its position — no hashing of addresses,
+	// which costs a cache miss per object on a large heap.
+	slabs []unsafe.Pointer
+	src   *SlabIndex
+	fwd   []*Object
+	last  int // the block of src the last object was found in
 	// work lists the copies whose contents are still the original's.
 	work     []pending
 	draining bool
@@ -89,6 +99,7 @@ func (c *Copier) newObject(n int) *Object {
 	}
 	if len(c.objSlab) == 0 {
 		c.objSlab = make([]Object, objSlabLen)
+		c.slabs = append(c.slabs, unsafe.Pointer(&c.objSlab[0]))
 	}
 	o := &c.objSlab[0]
 	c.objSlab = c.objSlab[1:]
@@ -336,7 +347,15 @@ func (c *Copier) object(o *Object) *Object {
 	if o == nil {
 		return nil
 	}
-	if cp := c.ptrs.get(unsafe.Pointer(o)); cp != nil {
+	pos := -1
+	if c.src != nil {
+		pos = c.srcPos(o)
+	}
+	if pos >= 0 {
+		if cp := c.fwd[pos]; cp != nil {
+			return cp
+		}
+	} else if cp := c.ptrs.get(unsafe.Pointer(o)); cp != nil {
 		return (*Object)(cp)
 	}
 	class, n := o.Class, len(o.Fields)
@@ -361,7 +380,11 @@ func (c *Copier) object(o *Object) *Object {
 		cp.Fields = c.values(o.Fields)
 	}
 	cp.Class, cp.id = class, o.id
-	c.ptrs.put(unsafe.Pointer(o), unsafe.Pointer(cp))
+	if pos >= 0 {
+		c.fwd[pos] = cp
+	} else {
+		c.ptrs.put(unsafe.Pointer(o), unsafe.Pointer(cp))
+	}
 	if len(cp.Fields) > n {
 		c.Relink.grow(c.M, cp, n)
 	}
@@ -371,6 +394,69 @@ func (c *Copier) object(o *Object) *Object {
 	c.Bytes += int64(unsafe.Sizeof(*o))
 	c.Objects++
 	return cp
+}
+
+// A SlabIndex locates the objects of a Frozen copy in the blocks they
+// were carved out of (Copier.Slabs), so that copying that copy again
+// (restoring a checkpoint) finds the copy of each of its objects by
+// position (Copier.FromSlabs).
+type SlabIndex struct {
+	bases []unsafe.Pointer // the blocks, by address
+	// Objects is how many objects the blocks can hold.
+	Objects int
+}
+
+// Slabs returns the index of the blocks a Frozen copier carved its
+// objects out of (nil if none), once the copy is done.
+func (c *Copier) Slabs() *SlabIndex {
+	if len(c.slabs) == 0 {
+		return nil
+	}
+	bases := append([]unsafe.Pointer(nil), c.slabs...)
+	slices.SortFunc(bases, func(a, b unsafe.Pointer) int { return cmp.Compare(uintptr(a), uintptr(b)) })
+	return &SlabIndex{bases: bases, Objects: len(bases) * objSlabLen}
+}
+
+// FromSlabs tells the copier that it copies a Frozen copy whose blocks
+// ix indexes (nil: none). Before the copy.
+func (c *Copier) FromSlabs(ix *SlabIndex) {
+	c.src = ix
+	if ix != nil {
+		c.fwd = make([]*Object, ix.Objects)
+	}
+}
+
+// objSize is the size of an Object in a block.
+const objSize = unsafe.Sizeof(Object{})
+
+// srcPos returns the position of o in the blocks of c.src, or -1 if it
+// is not in one. The objects are copied about in the order they were
+// carved, so the block of the last one is tried first.
+func (c *Copier) srcPos(o *Object) int {
+	a := uintptr(unsafe.Pointer(o))
+	bases := c.src.bases
+	if off := a - uintptr(bases[c.last]); off < objSlabLen*objSize {
+		return c.last*objSlabLen + int(off/objSize)
+	}
+	lo, hi := 0, len(bases) // the first block past a
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if uintptr(bases[mid]) <= a {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	i := lo - 1
+	if i < 0 {
+		return -1
+	}
+	off := a - uintptr(bases[i])
+	if off >= objSlabLen*objSize {
+		return -1
+	}
+	c.last = i
+	return i*objSlabLen + int(off/objSize)
 }
 
 func (c *Copier) list(l *List) *List {

@@ -31,12 +31,13 @@ func heapOf(m *Machine, n int) *Thread {
 // nothing with the original; a Frozen copy (a checkpoint's, made of
 // large blocks) too, and a copy of it again.
 func TestCopyKeepsSharing(t *testing.T) {
-	t.Run("copy", func(t *testing.T) { testCopyKeepsSharing(t, false, false) })
-	t.Run("frozen", func(t *testing.T) { testCopyKeepsSharing(t, true, false) })
-	t.Run("copy of frozen", func(t *testing.T) { testCopyKeepsSharing(t, true, true) })
+	t.Run("copy", func(t *testing.T) { testCopyKeepsSharing(t, false, false, false) })
+	t.Run("frozen", func(t *testing.T) { testCopyKeepsSharing(t, true, false, false) })
+	t.Run("copy of frozen", func(t *testing.T) { testCopyKeepsSharing(t, true, true, false) })
+	t.Run("copy of frozen by its blocks", func(t *testing.T) { testCopyKeepsSharing(t, true, true, true) })
 }
 
-func testCopyKeepsSharing(t *testing.T, frozen, again bool) {
+func testCopyKeepsSharing(t *testing.T, frozen, again, blocks bool) {
 	m := NewMachine(NewProgram(), nil, nil, nil)
 	th := heapOf(m, 100)
 	l := th.stack[1].R.(*List)
@@ -52,8 +53,24 @@ func testCopyKeepsSharing(t *testing.T, frozen, again bool) {
 	if c.Err() != nil {
 		t.Fatal(c.Err())
 	}
+	var outside *Object // an object of the frozen copy not carved from its blocks
 	if again {
+		ix := c.Slabs()
+		if blocks {
+			if ix == nil || ix.Objects < 100 {
+				t.Fatalf("the frozen copy's blocks: %+v", ix)
+			}
+			// the copy's list also refers, twice, to an object made
+			// outside its blocks (found by address instead)
+			outside = &Object{Class: first.Class, Fields: []Value{IntV(7), StrV("out"), {}}}
+			fl := cp.stack[1].R.(*List)
+			fl.Data = append(fl.Data, RefV(outside), RefV(outside))
+			outside.Fields[2] = fl.Data[0] // (back into the blocks)
+		}
 		c = NewCopier(m2, 0)
+		if blocks {
+			c.FromSlabs(ix)
+		}
 		cp = c.Thread(cp)
 		if c.Err() != nil {
 			t.Fatal(c.Err())
@@ -63,6 +80,16 @@ func testCopyKeepsSharing(t *testing.T, frozen, again bool) {
 		t.Fatal("the copy's registers are not its own")
 	}
 	l2 := cp.stack[1].R.(*List)
+	if outside != nil {
+		if len(l2.Data) != 103 {
+			t.Fatalf("list copy of %d elements", len(l2.Data))
+		}
+		o2 := l2.Data[101].R.(*Object)
+		if o2 == outside || l2.Data[102].R != o2 || o2.Fields[0].I() != 7 || o2.Fields[2].R != l2.Data[0].R {
+			t.Fatal("the object from outside the blocks is not copied once, with its references")
+		}
+		l2.Data = l2.Data[:101]
+	}
 	if l2 == l || len(l2.Data) != 101 {
 		t.Fatalf("list copy %p of %p, %d elements", l2, l, len(l2.Data))
 	}
@@ -99,9 +126,44 @@ func testCopyKeepsSharing(t *testing.T, frozen, again bool) {
 //	go test ./vm -run '^$' -bench CopyHeap
 func BenchmarkCopyHeap(b *testing.B) { benchCopyHeap(b, true) }
 
-// BenchmarkCopyHeapRestore is BenchmarkCopyHeap for a copy that runs (a
-// checkpoint restored).
+// BenchmarkCopyHeapRestore is BenchmarkCopyHeap for a copy that runs,
+// of a live heap (a copy of a paused run, a reload's).
 func BenchmarkCopyHeapRestore(b *testing.B) { benchCopyHeap(b, false) }
+
+// BenchmarkRestoreCheckpoint copies a checkpoint's Frozen copy of the
+// heap of BenchmarkCopyHeap into a copy that runs, as going back does:
+// the copies found by the objects' positions in the checkpoint's blocks
+// (Copier.FromSlabs) and, beside it, by their addresses (a hash table).
+//
+//	go test ./vm -run '^$' -bench RestoreCheckpoint
+func BenchmarkRestoreCheckpoint(b *testing.B) {
+	const n = 100_000
+	m := NewMachine(NewProgram(), nil, nil, nil)
+	c := NewCopier(NewMachine(m.Prog, nil, nil, nil), n)
+	c.Frozen = true
+	frozen := c.Thread(heapOf(m, n))
+	ix := c.Slabs()
+	for _, blocks := range []bool{true, false} {
+		name := "by-address"
+		if blocks {
+			name = "by-blocks"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				hint := n
+				if blocks {
+					hint = 0
+				}
+				c := NewCopier(NewMachine(m.Prog, nil, nil, nil), hint)
+				if blocks {
+					c.FromSlabs(ix)
+				}
+				c.Thread(frozen)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/object")
+		})
+	}
+}
 
 func benchCopyHeap(b *testing.B, frozen bool) {
 	const n = 100_000

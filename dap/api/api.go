@@ -357,6 +357,11 @@ type Copies struct {
 	IntervalMs float64 `json:"intervalMs"`
 	// Stopped says why no more copies are taken ("" while they are).
 	Stopped string `json:"stopped,omitempty"`
+	// Restores counts the re-executions going back started from a copy
+	// (not from the start); Spares, those that started from a copy
+	// restored ahead, while the session waited.
+	Restores int `json:"restores,omitempty"`
+	Spares   int `json:"spares,omitempty"`
 }
 
 // GoToCheckpointArgs name a checkpoint.

@@ -309,6 +309,10 @@ func FormatCheckpoints(c CheckpointsBody) string {
 	} else {
 		fmt.Fprintf(&b, "; no more are taken (%s): going back re-executes from the last one kept or from the start", st.Stopped)
 	}
+	if st.Restores > 0 {
+		fmt.Fprintf(&b, "\ngoing back started %s from a copy (%d from one restored ahead, while the session waited)",
+			Count(st.Restores, "re-execution"), st.Spares)
+	}
 	return b.String()
 }
 
