@@ -716,9 +716,14 @@ func (s *Scheduler) WakeIO(t *vm.Thread, v vm.Value, err error) {
 // program may call a pinned native (file I/O, which may block for any
 // time: on the caller's goroutine it would block the debugger's request
 // loop, and run beside the thread the carrier has inside such a native).
+//
+// Nor does it drive a scheduler that is not paused (the program runs: a
+// request resuming it fails, or the carrier runs what it starts), whose
+// carrier goes from one quantum to the next: waiting for it to be
+// between two could take forever.
 func (s *Scheduler) Drive(limit time.Duration, resume func()) {
 	s.mu.Lock()
-	if len(s.carriers) > 1 || s.mayPin() {
+	if len(s.carriers) > 1 || s.mayPin() || !s.paused {
 		s.mu.Unlock()
 		resume()
 		return

@@ -123,3 +123,29 @@ func TestDrivePinned(t *testing.T) {
 		t.Errorf("main's exit was delivered on the goroutine that called Drive")
 	}
 }
+
+// Drive on a scheduler that is not paused (the program runs, its
+// carrier going from one quantum to the next) only calls resume, at
+// once: it does not wait for the carrier to be between two quanta, which
+// a carrier busy with an endless loop might never be when Drive looks
+// (a DAP `next` sent while the program ran hung so). Here the carrier
+// is made to stay inside a quantum for good.
+func TestDriveRunning(t *testing.T) {
+	e := newEnv(t)
+	main := e.fn("main", 0)
+	main.ret0()
+	s := e.start(main, Options{})
+	s.mu.Lock()
+	s.running++ // (a quantum under way that does not end)
+	s.mu.Unlock()
+	called := make(chan bool)
+	go s.Drive(time.Minute, func() { called <- true })
+	select {
+	case <-called:
+	case <-time.After(10 * time.Second): // (it is called at once)
+		t.Fatal("Drive waited for the running carrier instead of resuming")
+	}
+	s.mu.Lock()
+	s.running--
+	s.mu.Unlock()
+}
