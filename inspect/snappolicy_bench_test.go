@@ -44,7 +44,7 @@ int main() {
 `
 
 // BenchmarkStepBackLiveHeap is the session of the issue: a program that
-// keeps 200,000 (and 50,000) objects live, stopped by a conditional breakpoint every
+// keeps 200,000 (and 50,000, and 500,000: a state of 62 MiB, near the largest copied) objects live, stopped by a conditional breakpoint every
 // 3,000 rounds (75 quanta); after 40 stops, each iteration goes on to
 // the next stop and steps back from it (only the step back is measured,
 // medians: ms/stepback of wall time, cpu-ms/stepback of the process's CPU
@@ -65,7 +65,7 @@ func BenchmarkStepBackLiveHeap(b *testing.B) {
 	for _, c := range []struct {
 		at      string
 		objects int
-	}{{"body", 200_000}, {"head", 200_000}, {"body", 50_000}} {
+	}{{"body", 200_000}, {"head", 200_000}, {"body", 50_000}, {"body", 500_000}} {
 		src := strings.ReplaceAll(liveHeapSrc, "OBJECTS", strconv.Itoa(c.objects))
 		path := filepath.Join(b.TempDir(), "prog.n")
 		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
@@ -82,7 +82,7 @@ func BenchmarkStepBackLiveHeap(b *testing.B) {
 			{"near-copies/no-spares", true, false, 0},
 			{"forward-copies-only", false, true, 0},
 		} {
-			if c.objects < 200_000 && v.name != "near-copies" {
+			if c.objects != 200_000 && v.name != "near-copies" && v.name != "near-copies/read-300ms" {
 				continue
 			}
 			name := fmt.Sprintf("%dk/%s/%s", c.objects/1000, at, v.name)
