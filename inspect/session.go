@@ -405,6 +405,12 @@ func (s *Session) pauseWorld(info StopInfo, t *vm.Thread) { s.stopWorldIf(info, 
 func (s *Session) stopWorldIf(info StopInfo, t *vm.Thread, unlessStopped bool) {
 	s.worldMu.Lock()
 	s.r.sch.Pause()
+	if unlessStopped && s.r.sch.Ended() {
+		// the quantum the pause waited for ended the program: the end
+		// (or a deadlock's stop) is reported, not a pause
+		s.worldMu.Unlock()
+		return
+	}
 	var now moment // (for prepareBack: read before a request can change the threads)
 	if s.tt != nil {
 		now = s.momentOf(info, t, s.r.sch)

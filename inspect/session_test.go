@@ -528,3 +528,42 @@ int main() {
 		}
 	}
 }
+
+// A pause of a program whose scheduler has ended — the moment between
+// continuing from a deadlock's stop and the program's end — reports no
+// "Paused" stop before the end (the fuzz of time travel met it as a pause
+// racing with that continue). Here that moment is held: the session is
+// made to run again as Continue does, without the end that follows.
+func TestPauseOfAnEndedProgramReportsNothing(t *testing.T) {
+	s, l, _ := launchSrc(t, `import io;
+int main() {
+    Channel<int> c = {};
+    io.print("waiting");
+    return c.recv();
+}
+`, Config{})
+	s.ConfigurationDone()
+	if st := <-l.stops; st.Reason != ReasonDeadlock {
+		t.Fatalf("stop %+v, want the deadlock", st)
+	}
+	s.mu.Lock()
+	s.r.state = stateRunning // (as Continue makes it, before the end)
+	s.mu.Unlock()
+	if err := s.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case st := <-l.stops:
+		t.Fatalf("a pause of the ended program reported %+v", st)
+	default:
+	}
+	s.mu.Lock()
+	s.r.state = stateStopped
+	s.mu.Unlock()
+	if err := s.Continue(0, false); err != nil {
+		t.Fatal(err)
+	}
+	if code := <-l.exited; code == 0 {
+		t.Fatalf("exit code %d after a deadlock", code)
+	}
+}

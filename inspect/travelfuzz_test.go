@@ -601,12 +601,6 @@ func (f *travelFuzz) session(n int) (sent int) {
 				err = s.ReverseContinue(tid)
 			}
 			switch {
-			case errors.Is(err, ErrNotRunning) && isDone(s):
-				// a pause that raced with the end (reported, then the
-				// program ended): the program is over
-				f.logf("  refused: %v (the program ended)", err)
-				wait("the end")
-				continue
 			case len(f.changes) > 0:
 				if !errors.Is(err, ErrAfterSet) {
 					f.fail("%s after a change of the execution: %v, want it refused (%v)", op, err, ErrAfterSet)
@@ -831,12 +825,3 @@ func TestTimeTravelDifferential(t *testing.T) {
 	}
 }
 
-// isDone reports whether the session's program has ended.
-func isDone(s *Session) bool {
-	select {
-	case <-s.Done():
-		return true
-	default:
-		return false
-	}
-}

@@ -242,6 +242,14 @@ func (s *Scheduler) Paused() bool {
 	return s.paused
 }
 
+// Ended reports whether the program is over (its Run returns, or has
+// returned): a Pause that returns with it ended stopped nothing.
+func (s *Scheduler) Ended() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ended
+}
+
 // deadlock writes the deadlock report (one block per live thread, by id:
 // its wait reason and stack) and ends the program with exit code 2. Must
 // hold s.mu.
