@@ -824,4 +824,3 @@ func TestTimeTravelDifferential(t *testing.T) {
 		t.Errorf("no re-execution started from a copy restored ahead (%d from a checkpoint)", st.restores)
 	}
 }
-
