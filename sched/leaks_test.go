@@ -267,17 +267,7 @@ func checkNoFalseLeaks(t *testing.T, name, src string, quota int) {
 // without sites has none.
 func TestSitesInSnapshot(t *testing.T) {
 	prog := compileSrc(t, "server.n", serverSrc)
-	r, err := Boot(prog, RunConfig{Clock: &VirtualClock{}, Sites: true, Paused: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for r.Main.WaitReason != "sleep" {
-		r.Sched.Dispatch()
-	}
-	sn, err := r.Sched.TakeSnapshot(0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sn := snapshotAtSleep(t, prog, RunConfig{Clock: &VirtualClock{}, Sites: true})
 	cp, err := sn.Restore(vm.NewMachine(prog, nil, nil, nil), &VirtualClock{})
 	if err != nil {
 		t.Fatal(err)

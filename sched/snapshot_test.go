@@ -76,17 +76,7 @@ int main() {
 // next spare). Several restores of one snapshot may run at once.
 func TestSnapshotSpare(t *testing.T) {
 	prog := compileSrc(t, "spare.n", spareSrc)
-	r, err := Boot(prog, RunConfig{Clock: &VirtualClock{}, Stdin: strings.NewReader("one\n"), Paused: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for r.Main.WaitReason != "sleep" {
-		r.Sched.Dispatch()
-	}
-	sn, err := r.Sched.TakeSnapshot(0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sn := snapshotAtSleep(t, prog, RunConfig{Clock: &VirtualClock{}, Stdin: strings.NewReader("one\n")})
 	run := func(input string) (string, bool) {
 		var out strings.Builder
 		b, err := Boot(prog, RunConfig{From: sn, Clock: &VirtualClock{}, Stdin: strings.NewReader(input), Stdout: &out})
@@ -129,4 +119,23 @@ func TestSnapshotSpare(t *testing.T) {
 	if got, spare := run("two\n"); spare || got != want {
 		t.Fatalf("after DropSpare: %q (spare %v)", got, spare)
 	}
+}
+
+// snapshotAtSleep runs prog as cfg says (paused, dispatched by hand) until
+// main sleeps, and returns a snapshot of that moment.
+func snapshotAtSleep(t *testing.T, prog *vm.Program, cfg RunConfig) *Snapshot {
+	t.Helper()
+	cfg.Paused = true
+	r, err := Boot(prog, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r.Main.WaitReason != "sleep" {
+		r.Sched.Dispatch()
+	}
+	sn, err := r.Sched.TakeSnapshot(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sn
 }
