@@ -343,7 +343,9 @@ func (s *Session) Reload(opts ReloadOptions) (*ReloadResult, error) {
 	}
 	s.mu.Unlock()
 	if s.tt != nil && j != nil {
+		s.tt.lastMu.Lock()
 		s.tt.j = j
+		s.tt.lastMu.Unlock()
 	}
 	s.describeReload(res, old, prog, rl, n)
 	r.carrierDone = make(chan struct{})

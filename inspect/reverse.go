@@ -143,7 +143,7 @@ func (s *Session) newRunAt(stdin io.Reader, stdout, stderr io.Writer, j *record.
 	r.spare = b.Spare
 	r.sch.OnEvent = func(ev sched.Event) {
 		if s.live.Load() == r {
-			s.onEvent(ev)
+			s.onEvent(ev, j)
 		}
 	}
 	return r, nil
@@ -183,9 +183,18 @@ func quantumEnd(ev sched.Event, j *record.Journal) (moment, bool) {
 
 // noteEvent keeps the end of the last quantum, and stops the recording
 // once it is over budget (it reports true then).
-func (tt *timeTravel) noteEvent(ev sched.Event) bool {
+//
+// j is the journal of the run the event is of: an event of the run going
+// back leaves, delivered after the session took the new run's journal
+// (the carrier delivers a quantum's events after a pause returned), is
+// not of the session's timeline any more, and is dropped (its offset is
+// in another journal, which the new run's carrier writes).
+func (tt *timeTravel) noteEvent(ev sched.Event, j *record.Journal) bool {
 	tt.lastMu.Lock()
-	j := tt.j
+	if j != tt.j {
+		tt.lastMu.Unlock()
+		return false
+	}
 	m, ok := quantumEnd(ev, j)
 	if ok {
 		tt.last = m

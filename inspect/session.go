@@ -334,9 +334,10 @@ func (s *Session) ExitCode() int {
 	return s.code
 }
 
-// onEvent receives the scheduler's events on the carrier goroutine.
-func (s *Session) onEvent(ev sched.Event) {
-	if s.tt != nil && s.tt.noteEvent(ev) {
+// onEvent receives the scheduler's events on the carrier goroutine (of
+// the run whose journal is j, nil if none).
+func (s *Session) onEvent(ev sched.Event, j *record.Journal) {
+	if s.tt != nil && s.tt.noteEvent(ev, j) {
 		msg := "note: " + s.tt.stopped + "; the program goes on, but going back is no longer possible\n"
 		s.emit(func(l Listener) { l.Output("console", msg) })
 	}

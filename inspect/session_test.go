@@ -8,6 +8,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nlangdbg/nlangdbg/sched"
+	"github.com/nlangdbg/nlangdbg/sched/record"
 )
 
 // coreListener records a session's events.
@@ -565,5 +568,38 @@ int main() {
 	}
 	if code := <-l.exited; code == 0 {
 		t.Fatalf("exit code %d after a deadlock", code)
+	}
+}
+
+// An event of a run the session has left for another (going back), which
+// its carrier delivers after the session took the new run's journal,
+// does not move the timeline's last moment: its offset is of the old
+// journal (reading the new one raced with the new run's carrier).
+func TestEventOfALeftRunIsNotOfTheTimeline(t *testing.T) {
+	s, l, _ := launchSrc(t, `import io;
+int main() {
+    int sum = 0;
+    for (int i = 0; i < 1000; i += 1) {
+        sum += i;
+    }
+    io.print(sum);
+    return 0;
+}
+`, Config{StopOnEntry: true, Quota: 50})
+	s.ConfigurationDone()
+	<-l.stops
+	if err := s.Step(1, StepOver, false); err != nil {
+		t.Fatal(err)
+	}
+	<-l.stops
+	before := s.tt.lastMoment()
+	th := s.r.sch.Main()
+	ev := sched.Event{Kind: sched.EventPreempt, Thread: th}
+	left := record.NewJournal(s.tt.j.Header())
+	if s.tt.noteEvent(ev, left); s.tt.lastMoment() != before {
+		t.Fatalf("an event of another journal moved the last moment from %+v to %+v", before, s.tt.lastMoment())
+	}
+	if s.tt.noteEvent(ev, s.tt.j); s.tt.lastMoment() == before {
+		t.Fatal("an event of the session's journal did not move the last moment")
 	}
 }
