@@ -43,11 +43,14 @@ func (c *session) progress(seq int, title string) (end func()) {
 		c.sendNow(&dap.ProgressStartEvent{Event: newEvent("progressStart"), Body: dap.ProgressStartEventBody{
 			ProgressId: id, Title: title, RequestId: seq, Cancellable: true}})
 	}
-	if progressDelay <= 0 {
+	// (read here, not in the goroutine, which may start after the
+	// request ended: a test sets them for its own requests)
+	delay, every := progressDelay, progressEvery
+	if delay <= 0 {
 		begin() // (at once: tests)
 	}
 	go func() {
-		t := time.NewTimer(progressDelay)
+		t := time.NewTimer(delay)
 		defer t.Stop()
 		for {
 			select {
@@ -67,7 +70,7 @@ func (c *session) progress(seq int, title string) (end func()) {
 					ProgressId: id, Message: fmt.Sprintf("%.1f s", time.Since(start).Seconds())}})
 			}
 			mu.Unlock()
-			t.Reset(progressEvery)
+			t.Reset(every)
 		}
 	}()
 	return func() {
