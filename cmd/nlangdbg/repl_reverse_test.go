@@ -46,7 +46,7 @@ func TestREPLGoingBack(t *testing.T) {
 	ft.expect(out, `Step back`)
 	out = ft.Exec("checkpoints")
 	ft.expect(out, `^\s+1\s+thread 1 "main" at main \(line \d+\), \d+ reductions\s+"third hit"$`, `^the recording: \d+ bytes in memory$`,
-		`^copies of the execution: \d+ kept \(\d+ taken, \d+ dropped to stay within the budget\), [0-9.]+ MiB of 256.0 MiB, one every 25ms of run or more; going back re-executes from the nearest one before the target$`)
+		`^copies of the execution: \d+ kept \(\d+ taken( \(\d+ near (a moment|moments) gone back to\))?, \d+ dropped to stay within the budget\), [0-9.]+ MiB of 256.0 MiB, one every 25ms of run or more; going back re-executes from the nearest one before the target$`)
 	out = ft.Exec("restart 1")
 	ft.expect(out, `Checkpoint 1`)
 	out = ft.Exec("print sum")

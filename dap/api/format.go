@@ -298,7 +298,10 @@ func FormatCheckpoints(c CheckpointsBody) string {
 	}
 	st := c.Copies
 	near := ""
-	if st.Near > 0 {
+	switch {
+	case st.Near == 1:
+		near = " (1 near a moment gone back to)"
+	case st.Near > 1:
 		near = fmt.Sprintf(" (%d near moments gone back to)", st.Near)
 	}
 	fmt.Fprintf(&b, "copies of the execution: %d kept (%d taken%s, %d dropped to stay within the budget), %s of %s",

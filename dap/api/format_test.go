@@ -22,4 +22,10 @@ func TestFormatCheckpointsRestores(t *testing.T) {
 	if out := FormatCheckpoints(body); !strings.Contains(out, "started 1 re-execution from") {
 		t.Fatalf("got:\n%s", out)
 	}
+	for n, want := range map[int]string{1: "(4 taken (1 near a moment gone back to), ", 2: "(4 taken (2 near moments gone back to), "} {
+		body.Copies.Near = n
+		if out := FormatCheckpoints(body); !strings.Contains(out, want) {
+			t.Fatalf("%d near: got:\n%s", n, out)
+		}
+	}
 }
