@@ -191,8 +191,9 @@ type copyCtx struct {
 // copyInto copies s onto m (a machine on which nothing ran) and returns
 // the new, paused scheduler; frozen for a snapshot (vm.Copier.Frozen:
 // it never runs); r, if not nil, relinks the copy to m's program
-// (reload.go). Must hold s.mu, unless s is a snapshot's (it never
-// changes).
+// (reload.go); slabs, if not nil, indexes the blocks s's objects were
+// carved out of (a snapshot's: vm.Copier.FromSlabs). Must hold s.mu,
+// unless s is a snapshot's (it never changes).
 func (s *Scheduler) copyInto(m *vm.Machine, clock Clock, hint int, limit int64, frozen bool, r *vm.Relink, slabs *vm.SlabIndex) (*Scheduler, *vm.Copier) {
 	d := New(m, Options{Quota: s.quota, Carriers: len(s.carriers), Clock: clock})
 	if s.pcg != nil {
