@@ -80,6 +80,16 @@ class Session {
     return init;
   }
 
+  // launchToLine launches program with one breakpoint, at line, and
+  // returns the stopped event of its first hit.
+  async launchToLine(program, line) {
+    const stopped = this.dc.waitForEvent('stopped');
+    await this.launch({ program }, async (dc) => {
+      await dc.setBreakpointsRequest({ source: { path: program }, breakpoints: [{ line }] });
+    });
+    return stopped;
+  }
+
   // output is the text of the output events of one category so far.
   output(category) {
     return this.log.filter((e) => e.event === 'output' && e.body.category === category)

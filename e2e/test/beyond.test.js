@@ -91,11 +91,7 @@ describe('the scheduler view (nlang/scheduler)', function () {
   });
 
   it('shows two threads waiting for each other as a cycle', async function () {
-    const stopped = s.dc.waitForEvent('stopped');
-    await s.launch({ program: f.path }, async (dc) => {
-      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('join') }] });
-    });
-    await stopped;
+    await s.launchToLine(f.path, f.line('join'));
     const r = await s.dc.customRequest('nlang/scheduler');
     const v = r.body;
     assert.deepEqual(v.parked.map((t) => [t.id, t.waitReason]).sort(), [[2, 'mutex lock'], [3, 'mutex lock'], [4, 'sleep']]);
@@ -278,11 +274,7 @@ describe('cancel', function () {
   });
 
   it('cancels a long evaluation', async function () {
-    const stopped = s.dc.waitForEvent('stopped');
-    await s.launch({ program: f.path }, async (dc) => {
-      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('start') }] });
-    });
-    await stopped;
+    await s.launchToLine(f.path, f.line('start'));
     const [top] = await s.stack(1);
     const evaluation = s.dc.evaluateRequest({ expression: 'slow(20)', frameId: top.id, context: 'repl' });
     // the evaluate request went out first (DebugClient numbers requests

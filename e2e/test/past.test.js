@@ -15,11 +15,7 @@ describe('questions about the past (nlang/lastWrites, origin, query, timeline, t
   before(async function () {
     s = new Session();
     await s.start();
-    const stopped = s.dc.waitForEvent('stopped');
-    await s.launch({ program: f.path }, async (dc) => {
-      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('done') }] });
-    });
-    await stopped;
+    await s.launchToLine(f.path, f.line('done'));
     frameId = (await s.stack(MAIN))[0].id;
   });
   after(async function () {

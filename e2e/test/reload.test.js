@@ -47,11 +47,7 @@ describe('edit and continue (nlang/reload)', function () {
     const f = copy('reload.n');
     s = new Session();
     await s.start();
-    let stopped = s.dc.waitForEvent('stopped');
-    await s.launch({ program: f.path }, async (dc) => {
-      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('f2') }] });
-    });
-    await stopped; // f(0)
+    await s.launchToLine(f.path, f.line('f2')); // f(0)
     await s.resume(() => s.dc.continueRequest({ threadId: 1 })); // f(1): y = 2
     f.edit('y = y + 1; // @bp f2', 'y = y + 100; // @bp f2');
     const b = await reload(s);
@@ -76,11 +72,7 @@ describe('edit and continue (nlang/reload)', function () {
     const f = copy('reload.n');
     s = new Session();
     await s.start();
-    const stopped = s.dc.waitForEvent('stopped');
-    await s.launch({ program: f.path }, async (dc) => {
-      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('f2') }] });
-    });
-    await stopped;
+    await s.launchToLine(f.path, f.line('f2'));
     f.edit('y = y + 1; // @bp f2', 'y = y + 100; // @bp f2');
     await reload(s);
     const [top] = await s.stack(1);
@@ -98,11 +90,7 @@ describe('edit and continue (nlang/reload)', function () {
     const f = copy('reload.n');
     s = new Session();
     await s.start();
-    const stopped = s.dc.waitForEvent('stopped');
-    await s.launch({ program: f.path }, async (dc) => {
-      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('add') }] });
-    });
-    await stopped;
+    await s.launchToLine(f.path, f.line('add'));
     f.edit('y = y + 1;', 'y = y + ;');
     await assert.rejects(s.dc.customRequest('nlang/reload', {}), /reload\.n:11:13: expected expression/);
     f.edit('y = y + ;', 'y = y + 1;');
@@ -120,11 +108,7 @@ describe('edit and continue (nlang/reload)', function () {
     const f = copy('reload.n');
     s = new Session();
     await s.start();
-    const stopped = s.dc.waitForEvent('stopped');
-    await s.launch({ program: f.path }, async (dc) => {
-      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('add') }] });
-    });
-    await stopped;
+    await s.launchToLine(f.path, f.line('add'));
     f.edit('    public int total;\n', '    public int total;\n    public int calls = 1000;\n');
     f.edit('total = total + v; // @bp add', 'total = total + v; count(this); // @bp add');
     f.edit('int f(int x) {', 'void count(Acc a) {\n    a.calls = a.calls + 1;\n}\nint f(int x) {');
@@ -148,11 +132,7 @@ describe('edit and continue (nlang/reload)', function () {
     const f = copy('reload3.n');
     s = new Session();
     await s.start();
-    const stopped = s.dc.waitForEvent('stopped');
-    await s.launch({ program: f.path }, async (dc) => {
-      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('inside') }] });
-    });
-    await stopped;
+    await s.launchToLine(f.path, f.line('inside'));
     f.edit('y = y + 1; // @bp f2', 'y = y + 100; // @bp f2');
     const b = await reload(s);
     const inF = b.frames.filter((x) => x.function === 'f' && x.how === 'old').map((x) => x.threadId).sort();
@@ -170,11 +150,7 @@ describe('edit and continue (nlang/reload)', function () {
     const f = copy('reload.n');
     s = new Session();
     await s.start();
-    const stopped = s.dc.waitForEvent('stopped');
-    await s.launch({ program: f.path }, async (dc) => {
-      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('print') }] });
-    });
-    await stopped;
+    await s.launchToLine(f.path, f.line('print'));
     await s.resume(() => s.dc.continueRequest({ threadId: 1 }));
     f.edit('y = y + 1;', 'y = y + 1 + x % 2;');
     const w = (await s.dc.customRequest('nlang/whatIf', { file: f.path, line: f.line('print'), expression: 'r' })).body;

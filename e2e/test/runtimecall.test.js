@@ -17,11 +17,7 @@ describe('a toString called by the runtime', function () {
   });
 
   it('stops at a breakpoint in it, above a native frame and main', async function () {
-    const stopped = s.dc.waitForEvent('stopped');
-    await s.launch({ program: f.path }, async (dc) => {
-      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('ts') }] });
-    });
-    const stop = await stopped;
+    const stop = await s.launchToLine(f.path, f.line('ts'));
     assert.equal(stop.body.reason, 'breakpoint');
     const st = await s.dc.stackTraceRequest({ threadId: stop.body.threadId });
     const frames = st.body.stackFrames;

@@ -19,11 +19,7 @@ describe('leaked threads, groups and the spawn tree (nlang/leaks, nlang/threadGr
   });
 
   it('lists exactly the handlers whose reply was dropped, with their spawn line, and the program goes on', async function () {
-    const stopped = s.dc.waitForEvent('stopped');
-    await s.launch({ program: f.path }, async (dc) => {
-      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('check') }] });
-    });
-    await stopped;
+    await s.launchToLine(f.path, f.line('check'));
     const leaks = (await s.dc.customRequest('nlang/leaks', { stack: true })).body;
     assert.deepEqual(leaks.threads.map((l) => l.id), [6, 9, 12]);
     for (const l of leaks.threads) {
@@ -60,11 +56,7 @@ describe('locations of values and variables (DAP 1.68)', function () {
   });
 
   it('resolves where a thread, a future, a channel, a mutex and a function value come from, and where each local is declared', async function () {
-    const stopped = s.dc.waitForEvent('stopped');
-    await s.launch({ program: f.path }, async (dc) => {
-      await dc.setBreakpointsRequest({ source: { path: f.path }, breakpoints: [{ line: f.line('look') }] });
-    });
-    await stopped;
+    await s.launchToLine(f.path, f.line('look'));
     const [top] = await s.stack(1);
     const locals = await s.vars((await s.scopes(top.id)).Locals.variablesReference);
     const line = async (ref) => {
