@@ -204,6 +204,18 @@ func continueToExit(t *testing.T, c *daptest.Client, tid, code int) {
 	expectExit(t, c, code)
 }
 
+// finishWithout clears the breakpoints of file path, continues to the
+// exit with code, and checks what the program printed on stdout.
+func finishWithout(t *testing.T, c *daptest.Client, path string, code int, stdout string) {
+	t.Helper()
+	c.SetBreakpointsRequest(path)
+	daptest.ExpectResponse[*dap.SetBreakpointsResponse](t, c)
+	continueToExit(t, c, 1, code)
+	if out := c.Output("stdout"); out != stdout {
+		t.Errorf("stdout %q, want %q", out, stdout)
+	}
+}
+
 // expectExit expects exited with code, then terminated.
 func expectExit(t *testing.T, c *daptest.Client, code int) {
 	t.Helper()

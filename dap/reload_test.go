@@ -122,12 +122,7 @@ func TestReloadDAP(t *testing.T) {
 	if y := evaluate(t, c, "y", top.Id); y != "2" {
 		t.Errorf("y = %s", y)
 	}
-	c.SetBreakpointsRequest(f.Path)
-	daptest.ExpectResponse[*dap.SetBreakpointsResponse](t, c)
-	continueToExit(t, c, 1, 0)
-	if out := c.Output("stdout"); out != "r 1\nr 102\nr 104\nr 106\ntotal 313\n" {
-		t.Errorf("stdout %q", out)
-	}
+	finishWithout(t, c, f.Path, 0, "r 1\nr 102\nr 104\nr 106\ntotal 313\n")
 }
 
 // TestReloadDAPRefused: a file that does not compile, and an edit the
@@ -151,12 +146,7 @@ func TestReloadDAPRefused(t *testing.T) {
 	if top := topFrame(t, c, 1); top.Name != "Acc.add" {
 		t.Errorf("after the refusals: %+v", top)
 	}
-	c.SetBreakpointsRequest(f.Path)
-	daptest.ExpectResponse[*dap.SetBreakpointsResponse](t, c)
-	continueToExit(t, c, 1, 0)
-	if out := c.Output("stdout"); out != "r 1\nr 3\nr 5\nr 7\ntotal 16\n" {
-		t.Errorf("stdout %q", out)
-	}
+	finishWithout(t, c, f.Path, 0, "r 1\nr 3\nr 5\nr 7\ntotal 16\n")
 }
 
 // TestReloadDAPNewFunctionAndField: the edited method calls a new
@@ -225,12 +215,7 @@ func TestReloadDAPBreakpointOnDeletedLine(t *testing.T) {
 	c.ContinueRequest(1, false)
 	daptest.ExpectResponse[*dap.ContinueResponse](t, c)
 	checkStop(t, c, 1, "main", f.Line("print")-1)
-	c.SetBreakpointsRequest(f.Path)
-	daptest.ExpectResponse[*dap.SetBreakpointsResponse](t, c)
-	continueToExit(t, c, 1, 0)
-	if out := c.Output("stdout"); out != "r 1\nr 2\nr 4\nr 6\ntotal 13\n" {
-		t.Errorf("stdout %q", out)
-	}
+	finishWithout(t, c, f.Path, 0, "r 1\nr 2\nr 4\nr 6\ntotal 13\n")
 }
 
 // TestReloadDAPDataBreakpoint: a data breakpoint on a field of a live
