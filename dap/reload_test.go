@@ -240,3 +240,36 @@ func TestReloadDAPDataBreakpoint(t *testing.T) {
 	daptest.ExpectResponse[*dap.SetDataBreakpointsResponse](t, c)
 	continueToExit(t, c, 1, 0)
 }
+
+// TestReloadDAPSaveSendsBreakpoints: VS Code sends a file's breakpoints
+// again when it is saved (sourceModified), before or after the
+// extension's nlang/reload reaches the server; either way, clearing the
+// file's breakpoints afterwards leaves no trap behind and the program
+// runs to its end on the new code.
+func TestReloadDAPSaveSendsBreakpoints(t *testing.T) {
+	for _, order := range []string{"before", "after"} {
+		t.Run(order, func(t *testing.T) {
+			c, f := reloadSession(t, "f2")
+			checkStop(t, c, 1, "f", f.Line("f2"))
+			editFixture(t, f, "y = y + 1; // @bp f2", "y = y + 100; // @bp f2")
+			resend := func() {
+				c.Send(&dap.SetBreakpointsRequest{Request: dap.Request{ProtocolMessage: dap.ProtocolMessage{Type: "request"}, Command: "setBreakpoints"},
+					Arguments: dap.SetBreakpointsArguments{Source: dap.Source{Path: f.Path}, Breakpoints: []dap.SourceBreakpoint{{Line: f.Line("f2")}}, SourceModified: true}})
+				bp := daptest.ExpectResponse[*dap.SetBreakpointsResponse](t, c)
+				if len(bp.Body.Breakpoints) != 1 || !bp.Body.Breakpoints[0].Verified {
+					t.Fatalf("breakpoints sent again: %+v", bp.Body)
+				}
+			}
+			if order == "before" {
+				resend()
+			}
+			if b := reload(t, c, api.ReloadArgs{}); strings.Join(b.Changed, ",") != "f" {
+				t.Fatalf("reload: %+v", b)
+			}
+			if order == "after" {
+				resend()
+			}
+			finishWithout(t, c, f.Path, 0, "r 1\nr 102\nr 104\nr 106\ntotal 313\n")
+		})
+	}
+}

@@ -12,7 +12,9 @@
 // configuration connects to `nlangdbg run --listen` and detaches; a
 // nonStop launch pauses a worker at its breakpoint while the ticker keeps
 // printing, its Call Stack entry "Running".
-// Needs NLANG_VSIX, NLANGDBG (absolute paths) and E2E_OUT (screenshots).
+// Needs NLANG_VSIX, NLANGDBG (absolute paths) and E2E_OUT (screenshots,
+// and dap.log: every DAP message of the sessions VS Code starts; a failed
+// step prints its end). E2E_TIMES=1 prints how long each step took.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -42,7 +44,37 @@ const leakyLine = (tag) => leakyLines.findIndex((l) => l.includes(`// @bp ${tag}
 // For Run File: a breakpoint here must not stop the run.
 fs.writeFileSync(path.join(folder, 'hello.n'), 'import io;\nint main() {\n    int n = 3;\n    io.print("hello ${n} from Run File");\n    return 0;\n}\n');
 
-const wb = new Workbench({ vsix: process.env.NLANG_VSIX, nlangdbg: process.env.NLANGDBG, folder, out });
+// The debug adapter VS Code runs logs every DAP message to dap.log in
+// E2E_OUT: a failed step prints the end of it.
+const dapLog = path.join(out, 'dap.log');
+fs.writeFileSync(dapLog, '');
+const logged = path.join(out, 'nlangdbg-logged');
+fs.writeFileSync(
+  logged,
+  `#!/bin/sh\nif [ "$1" = dap ]; then shift; exec '${process.env.NLANGDBG}' dap --log-output dap "$@" 2>>'${dapLog}'; fi\nexec '${process.env.NLANGDBG}' "$@"\n`,
+  { mode: 0o755 },
+);
+/** dapMark returns where the DAP log ends now, for waitForDap. */
+function dapMark() {
+  return fs.statSync(dapLog).size;
+}
+
+/** waitForDap waits until a line of the DAP log past mark matches re. */
+async function waitForDap(re, mark, timeout = 20000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const fd = fs.openSync(dapLog, 'r');
+    const size = fs.fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.max(0, size - mark));
+    fs.readSync(fd, buf, 0, buf.length, mark);
+    fs.closeSync(fd);
+    if (buf.toString('utf8').split('\n').some((l) => re.test(l))) return;
+    if (Date.now() > end) throw new Error(`the adapter never received a message matching ${re}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const wb = new Workbench({ vsix: process.env.NLANG_VSIX, nlangdbg: logged, folder, out });
 
 test.before(() => wb.start(), { timeout: 120000 });
 test.after(async () => {
@@ -50,12 +82,22 @@ test.after(async () => {
   fs.rmSync(folder, { recursive: true, force: true });
 });
 
-/** step runs fn and keeps a screenshot of what the page showed when a step failed. */
+/**
+ * step runs fn; when it fails, it keeps a screenshot of the page and adds
+ * to the error what the Call Stack showed and the last DAP messages.
+ */
 async function step(name, fn) {
+  const start = Date.now();
   try {
     await fn();
+    if (process.env.E2E_TIMES) console.log(`step ${name}: ${Date.now() - start} ms`);
   } catch (e) {
     await wb.screenshot(`failed-${name}`).catch(() => {});
+    const stack = await wb.page
+      .evaluate(() => (document.querySelector('.debug-call-stack') || {}).innerText || '(no Call Stack)')
+      .catch((err) => `(unread: ${err.message})`);
+    const tail = fs.readFileSync(dapLog, 'utf8').split('\n').slice(-60).join('\n');
+    e.message += `\n-- the Call Stack showed:\n${stack}\n-- the last DAP messages (${dapLog}):\n${tail}`;
     throw e;
   }
 }
@@ -283,9 +325,15 @@ test('edit and continue: saving while paused applies the change', { timeout: 900
   });
   await wb.screenshot('5-reload');
   await step('continue-reload', async () => {
-    // (the editor now shows the old frame's text: back to the file's own
-    // tab; Quick Open would offer the old text's editor first, as the
-    // most recent one)
+    // The editor shows the old frame's text once VS Code has revealed the
+    // top frame of the stop the reload reported (after the Call Stack
+    // showed it): that takes the focus, so wait for it before going back
+    // to the file's own tab (Quick Open would offer the old text's editor
+    // first, as the most recent one).
+    await page.waitForFunction(() => {
+      const tab = document.querySelector('.tabs-container .tab.active');
+      return tab && /before reload 1/.test(tab.innerText);
+    }, { timeout: 20000, polling: 100 });
     await page.keyboard.press('Escape');
     const tabs = await page.$$('.tabs-container .tab');
     for (const tab of tabs) {
@@ -299,8 +347,12 @@ test('edit and continue: saving while paused applies the change', { timeout: 900
       return tab && /^reload\s*\.n$/.test(tab.innerText.trim());
     }, { timeout: 20000, polling: 100 });
     await wb.gotoLine(4);
+    const mark = dapMark();
     await page.keyboard.press('F9'); // the breakpoint off
     await page.waitForFunction(() => document.querySelectorAll('.editor-instance .codicon-debug-breakpoint').length === 0);
+    // F5 only once the removal reached the adapter (the glyph may be
+    // gone for a moment while the editor renders again)
+    await waitForDap(/"command":"setBreakpoints".*"name":"reload\.n".*"lines":\[\]/, mark);
     await page.keyboard.press('F5');
     await wb.waitForText('.repl', /r 1[\s\S]*r 102[\s\S]*r 104/, 30000);
   });
