@@ -279,6 +279,34 @@ class Workbench {
     }
   }
 
+  /**
+   * removeBreakpoint removes the breakpoint of the Breakpoints view's row
+   * whose text matches rowRe with the row's own Remove button (shown on
+   * hover). Unlike F9 it needs no editor to have the focus (VS Code gives
+   * it back to the top frame's editor whenever it reveals that frame).
+   */
+  async removeBreakpoint(rowRe, timeout = 20000) {
+    await this.setPanes(['Breakpoints'], true);
+    const pane = this.viewPane('Breakpoints');
+    const end = Date.now() + timeout;
+    while (Date.now() < end) {
+      for (const r of await this.page.$$(`${pane} .monaco-list-row`)) {
+        const t = await r.evaluate((e) => (e.isConnected ? e.innerText : '')).catch(() => '');
+        if (!rowRe.test(t)) continue;
+        try {
+          await r.hover();
+          const x = await r.waitForSelector('.action-label[aria-label^="Remove Breakpoint"]', { visible: true, timeout: 2000 });
+          await x.click();
+          return;
+        } catch {
+          // (the row was rendered again under the pointer: once more)
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`no Breakpoints row ${rowRe} to remove; the view shows: ${JSON.stringify(await this.text(pane))}`);
+  }
+
   /** command runs a command through the Command Palette (F1). */
   async command(title) {
     // F1 opens the command palette; the title is typed only once its

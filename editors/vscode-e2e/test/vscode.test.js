@@ -325,33 +325,11 @@ test('edit and continue: saving while paused applies the change', { timeout: 900
   });
   await wb.screenshot('5-reload');
   await step('continue-reload', async () => {
-    // The editor shows the old frame's text once VS Code has revealed the
-    // top frame of the stop the reload reported (after the Call Stack
-    // showed it): that takes the focus, so wait for it before going back
-    // to the file's own tab (Quick Open would offer the old text's editor
-    // first, as the most recent one).
-    await page.waitForFunction(() => {
-      const tab = document.querySelector('.tabs-container .tab.active');
-      return tab && /before reload 1/.test(tab.innerText);
-    }, { timeout: 20000, polling: 100 });
-    await page.keyboard.press('Escape');
-    const tabs = await page.$$('.tabs-container .tab');
-    for (const tab of tabs) {
-      if (/^reload\s*\.n$/.test((await tab.evaluate((e) => e.innerText)).trim())) {
-        await tab.click();
-        break;
-      }
-    }
-    await page.waitForFunction(() => {
-      const tab = document.querySelector('.tabs-container .tab.active');
-      return tab && /^reload\s*\.n$/.test(tab.innerText.trim());
-    }, { timeout: 20000, polling: 100 });
-    await wb.gotoLine(4);
+    // The breakpoint off from the Breakpoints view (the focus is the old
+    // frame's text's, which VS Code reveals again as it refreshes the
+    // stop), then F5 once the removal reached the adapter.
     const mark = dapMark();
-    await page.keyboard.press('F9'); // the breakpoint off
-    await page.waitForFunction(() => document.querySelectorAll('.editor-instance .codicon-debug-breakpoint').length === 0);
-    // F5 only once the removal reached the adapter (the glyph may be
-    // gone for a moment while the editor renders again)
+    await wb.removeBreakpoint(/^\s*reload\.n\s/);
     await waitForDap(/"command":"setBreakpoints".*"name":"reload\.n".*"lines":\[\]/, mark);
     await page.keyboard.press('F5');
     await wb.waitForText('.repl', /r 1[\s\S]*r 102[\s\S]*r 104/, 30000);
