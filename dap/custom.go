@@ -313,6 +313,7 @@ func (c *session) checkpointsBody(_ api.None) (any, error) {
 	}
 	st := c.prog.SnapshotStats()
 	b.Copies = api.Copies{Kept: st.Kept, Taken: st.Taken, Near: st.Near, Dropped: st.Dropped, Bytes: st.Bytes, Budget: st.Budget,
-		IntervalMs: float64(st.Interval) / 1e6, Stopped: st.Stopped, Restores: st.Restores, Spares: st.Spares}
+		IntervalMs: float64(st.Interval) / 1e6, Stopped: st.Stopped, Restores: st.Restores, Spares: st.Spares,
+		CatchUps: st.CatchUps, CaughtUp: st.CaughtUp}
 	return b, nil
 }

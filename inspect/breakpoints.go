@@ -107,6 +107,7 @@ func (s *Session) withWorldStopped(f func()) {
 // setTrapLocked adds a reference to a patched pc. Must hold s.mu with the
 // world stopped.
 func (s *Session) setTrapLocked(k trapKey) {
+	s.hush() // (a catch-up runs the code: catchup.go)
 	if s.traps[k] == 0 {
 		k.fn.SetTrap(k.pc)
 	}
@@ -114,6 +115,7 @@ func (s *Session) setTrapLocked(k trapKey) {
 }
 
 func (s *Session) clearTrapLocked(k trapKey) {
+	s.hush()
 	if s.traps[k] <= 1 {
 		delete(s.traps, k)
 		k.fn.ClearTrap(k.pc)
@@ -293,6 +295,7 @@ func (t *breakpoints) decide(b *bp, c *bpCount, held bool, condErr error) (stop,
 // log message that does not compile leaves the breakpoint unverified,
 // with the compiler's message.
 func (s *Session) SetBreakpoints(file string, specs []BreakpointSpec) []Breakpoint {
+	defer s.quiet()() // (catchup.go)
 	file = canonPath(file)
 	var out []Breakpoint
 	s.withWorldStopped(func() {
@@ -343,6 +346,7 @@ func (s *Session) SetBreakpoints(file string, specs []BreakpointSpec) []Breakpoi
 // SetFunctionBreakpoints replaces the function breakpoints. A
 // breakpoint asked for again (same function) keeps its id and hit count.
 func (s *Session) SetFunctionBreakpoints(specs []FunctionBreakpointSpec) []Breakpoint {
+	defer s.quiet()() // (catchup.go)
 	var out []Breakpoint
 	s.withWorldStopped(func() {
 		t := s.bps
@@ -422,6 +426,7 @@ func (s *Session) SetFunctionBreakpoints(specs []FunctionBreakpointSpec) []Break
 // SetExceptionBreakpoints selects stops on uncaught and on all thrown
 // exceptions.
 func (s *Session) SetExceptionBreakpoints(uncaught, all bool) {
+	defer s.quiet()() // (catchup.go)
 	s.mu.Lock()
 	s.excUnc, s.excAll, s.excRules = uncaught, all, nil
 	s.mu.Unlock()
@@ -508,6 +513,7 @@ func (t *breakpoints) remove(b *bp) {
 // its next count hits (gdb's ignore; 0 cancels). The hits are numbered,
 // so that going back and forward again ignores the same ones.
 func (s *Session) IgnoreBreakpoint(id, count int) error {
+	defer s.quiet()() // (catchup.go)
 	if count < 0 {
 		return fmt.Errorf("ignore: the count must be 0 or more, not %d", count)
 	}

@@ -253,6 +253,7 @@ func elemIndex(name string, n int) (int, bool) {
 // SetDataBreakpoints replaces the data breakpoints. Each DataID comes
 // from DataBreakpointInfo (of this session).
 func (s *Session) SetDataBreakpoints(specs []DataBreakpointSpec) []Breakpoint {
+	defer s.quiet()() // (catchup.go)
 	var out []Breakpoint
 	s.withWorldStopped(func() {
 		d := s.dataLocked()

@@ -19,6 +19,7 @@ import (
 // setVariable) and is converted to the place's type. It returns the new
 // value.
 func (s *Session) SetExpression(threadID int64, depth int, expr, value string) (out Var, err error) {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkInspect(); err != nil {
 		return Var{}, err
 	}

@@ -267,6 +267,7 @@ func pathExpr(expr string) string {
 // value of a key, named as Variables names it). It returns the
 // variable's new value.
 func (s *Session) SetVariable(ref int, name, value string) (out Var, err error) {
+	defer s.quiet()()                  // (catchup.go)
 	defer func() { s.afterSet(err) }() // a new future (reverse.go)
 	if err := s.checkInspect(); err != nil {
 		return Var{}, err

@@ -84,6 +84,7 @@ func (r *excRules) mode(c *vm.Class, caught bool) (string, string) {
 // exception class of the program is an error (the previous settings
 // stay). ParseClassList splits a DAP filter condition.
 func (s *Session) SetExceptionFilters(filters []ExceptionFilter, options []ExceptionOption) error {
+	defer s.quiet()() // (catchup.go)
 	r := &excRules{}
 	resolve := func(names []string) ([]*vm.Class, error) {
 		var out []*vm.Class

@@ -23,6 +23,7 @@ const ReasonInstruction StopReason = "instruction breakpoint"
 // The Breakpoint's Line is the instruction's source line and Address
 // its address.
 func (s *Session) SetInstructionBreakpoints(specs []InstructionBreakpointSpec) []Breakpoint {
+	defer s.quiet()() // (catchup.go)
 	var out []Breakpoint
 	s.withWorldStopped(func() {
 		t := s.bps

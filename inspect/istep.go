@@ -11,6 +11,7 @@ import "github.com/nlangdbg/nlangdbg/vm"
 
 // StepInstruction is Step by instructions.
 func (s *Session) StepInstruction(threadID int64, kind StepKind, singleThread bool) error {
+	defer s.quiet()() // (catchup.go)
 	return s.startStep(threadID, kind, singleThread, true)
 }
 

@@ -140,6 +140,7 @@ func (s *Session) heldAtTrap(t *vm.Thread) (*StopInfo, bool) {
 	}
 	h.info.ThreadID, h.info.AllThreadsStopped = t.ID, false
 	s.r.held[t] = h
+	s.everHeld.Store(true) // (catchup.go)
 	s.r.lastHeld = t
 	info := h.info
 	s.mu.Unlock()
@@ -177,6 +178,7 @@ func (s *Session) onHold(ev sched.Event) {
 		info.Description, info.Recorded = "Held (as recorded)", true
 	}
 	s.r.held[t] = &heldStop{info: info, recorded: !asked}
+	s.everHeld.Store(true) // (catchup.go)
 	s.r.lastHeld = t
 	s.mu.Unlock()
 	s.endStepOf(t) // a pause of a thread that steps ends the step
@@ -379,6 +381,7 @@ func (s *Session) pauseThread(threadID int64) error {
 	}
 	s.r.pausing[t] = true
 	s.mu.Unlock()
+	s.everHeld.Store(true) // (catchup.go)
 	sch.Hold(t)
 	return nil
 }

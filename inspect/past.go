@@ -159,6 +159,7 @@ func (s *Session) CheckMoment(m Moment) error {
 // thread about to run the instruction (the write, the line) the answer
 // named.
 func (s *Session) Travel(m Moment) error {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkTravel(0, false); err != nil {
 		return err
 	}

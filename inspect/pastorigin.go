@@ -70,6 +70,7 @@ const maxOriginSteps = 64
 // EXPR.FIELD or EXPR[INDEX]) in frame depth of thread threadID (0: the
 // stopped one), followed to maxDepth steps (0: DefaultOriginDepth).
 func (s *Session) Origin(threadID int64, depth int, expr string, maxDepth int) ([]OriginStep, error) {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkPast(); err != nil {
 		return nil, err
 	}

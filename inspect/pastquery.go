@@ -55,6 +55,7 @@ type QueryResult struct {
 // not nil, is told of the stretches re-executed (done of total); a
 // cancelled request gives up with ErrCancelled.
 func (s *Session) Query(q QuerySpec, progress func(done, total int)) (QueryResult, error) {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkPast(); err != nil {
 		return QueryResult{}, err
 	}

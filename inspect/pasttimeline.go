@@ -70,6 +70,7 @@ const DefaultTimelineLimit = 1000
 // DefaultTimelineLimit), the latest ones. progress is told of the
 // stretches re-executed.
 func (s *Session) Timeline(threadID int64, limit int, progress func(done, total int)) (Timeline, error) {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkPast(); err != nil {
 		return Timeline{}, err
 	}

@@ -80,6 +80,7 @@ type writeTarget struct {
 // LastWrites returns the latest count writes (at least 1) to the
 // location loc before the present, newest first.
 func (s *Session) LastWrites(loc DataLocation, count int) (Writes, error) {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkPast(); err != nil {
 		return Writes{}, err
 	}

@@ -194,6 +194,7 @@ func (s *Session) pruneLocked() {
 // compile, or a change the running program could not survive, is a
 // *CompileError (its messages name file:line:col), and nothing changes.
 func (s *Session) Reload(opts ReloadOptions) (*ReloadResult, error) {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkStopped(); err != nil {
 		return nil, err
 	}

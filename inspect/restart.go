@@ -22,6 +22,7 @@ var ErrRestartReplay = errors.New("a session of a recording restarts by opening 
 // (ErrStale, ErrRestartReplay) and changes nothing when the program must
 // be compiled or read again.
 func (s *Session) Restart() error {
+	defer s.quiet()() // (catchup.go)
 	if s.cfg.Replay != "" {
 		return ErrRestartReplay
 	}

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -135,7 +136,11 @@ func newTimeTravel(cfg Config, hdr record.Header, log []byte, stdin io.Reader, s
 // through it, its clock); h becomes the machine's debug hook. Its events
 // reach the session (onEvent) once it is the session's run.
 func (s *Session) newRunAt(stdin io.Reader, stdout, stderr io.Writer, j *record.Journal, h vm.DebugHook, from *snap, state int) (*run, error) {
-	b, err := sched.Boot(s.prog, s.runConfig(stdin, stdout, stderr, j, h, from))
+	cfg := s.runConfig(stdin, stdout, stderr, j, h, from)
+	if th, ok := h.(*travelHook); ok && th.cu != nil {
+		cfg.NoSpare = true // (a catch-up leaves it to going back: catchup.go)
+	}
+	b, err := sched.Boot(s.prog, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -227,6 +232,18 @@ type travelHook struct {
 	// hit: the target was reached (a trap of the recording's holds is
 	// not the target's)
 	hit atomic.Bool
+	// cu: the re-execution is the catch-up cu (catchup.go)
+	cu *catchUp
+}
+
+// lock takes s.mu for a hook of the re-execution; a catch-up's gives
+// way instead once hushed (false: the re-execution must stop).
+func (h *travelHook) lock() bool {
+	if h.cu != nil {
+		return h.cu.lock(h.s)
+	}
+	h.s.mu.Lock()
+	return true
 }
 
 // throwMoment names the throw of exc by t (inside OnThrow).
@@ -240,7 +257,10 @@ func (h *travelHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 		return hook{h.s}.OnTrap(t, fn, pc)
 	}
 	m := moment{thread: t.ID, red: t.TrapReductions(), depth: t.Depth(), fn: fn, pc: pc, trap: true}
-	fired := h.countHits(t, fn, pc)
+	fired, ok := h.countHits(t, fn, pc)
+	if !ok {
+		return true // a catch-up hushed: it stops here, and ends
+	}
 	if h.target.trap && m == h.target {
 		h.hit.Store(true)
 		return true
@@ -255,27 +275,31 @@ func (h *travelHook) OnTrap(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 // pc of fn with the counts of the re-execution's run, as the session's
 // run did going forward, and returns the ids of those that stop there
 // (logpoints print nothing: their messages were printed). The session
-// adopting the run carries on with the counts of that moment.
-func (h *travelHook) countHits(t *vm.Thread, fn *vm.Funcode, pc int32) []int {
+// adopting the run carries on with the counts of that moment. ok is
+// false if the re-execution is a catch-up that was hushed meanwhile.
+func (h *travelHook) countHits(t *vm.Thread, fn *vm.Funcode, pc int32) (fired []int, ok bool) {
 	s := h.s
 	k := trapKey{fn, pc}
-	s.mu.Lock()
+	if !h.lock() {
+		return nil, false
+	}
 	list := append([]*bp(nil), s.bps.at[k]...)
 	s.mu.Unlock()
-	var fired []int
 	for _, b := range list {
 		held, condErr := true, error(nil)
 		if b.cond != "" {
 			held, condErr = s.evalCond(t, b, k)
 		}
-		s.mu.Lock()
+		if !h.lock() {
+			return nil, false
+		}
 		stop, _ := s.bps.decide(b, h.r.count(b), held, condErr)
 		s.mu.Unlock()
 		if stop {
 			fired = append(fired, b.id)
 		}
 	}
-	return fired
+	return fired, true
 }
 
 func (h *travelHook) OnThrow(t *vm.Thread, exc *vm.Object, caught bool) bool {
@@ -308,7 +332,8 @@ type pass struct {
 	traps []trapKey // patched for the pass (cleared by wait)
 	// cancelled: the request that went back was cancelled (cancelpass.go)
 	cancelled bool
-	from      *snap // the checkpoint it started from (nil: the start)
+	from      *snap     // the checkpoint it started from (nil: the start)
+	near      *nearCopy // how it takes a copy near its target (nil: it takes none)
 }
 
 // red0 returns the reductions thread id had where the pass started (0
@@ -328,6 +353,14 @@ func (p *pass) red0(id int64) int64 {
 // shown again) and starts it; it stops at target. watch sees every other
 // trap; onEv every scheduler event.
 func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, moment, []int), onEv func(*pass, sched.Event), prepare func(*pass)) (*pass, error) {
+	return s.startPassWith(from, target, watch, onEv, prepare, nil)
+}
+
+// startPassWith is startPass; with cu, for the catch-up cu (catchup.go):
+// the target's trap is not patched (the session may patch others
+// meanwhile; the catch-up ends at the copy near the target), and its
+// hooks never wait for the session's lock.
+func (s *Session) startPassWith(from *snap, target moment, watch func(*vm.Thread, moment, []int), onEv func(*pass, sched.Event), prepare func(*pass), cu *catchUp) (*pass, error) {
 	tt := s.tt
 	if from == nil {
 		from = s.floorSnap() // the start of the program's epoch (reload.go)
@@ -340,10 +373,16 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 	if err != nil {
 		return nil, err
 	}
-	h := &travelHook{s: s, target: target, watch: watch}
+	stdin, stdout, stderr := tt.stdin, tt.stdout, tt.stderr
+	if cu != nil {
+		// (a catch-up is never adopted: nothing it does is shown, and it
+		// reads no input the session's runs have not recorded)
+		stdin, stdout, stderr = strings.NewReader(""), io.Discard, io.Discard
+	}
+	h := &travelHook{s: s, target: target, watch: watch, cu: cu}
 	p := &pass{s: s, j: j, h: h, done: make(chan bool, 1), from: from}
 	if from != nil {
-		if p.r, err = s.newRunAt(tt.stdin, tt.stdout, tt.stderr, j, h, from, stateStopped); err == nil {
+		if p.r, err = s.newRunAt(stdin, stdout, stderr, j, h, from, stateStopped); err == nil && cu == nil {
 			tt.snaps.mu.Lock()
 			tt.snaps.restores++
 			if p.r.spare {
@@ -359,7 +398,7 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 		}
 	}
 	if p.from == nil {
-		if p.r, err = s.newRunAt(tt.stdin, tt.stdout, tt.stderr, j, h, nil, stateStopped); err != nil {
+		if p.r, err = s.newRunAt(stdin, stdout, stderr, j, h, nil, stateStopped); err != nil {
 			return nil, err
 		}
 	}
@@ -375,26 +414,30 @@ func (s *Session) startPass(from *snap, target moment, watch func(*vm.Thread, mo
 	quota := int64(sch.Quota())
 	var near *nearCopy
 	// (no near copy while a breakpoint counts its hits from the start:
-	// going back starts from the start then, snapBefore)
-	if (target.trap || target.throw) && tt.snaps.active() && !s.hitCounted() && !s.dataHitCounted() {
-		near = &nearCopy{thread: sch.Thread(target.thread), red: target.red, quota: quota}
-		near.counts = func() map[*bp]int {
-			s.mu.Lock()
+	// going back starts from the start then, snapBefore; a catch-up
+	// starts only without one)
+	if (target.trap || target.throw) && tt.snaps.active() && (cu != nil || !s.hitCounted() && !s.dataHitCounted()) {
+		near = &nearCopy{thread: sch.Thread(target.thread), red: target.red, quota: quota, cu: cu}
+		near.counts = func() (map[*bp]int, bool) {
+			if !h.lock() {
+				return nil, false
+			}
 			defer s.mu.Unlock()
 			counts := map[*bp]int{}
 			for b, c := range p.r.counts {
 				counts[b] = c.hits
 			}
-			return counts
+			return counts, true
 		}
 		sch.SetCheckpointer(&snapHook{s: s, tt: tt, j: j, near: near})
 	}
-	armed := false
+	p.near = near
+	armed := cu != nil // (a catch-up patches nothing)
 	arm := func() {
 		armed = true
 		p.patch(trapKey{target.fn, target.pc})
 	}
-	if target.trap && p.red0(target.thread)+quota >= target.red {
+	if !armed && target.trap && p.red0(target.thread)+quota >= target.red {
 		arm()
 	}
 	armOn := func(ev sched.Event) {
@@ -482,7 +525,11 @@ func (s *Session) prepareBack(now moment) {
 	if s.tt == nil || s.tt.stopped != "" || now.isStart() {
 		return
 	}
-	s.tt.snaps.prepare(s.snapBefore(func(sp *snap) bool { return sp.beforeMoment(now) }))
+	from := s.snapBefore(func(sp *snap) bool { return sp.beforeMoment(now) })
+	if s.catchUpAt(now, from) {
+		return // (it restores from ahead, and takes a copy near now)
+	}
+	s.tt.snaps.prepare(from)
 }
 
 // finish reports the pass's end once.
@@ -707,6 +754,8 @@ func (s *Session) afterChange(err error, what string) {
 // function. The other threads are where they were at that moment. At the
 // start of the recording it stops at entry.
 func (s *Session) StepBack(threadID int64, kind StepKind) error {
+	s.awaitCatchUp() // (catchup.go)
+	defer s.quiet()()
 	if err := s.checkBack(threadID, true); err != nil {
 		return err
 	}
@@ -822,6 +871,8 @@ func (s *Session) findBoundary(now moment, threadID, lo, quota int64, fns map[*v
 // says stop; logpoints never stop), or to the start of the recording if
 // there is none.
 func (s *Session) ReverseContinue(threadID int64) error {
+	s.awaitCatchUp() // (catchup.go)
+	defer s.quiet()()
 	if err := s.checkBack(threadID, false); err != nil {
 		return err
 	}
@@ -952,6 +1003,7 @@ func (s *Session) Checkpoints() []Checkpoint {
 
 // RestartAt goes to checkpoint id (REPL restart ID): forward or back.
 func (s *Session) RestartAt(id int) error {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkTravel(0, false); err != nil {
 		return err
 	}

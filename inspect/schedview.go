@@ -95,6 +95,7 @@ func (s *Session) SchedView() (SchedInfo, error) {
 // and reports what ran. The program stays stopped (a breakpoint reached in
 // the quantum is reported as a stop as usual).
 func (s *Session) SchedStep() (DispatchInfo, error) {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkStopped(); err != nil {
 		return DispatchInfo{}, err
 	}
@@ -154,6 +155,7 @@ func (s *Session) SchedStep() (DispatchInfo, error) {
 
 // SchedNext makes the next dispatch take thread id (if runnable).
 func (s *Session) SchedNext(id int64) error {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkStopped(); err != nil {
 		return err
 	}
@@ -170,6 +172,7 @@ func (s *Session) SchedNext(id int64) error {
 
 // SetQuota changes the reductions per dispatch.
 func (s *Session) SetQuota(n int) error {
+	defer s.quiet()() // (catchup.go)
 	if n < 1 {
 		return fmt.Errorf("quota must be at least 1")
 	}
@@ -179,6 +182,7 @@ func (s *Session) SetQuota(n int) error {
 
 // Freeze keeps thread id off the run queue until Thaw.
 func (s *Session) Freeze(id int64) error {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkStopped(); err != nil {
 		return err
 	}
@@ -192,6 +196,7 @@ func (s *Session) Freeze(id int64) error {
 
 // Thaw undoes Freeze.
 func (s *Session) Thaw(id int64) error {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkStopped(); err != nil {
 		return err
 	}
@@ -206,6 +211,7 @@ func (s *Session) Thaw(id int64) error {
 // BreakSafepoint stops thread id at its next safepoint (function entry or
 // loop back-edge) once the program resumes.
 func (s *Session) BreakSafepoint(id int64) error {
+	defer s.quiet()() // (catchup.go)
 	t, err := s.thread(id)
 	if err != nil {
 		return err
@@ -223,6 +229,7 @@ var SchedBreakKinds = []string{"spawn", "park", "wake", "exit", "deadlock"}
 // BreakSched stops the program at the next scheduler event of the given
 // kind (one of SchedBreakKinds); on=false removes it.
 func (s *Session) BreakSched(kind string, on bool) error {
+	defer s.quiet()() // (catchup.go)
 	k, ok := map[string]sched.EventKind{"spawn": sched.EventSpawn, "park": sched.EventPark,
 		"wake": sched.EventWake, "exit": sched.EventExit, "deadlock": sched.EventDeadlock}[kind]
 	if !ok {

@@ -95,6 +95,21 @@ type Session struct {
 	stdout, stderr io.Writer
 
 	past pastState // the questions about the past (past.go)
+
+	// The catch-up under way at a stop, if any (catchup.go): cuMu guards
+	// cu and cuPending (one a stop asked for during a request); noCatchUp turns catch-ups off (benchmarks, beside them on);
+	// catchUpMinTest, if set, replaces catchUpMinRun; everHeld: a thread
+	// was held alone once (the recording replays holds, pinning traps);
+	// changing counts the requests under way that keep catch-ups off
+	// (quiet).
+	cuMu           sync.Mutex
+	cu             *catchUp
+	cuPending      *pendingCatchUp
+	cuLast         *catchUp // the last one started (tests wait for it)
+	noCatchUp      atomic.Bool
+	catchUpMinTest atomic.Int64
+	everHeld       atomic.Bool
+	changing       atomic.Int32
 }
 
 type queuedStop struct {
@@ -308,6 +323,7 @@ func (s *Session) waitResume() {
 }
 
 func (s *Session) finish(code int) {
+	s.hush()
 	s.mu.Lock()
 	if s.r.state == stateExited {
 		s.mu.Unlock()
@@ -446,6 +462,7 @@ func (s *Session) stopWorldIf(info StopInfo, t *vm.Thread, unlessStopped bool) {
 // resume leaves the stopped state: the handles of the stop expire.
 // Must hold s.mu.
 func (s *Session) resumeLocked() {
+	s.cancelCatchUp()
 	s.r.state = stateRunning
 	s.noteStopped(false)
 	s.releaseOwed() // shared.go
@@ -463,6 +480,7 @@ func (s *Session) resumeLocked() {
 // Continue resumes the program (only threadID with singleThread). A
 // threadID other than 0 must name a live thread.
 func (s *Session) Continue(threadID int64, singleThread bool) error {
+	defer s.quiet()() // (catchup.go)
 	if handled, err := s.continueHeld(threadID); handled {
 		return err // a thread held alone (non-stop: nonstop.go)
 	}
@@ -598,6 +616,7 @@ func (s *Session) Pause() error { return s.PauseThread(0) }
 // ErrNoThread). In non-stop mode, or while threads are held alone and the
 // others run, it holds thread threadID alone.
 func (s *Session) PauseThread(threadID int64) error {
+	defer s.quiet()() // (catchup.go)
 	if threadID != 0 && (s.nonStop.Load() || s.runsWithHolds()) {
 		return s.pauseThread(threadID) // that thread alone (nonstop.go)
 	}
@@ -631,6 +650,7 @@ func (s *Session) PauseThread(threadID int64) error {
 
 // Terminate ends the program now.
 func (s *Session) Terminate() {
+	s.hush()
 	s.finish(137)
 	s.r.sch.Kill(137) // the carrier's Run returns: nothing is left running
 }

@@ -58,7 +58,10 @@ int main() {
 // restored ahead (snapStore.prepare): at the stop for the first
 // re-execution, during it for the second; read-300ms steps back 300 ms
 // after the stop (a user reading it) rather than at once, when the
-// copy restored at the stop is ready. Side by side:
+// copy restored at the stop is ready; read-1s, 1 s after it, when the
+// catch-up started at the stop (catchup.go) has taken its copy near the
+// stop (max-ms: the first step back after the long run), beside the
+// same without catch-ups. Side by side:
 //
 //	go test ./inspect -run '^$' -bench StepBackLiveHeap -benchtime 10x
 func BenchmarkStepBackLiveHeap(b *testing.B) {
@@ -73,16 +76,21 @@ func BenchmarkStepBackLiveHeap(b *testing.B) {
 		}
 		at := c.at
 		for _, v := range []struct {
-			name         string
-			near, spares bool
-			read         time.Duration
+			name                  string
+			near, spares, catchUp bool
+			read                  time.Duration
 		}{
-			{"near-copies", true, true, 0},
-			{"near-copies/read-300ms", true, true, 300 * time.Millisecond},
-			{"near-copies/no-spares", true, false, 0},
-			{"forward-copies-only", false, true, 0},
+			{"near-copies", true, true, true, 0},
+			{"near-copies/read-300ms", true, true, true, 300 * time.Millisecond},
+			{"near-copies/read-1s", true, true, true, time.Second},
+			{"near-copies/read-1s/no-catch-up", true, true, false, time.Second},
+			{"near-copies/no-spares", true, false, true, 0},
+			{"forward-copies-only", false, true, true, 0},
 		} {
 			if c.objects != 200_000 && v.name != "near-copies" && v.name != "near-copies/read-300ms" {
+				continue
+			}
+			if strings.Contains(v.name, "read-1s") && (c.objects != 200_000 || at != "body") {
 				continue
 			}
 			name := fmt.Sprintf("%dk/%s/%s", c.objects/1000, at, v.name)
@@ -95,6 +103,7 @@ func BenchmarkStepBackLiveHeap(b *testing.B) {
 				defer s.Terminate()
 				s.tt.snaps.noNear = !v.near
 				s.tt.snaps.noSpare = !v.spares
+				s.noCatchUp.Store(!v.catchUp)
 				line := 0
 				for i, text := range strings.Split(src, "\n") {
 					if strings.Contains(text, "// @"+at) {
@@ -144,6 +153,7 @@ func BenchmarkStepBackLiveHeap(b *testing.B) {
 				b.ReportMetric(float64(quanta[len(quanta)/2]), "quanta/stepback")
 				st := s.SnapshotStats()
 				b.ReportMetric(float64(st.Taken), "copies")
+				b.ReportMetric(float64(st.CatchUps), "catch-ups")
 			})
 		}
 	}

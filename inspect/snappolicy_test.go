@@ -1,6 +1,8 @@
 package inspect
 
 import (
+	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -162,5 +164,153 @@ func TestGoingBackNearTheStop(t *testing.T) {
 		if n > 25+2 {
 			t.Fatalf("step back %d re-executed %d quanta, want at most those since the copy near the last stop", i+2, n)
 		}
+	}
+}
+
+// caughtUp waits until a catch-up started at the present stop has ended.
+func caughtUp(t *testing.T, s *Session) {
+	t.Helper()
+	now := s.present()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		s.cuMu.Lock()
+		cu := s.cuLast
+		s.cuMu.Unlock()
+		if cu != nil && cu.now == now {
+			<-cu.done
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no catch-up started at the stop: %+v", s.SnapshotStats())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// catchUpStarted waits until a catch-up has started at the present stop.
+func catchUpStarted(t *testing.T, s *Session) {
+	t.Helper()
+	now := s.present()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		s.cuMu.Lock()
+		cu := s.cuLast
+		s.cuMu.Unlock()
+		if cu != nil && cu.now == now {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no catch-up started at the stop: %+v", s.SnapshotStats())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// catchUpEverywhere lets s catch up at every stop it can (catchup.go),
+// whatever the size of its copies and the distance to them, on two
+// cores at least.
+func catchUpEverywhere(t *testing.T, s *Session) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		prev := runtime.GOMAXPROCS(2)
+		t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
+	}
+	s.tt.snaps.mu.Lock()
+	s.tt.snaps.spareMin = 0
+	s.tt.snaps.mu.Unlock()
+	s.catchUpMinTest.Store(1)
+}
+
+// TestCatchUpAtTheStop: at a stop after a long run, the session
+// re-executes in the background from the last copy up to the stop and
+// takes a copy there (a catch-up), so that the first step back
+// re-executes a few quanta — not the whole stretch since the copy the run
+// took going forward, as without it (TestGoingBackNearTheStop) — and
+// lands where a step back lands without it.
+func TestCatchUpAtTheStop(t *testing.T) {
+	c := &fakeClock{t: time.Unix(1e9, 0), step: 5 * time.Millisecond}
+	s, l, path := launchSrc(t, policySrc, Config{Quota: 20, SnapshotInterval: time.Nanosecond})
+	s.tt.snaps.clock.now = c.now
+	catchUpEverywhere(t, s)
+	s.SetBreakpoints(path, []BreakpointSpec{{Line: markerLine(t, policySrc, "hit"), Condition: "round % 500 == 499"}})
+	s.ConfigurationDone()
+	l.waitStop(t)
+	// copies at every quantum up to the first stop, none after it
+	s.tt.snaps.mu.Lock()
+	s.tt.snaps.interval = time.Hour
+	s.tt.snaps.mu.Unlock()
+	for i := 0; i < 20; i++ { // 500 quanta of run
+		if err := s.Continue(0, false); err != nil {
+			t.Fatal(err)
+		}
+		l.waitStop(t)
+	}
+	caughtUp(t, s)
+	st := s.SnapshotStats()
+	if st.CatchUps < 1 || st.CaughtUp != 1 || st.Near != 1 {
+		t.Fatalf("after the last stop: %d catch-ups ended, %d took a copy near their stop (want 1), %d copies near a stop (want 1): %+v", st.CatchUps, st.CaughtUp, st.Near, st)
+	}
+	before := st.Reexecuted
+	if err := s.StepBack(1, StepIn); err != nil {
+		t.Fatal(err)
+	}
+	if stop := l.waitStop(t); stop.Reason != ReasonStep {
+		t.Fatalf("stop %+v", stop)
+	}
+	if got := eval(t, s, "round % 500"); got != "499" {
+		t.Fatalf("stepped back to round %%500 = %s", got)
+	}
+	if n := s.SnapshotStats().Reexecuted - before; n > 25+2 {
+		t.Fatalf("the first step back re-executed %d quanta, want at most those since the copy the catch-up took", n)
+	}
+}
+
+// TestCatchUpGivesWay: requests that change the session while a
+// catch-up runs (breakpoints set and cleared, a step, a continue, a
+// variable set) stop it first and work as without it (under -race: the
+// catch-up's machine shares the program's code, where traps are
+// patched).
+func TestCatchUpGivesWay(t *testing.T) {
+	c := &fakeClock{t: time.Unix(1e9, 0), step: 5 * time.Millisecond}
+	s, l, path := launchSrc(t, policySrc, Config{Quota: 20, SnapshotInterval: time.Nanosecond})
+	s.tt.snaps.clock.now = c.now
+	catchUpEverywhere(t, s)
+	hit := markerLine(t, policySrc, "hit")
+	every := func(n int) []BreakpointSpec {
+		return []BreakpointSpec{{Line: hit, Condition: fmt.Sprintf("round %% %d == %d", n, n-1)}}
+	}
+	s.SetBreakpoints(path, every(500))
+	s.ConfigurationDone()
+	l.waitStop(t)
+	s.tt.snaps.mu.Lock()
+	s.tt.snaps.interval = time.Hour
+	s.tt.snaps.mu.Unlock()
+	for i := 0; i < 4; i++ {
+		if err := s.Continue(0, false); err != nil {
+			t.Fatal(err)
+		}
+		l.waitStop(t)
+		if i < 3 { // (none after the variable set: going back is over)
+			catchUpStarted(t, s)
+		}
+		switch i {
+		case 0:
+			s.SetBreakpoints(path, every(300))
+		case 1:
+			if err := s.Step(1, StepOver, false); err != nil {
+				t.Fatal(err)
+			}
+			l.waitStop(t)
+		case 2:
+			if _, err := s.SetExpression(1, 0, "sum", "0"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s.hush()
+	if got := eval(t, s, "round % 300"); got != "299" {
+		t.Fatalf("stopped at round %%300 = %s", got)
+	}
+	if st := s.SnapshotStats(); st.CatchUps < 3 {
+		t.Fatalf("%d catch-ups ended, want one at each of the first three stops at least: %+v", st.CatchUps, st)
 	}
 }

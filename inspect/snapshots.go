@@ -100,6 +100,12 @@ type snapStore struct {
 	spares   int
 	noSpare  bool
 	spareMin int64
+	// catchUps counts the catch-ups that ran to their end or gave way
+	// (catchup.go); caughtUp those that took the copy near their stop;
+	// catchUpBytes is the size of the copy the one under way restored
+	// (the host's heap too, as the spare).
+	catchUps, caughtUp int
+	catchUpBytes       int64
 }
 
 // defaultSpareMin is the least size of a checkpoint worth restoring
@@ -140,7 +146,7 @@ func (st *snapStore) forget(sp *snap) {
 // storeHeap publishes the bytes the copies and the spare hold. Must hold
 // st.mu.
 func (st *snapStore) storeHeap() {
-	n := st.bytes
+	n := st.bytes + st.catchUpBytes
 	if st.spare != nil {
 		n += st.spare.sn.Bytes
 	}
@@ -323,6 +329,10 @@ type SnapshotStats struct {
 	// from a copy of it restored ahead, while the session did something
 	// else.
 	Restores, Spares int
+	// CatchUps counts the re-executions made at stops in the background
+	// (catch-ups, catchup.go) that ended, CaughtUp those of them that took
+	// the copy near their stop.
+	CatchUps, CaughtUp int
 	// Reexecuted counts the quanta that going back re-executed (every
 	// re-execution, adopted or not).
 	Reexecuted    int64
@@ -344,7 +354,7 @@ func (s *Session) SnapshotStats() SnapshotStats {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return SnapshotStats{Kept: len(st.list), Taken: st.taken, Dropped: st.dropped, Near: st.near, Restores: st.restores, Spares: st.spares,
-		Reexecuted: st.quanta, Bytes: st.bytes,
+		CatchUps: st.catchUps, CaughtUp: st.caughtUp, Reexecuted: st.quanta, Bytes: st.bytes,
 		Budget: st.budget, Interval: st.interval, LastCost: st.cost, Stopped: st.stopped}
 }
 
@@ -382,7 +392,9 @@ type nearCopy struct {
 	quota  int64
 	start  time.Time // when the re-execution started running
 	done   bool
-	counts func() map[*bp]int // the re-execution's hit counts
+	took   bool                       // the copy was taken
+	counts func() (map[*bp]int, bool) // the re-execution's hit counts (false: a catch-up hushed)
+	cu     *catchUp                   // the re-execution is a catch-up (catchup.go)
 }
 
 // AfterQuantum implements sched.Checkpointer (on the carrier, with the
@@ -450,7 +462,7 @@ func (k *snapHook) nearQuantum(sch *sched.Scheduler, nc *nearCopy) {
 		return
 	}
 	nc.done = true // (the window opened: now or never)
-	if !st.active() || k.tt.stopped != "" || k.j.Forked() != "" {
+	if !st.active() || k.tt.stopped != "" || k.j.Forked() != "" || nc.cu != nil && nc.cu.cancel.Load() {
 		return
 	}
 	now := st.clock.Now()
@@ -473,7 +485,15 @@ func (k *snapHook) nearQuantum(sch *sched.Scheduler, nc *nearCopy) {
 		return
 	}
 	end := st.clock.Now()
-	sp := st.add(sn, off, end.Sub(now), nc.counts())
+	counts, ok := nc.counts()
+	if !ok {
+		return
+	}
+	sp := st.add(sn, off, end.Sub(now), counts)
+	if sp == nil {
+		return // (a copy of this moment was kept meanwhile)
+	}
+	nc.took = true
 	st.mu.Lock()
 	st.near++
 	st.mu.Unlock()

@@ -100,6 +100,7 @@ func (st *stepReq) matches(t *vm.Thread, fn *vm.Funcode, pc int32) bool {
 // StepOut: in a caller). Other threads run too, unless singleThread; if
 // one of them stops first (a breakpoint), the step is cancelled.
 func (s *Session) Step(threadID int64, kind StepKind, singleThread bool) error {
+	defer s.quiet()() // (catchup.go)
 	return s.startStep(threadID, kind, singleThread, false)
 }
 
@@ -254,6 +255,7 @@ func (s *Session) stepFromCall(threadID int64, t *vm.Thread) bool {
 		info.AllThreadsStopped, info.hold = false, true
 		s.releaseLocked(t)
 		s.r.held[t] = &heldStop{info: info}
+		s.everHeld.Store(true) // (catchup.go)
 		s.mu.Unlock()
 		s.emit(func(l Listener) { l.Continued(threadID, false) })
 		s.emit(func(l Listener) { l.Stopped(info) })

@@ -88,6 +88,7 @@ func (s *Session) virtualName(slot int32) string {
 // to their return; if the line ends without making that call, the step
 // ends at the next statement as a step over does.
 func (s *Session) StepInto(threadID int64, target int, singleThread bool) error {
+	defer s.quiet()() // (catchup.go)
 	targets, err := s.StepInTargets(threadID)
 	if err != nil {
 		return err

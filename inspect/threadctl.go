@@ -31,6 +31,7 @@ const (
 // must be stopped; ids that are not live threads are an error, and no
 // thread is terminated then.
 func (s *Session) TerminateThreads(ids []int64) error {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkStopped(); err != nil {
 		return err
 	}
@@ -112,6 +113,7 @@ func frameBlocker(t *vm.Thread, depth int) string {
 // the way), and a function that assigns a parameter of which it keeps no
 // copy (none compiled now).
 func (s *Session) RestartFrame(threadID int64, depth int) error {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkStopped(); err != nil {
 		return err
 	}
@@ -233,6 +235,7 @@ func (s *Session) GotoTargets(file string, line int) ([]GotoTarget, error) {
 // whose declaration the thread has not reached (its value would be
 // garbage), and a thread inside a native.
 func (s *Session) Goto(threadID int64, targetID int) error {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkStopped(); err != nil {
 		return err
 	}

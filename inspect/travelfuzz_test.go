@@ -139,7 +139,7 @@ type tfChange struct {
 // tfStats counts what the sequences did.
 type tfStats struct {
 	seqs, ops, compared, refused, backRefused, changes, outputs int
-	copies, near, restores, spares                              int
+	copies, near, restores, spares, catchUps, caughtUp          int
 	byOp                                                        map[string]int
 }
 
@@ -476,6 +476,11 @@ func (f *travelFuzz) session(n int) (sent int) {
 		s.tt.snaps.mu.Lock()
 		s.tt.snaps.spareMin = 0
 		s.tt.snaps.mu.Unlock()
+		s.catchUpMinTest.Store(1) // (catch-ups at every stop they can)
+		// a clock of its own, 1 ms a reading: the copies' policy sees the
+		// runs of these small programs as long ones (copies near stops,
+		// catch-ups that take them)
+		s.tt.snaps.clock.now = (&fakeClock{t: time.Unix(1e9, 0), step: time.Millisecond}).now
 	}
 	defer func() {
 		st := s.SnapshotStats()
@@ -483,6 +488,8 @@ func (f *travelFuzz) session(n int) (sent int) {
 		f.st.near += st.Near
 		f.st.restores += st.Restores
 		f.st.spares += st.Spares
+		f.st.catchUps += st.CatchUps
+		f.st.caughtUp += st.CaughtUp
 	}()
 	if f.lines == nil {
 		f.lines = stmtLines(s, f.path)
@@ -815,8 +822,8 @@ func TestTimeTravelDifferential(t *testing.T) {
 	for _, o := range opWeights {
 		byOp = append(byOp, fmt.Sprintf("%s %d", o.op, st.byOp[o.op]))
 	}
-	t.Logf("%d sequences, %d requests (%s); %d stops compared with a fresh run, %d outputs compared, %d changes of the execution, %d going back refused after one, %d other refusals; %d checkpoints taken (%d near a moment gone back to), %d re-executions from one (%d from a copy restored ahead)",
-		st.seqs, st.ops, strings.Join(byOp, ", "), st.compared, st.outputs, st.changes, st.backRefused, st.refused, st.copies, st.near, st.restores, st.spares)
+	t.Logf("%d sequences, %d requests (%s); %d stops compared with a fresh run, %d outputs compared, %d changes of the execution, %d going back refused after one, %d other refusals; %d checkpoints taken (%d near a moment gone back to), %d re-executions from one (%d from a copy restored ahead); %d catch-ups at stops (%d took a copy near their stop)",
+		st.seqs, st.ops, strings.Join(byOp, ", "), st.compared, st.outputs, st.changes, st.backRefused, st.refused, st.copies, st.near, st.restores, st.spares, st.catchUps, st.caughtUp)
 	if st.compared < st.seqs {
 		t.Errorf("only %d stops compared in %d sequences", st.compared, st.seqs)
 	}

@@ -130,6 +130,7 @@ func (w *syncWriter) Write(p []byte) (int, error) {
 // WhatIf re-executes the recorded run with the code of the files as they
 // are now (see the file comment). It needs a recording.
 func (s *Session) WhatIf(opts WhatIfOptions) (*WhatIfResult, error) {
+	defer s.quiet()() // (catchup.go)
 	if err := s.checkTravel(0, false); err != nil {
 		return nil, err
 	}

@@ -153,6 +153,9 @@ type RunConfig struct {
 	// From, if set, is a snapshot the run goes on from instead of
 	// starting main: the machine is a copy of its execution.
 	From *Snapshot
+	// NoSpare restores From anew even if a copy of it was restored ahead
+	// (Snapshot.Prepare), which is left to the next run.
+	NoSpare bool
 	// Paused leaves the scheduler paused before its first dispatch
 	// (Resume starts it).
 	Paused bool
@@ -215,7 +218,7 @@ func Boot(prog *vm.Program, cfg RunConfig) (*Run, error) {
 	}
 	var m *vm.Machine
 	var s *Scheduler
-	if cfg.From != nil {
+	if cfg.From != nil && !cfg.NoSpare {
 		// a copy restored ahead (Snapshot.Prepare), on its own machine:
 		// it gets the writers, input and clock a new one would have
 		if s = cfg.From.takeSpare(); s != nil && s.m.Prog == prog && len(s.carriers) == 1 {

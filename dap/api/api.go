@@ -362,6 +362,12 @@ type Copies struct {
 	// restored ahead, while the session waited.
 	Restores int `json:"restores,omitempty"`
 	Spares   int `json:"spares,omitempty"`
+	// CatchUps counts the re-executions the session ran at stops, in the
+	// background, to take a copy near the stop before going back asks
+	// for one (ended, or given way to a request); CaughtUp, those that
+	// took it.
+	CatchUps int `json:"catchUps,omitempty"`
+	CaughtUp int `json:"caughtUp,omitempty"`
 }
 
 // GoToCheckpointArgs name a checkpoint.

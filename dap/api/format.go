@@ -316,6 +316,10 @@ func FormatCheckpoints(c CheckpointsBody) string {
 		fmt.Fprintf(&b, "\ngoing back started %s from a copy (%d from one restored ahead, while the session waited)",
 			Count(st.Restores, "re-execution"), st.Spares)
 	}
+	if st.CatchUps > 0 {
+		fmt.Fprintf(&b, "\ncaught up at stops: %s in the background, %d of them took a copy near their stop",
+			Count(st.CatchUps, "re-execution"), st.CaughtUp)
+	}
 	return b.String()
 }
 
