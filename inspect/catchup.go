@@ -25,8 +25,8 @@ package inspect
 //
 // Only where it pays: a copy of 1 MiB or more (a smaller one restores in
 // about a millisecond, and the copies of a small heap are 25 ms of run
-// apart), more than catchUpMinRun of journal between that copy and the
-// stop, two cores or more, copies near stops on; not in non-stop mode,
+// apart), more than catchUpMinRun of journal or catchUpMinQuanta of the
+// stop's thread's run between that copy and the stop, two cores or more, copies near stops on; not in non-stop mode,
 // with access traps (data breakpoints, the race detector), or while a
 // breakpoint counts its hits from the start (no near copy then).
 
@@ -44,6 +44,11 @@ import (
 // (150–300 quanta) stay below it, the first after a long run (thousands
 // of quanta) above.
 const catchUpMinRun = 4 << 10
+
+// catchUpMinQuanta is the least run of the stop's thread, in quanta of
+// its reductions, between that copy and the stop for a catch-up: a
+// program whose one thread runs on logs less than a byte a quantum.
+const catchUpMinQuanta = 1000
 
 // catchUp is a re-execution, started at a stop, that takes the copy near
 // it (see the top of the file).
@@ -127,12 +132,20 @@ func (s *Session) catchUpPays(now moment, from *snap) bool {
 	tt := s.tt
 	st := tt.snaps
 	if from.sn.Bytes < st.spareMin || !st.active() || tt.stopped != "" || tt.sets > 0 || tt.j.Forked() != "" ||
-		tt.j.Offset()-from.off < s.catchUpMin() || s.hitCounted() || s.dataHitCounted() {
+		s.hitCounted() || s.dataHitCounted() {
 		return false
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.r.held) == 0 && s.r.state == stateStopped
+	stopped := len(s.r.held) == 0 && s.r.state == stateStopped
+	quota := int64(s.r.sch.Quota())
+	s.mu.Unlock()
+	// far enough: by the recording's length, or by the stop's thread's
+	// reductions (one thread's quanta log a few bytes or less each)
+	far := tt.j.Offset()-from.off >= s.catchUpMin()
+	if t := from.sn.Thread(now.thread); t != nil && s.catchUpMinTest.Load() == 0 {
+		far = far || now.red-t.Reductions() >= catchUpMinQuanta*quota
+	}
+	return stopped && far
 }
 
 // catchUpMin returns catchUpMinRun, or what a test set instead.

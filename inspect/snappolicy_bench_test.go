@@ -61,7 +61,7 @@ int main() {
 // copy restored at the stop is ready; read-1s, 1 s after it, when the
 // catch-up started at the stop (catchup.go) has taken its copy near the
 // stop (max-ms: the first step back after the long run), beside the
-// same without catch-ups. Side by side:
+// same without catch-ups (no-catch-up, at once too). Side by side:
 //
 //	go test ./inspect -run '^$' -bench StepBackLiveHeap -benchtime 10x
 func BenchmarkStepBackLiveHeap(b *testing.B) {
@@ -81,6 +81,7 @@ func BenchmarkStepBackLiveHeap(b *testing.B) {
 			read                  time.Duration
 		}{
 			{"near-copies", true, true, true, 0},
+			{"near-copies/no-catch-up", true, true, false, 0},
 			{"near-copies/read-300ms", true, true, true, 300 * time.Millisecond},
 			{"near-copies/read-1s", true, true, true, time.Second},
 			{"near-copies/read-1s/no-catch-up", true, true, false, time.Second},
