@@ -213,14 +213,19 @@ func (s *Session) hostHeap(n int64) {
 	}
 }
 
+// catchUp returns the catch-up under way, if any.
+func (s *Session) catchUp() *catchUp {
+	s.cuMu.Lock()
+	defer s.cuMu.Unlock()
+	return s.cu
+}
+
 // hush cancels the catch-up under way, if any, and waits until its
 // machine no longer runs. Anything that changes the session's state, the
 // program's code or its breakpoints calls it first. It may be called
 // with s.mu held (the catch-up never waits for it).
 func (s *Session) hush() {
-	s.cuMu.Lock()
-	cu := s.cu
-	s.cuMu.Unlock()
+	cu := s.catchUp()
 	if cu == nil {
 		return
 	}
@@ -274,9 +279,7 @@ func (s *Session) cancelCatchUp() {
 // its own), sooner than the catch-up would be done (it has the same
 // re-execution left, and the copy near the stop to restore after it).
 func (s *Session) awaitCatchUp() {
-	s.cuMu.Lock()
-	cu := s.cu
-	s.cuMu.Unlock()
+	cu := s.catchUp()
 	if cu == nil {
 		return
 	}

@@ -167,8 +167,9 @@ func TestGoingBackNearTheStop(t *testing.T) {
 	}
 }
 
-// caughtUp waits until a catch-up started at the present stop has ended.
-func caughtUp(t *testing.T, s *Session) {
+// catchUpStarted waits until a catch-up has started at the present stop,
+// and returns it.
+func catchUpStarted(t *testing.T, s *Session) *catchUp {
 	t.Helper()
 	now := s.present()
 	deadline := time.Now().Add(30 * time.Second)
@@ -177,8 +178,7 @@ func caughtUp(t *testing.T, s *Session) {
 		cu := s.cuLast
 		s.cuMu.Unlock()
 		if cu != nil && cu.now == now {
-			<-cu.done
-			return
+			return cu
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no catch-up started at the stop: %+v", s.SnapshotStats())
@@ -187,23 +187,10 @@ func caughtUp(t *testing.T, s *Session) {
 	}
 }
 
-// catchUpStarted waits until a catch-up has started at the present stop.
-func catchUpStarted(t *testing.T, s *Session) {
+// caughtUp waits until a catch-up started at the present stop has ended.
+func caughtUp(t *testing.T, s *Session) {
 	t.Helper()
-	now := s.present()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		s.cuMu.Lock()
-		cu := s.cuLast
-		s.cuMu.Unlock()
-		if cu != nil && cu.now == now {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no catch-up started at the stop: %+v", s.SnapshotStats())
-		}
-		time.Sleep(time.Millisecond)
-	}
+	<-catchUpStarted(t, s).done
 }
 
 // catchUpEverywhere lets s catch up at every stop it can (catchup.go),
