@@ -140,7 +140,7 @@ func TestTerminalLiner(t *testing.T) {
 	// Ctrl-C while the program runs pauses it.
 	f.Write([]byte("continue\r"))
 	scr.expect(t, `continue`)
-	time.Sleep(200 * time.Millisecond) // let it spin
+	waitCooked(t, cmd) // (Ctrl-C is a signal once the program has the terminal)
 	f.Write([]byte("\x03"))
 	scr.expect(t, `Paused at main \(busy\.n:\d+\) \[thread 1 "main"\]`)
 	scr.expect(t, `\(nlangdbg\) `)
@@ -266,6 +266,7 @@ int main() {
 	scr.expect(t, `\(nlangdbg\) `)
 	f.Write([]byte("continue\r"))
 	scr.expect(t, `continue\r?\n`)
+	waitCooked(t, cmd)
 	f.Write([]byte("apple\r"))
 	scr.expect(t, `apple\r?\n`) // the terminal's echo
 	scr.expect(t, `got apple\r?\n`)
