@@ -131,16 +131,18 @@ func TestTerminalLiner(t *testing.T) {
 	f.Write([]byte("sched \t\t"))
 	scr.expect(t, `\r?\ngraph\s+next\s+quota\s+step\s*\r?\n`)
 	f.Write([]byte("\x03"))
-	scr.expect(t, `\(nlangdbg\) `)
+	// (a new prompt, not the line drawn again after the list: the keys
+	// below must come after the Ctrl-C is handled)
+	scr.expect(t, `\^C\r?\n\(nlangdbg\) `)
 
 	// Ctrl-C at the prompt clears the line.
 	f.Write([]byte("garbage\x03"))
-	scr.expect(t, `\(nlangdbg\) `)
+	scr.expect(t, `garbage\^C\r?\n\(nlangdbg\) `)
 
 	// Ctrl-C while the program runs pauses it.
 	f.Write([]byte("continue\r"))
 	scr.expect(t, `continue`)
-	waitCooked(t, cmd) // (Ctrl-C is a signal once the program has the terminal)
+	waitCooked(t, cmd, scr) // (Ctrl-C is a signal once the program has the terminal)
 	f.Write([]byte("\x03"))
 	scr.expect(t, `Paused at main \(busy\.n:\d+\) \[thread 1 "main"\]`)
 	scr.expect(t, `\(nlangdbg\) `)
@@ -266,7 +268,7 @@ int main() {
 	scr.expect(t, `\(nlangdbg\) `)
 	f.Write([]byte("continue\r"))
 	scr.expect(t, `continue\r?\n`)
-	waitCooked(t, cmd)
+	waitCooked(t, cmd, scr)
 	f.Write([]byte("apple\r"))
 	scr.expect(t, `apple\r?\n`) // the terminal's echo
 	scr.expect(t, `got apple\r?\n`)
@@ -346,6 +348,9 @@ int main() {
 	f.Write([]byte("continue\r"))
 	scr.expect(t, `result 41`)
 	scr.expect(t, `Program exited with code 0`)
+	// (Ctrl-D at the prompt: once the REPL has the terminal again; while
+	// it is still the program's, Ctrl-D ends the program's input)
+	scr.expect(t, `\(nlangdbg\) `)
 	f.Write([]byte("\x04"))
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
