@@ -123,3 +123,53 @@ func (r *repl) takeTypeahead() []string {
 	}
 	return out
 }
+
+// rawTypeahead is what was typed while the terminal was still the REPL's
+// (raw) when the program resumed: keys sent right after the command, before
+// the terminal became the program's. The raw terminal neither echoed them
+// nor made lines of them; takeRaw does what the cooked terminal would have.
+type rawTypeahead struct {
+	lines [][]byte // whole lines, with their newline
+	eof   bool     // Ctrl-D at the start of a line: the program's input ends
+	intr  bool     // Ctrl-C: pause the program
+	rest  []byte   // a line begun, not ended
+	echo  []byte   // what the terminal would have echoed (written cooked: \n for a line's end)
+}
+
+// takeRaw reads keys typed at a raw terminal as the cooked one reads
+// them: Enter (\r or \n) ends a line, Backspace erases, Ctrl-D at the
+// start of a line is the end of the input, Ctrl-C interrupts (and drops
+// the line begun, as the terminal's signal does); other control keys
+// are dropped.
+func takeRaw(b []byte) rawTypeahead {
+	var t rawTypeahead
+	var cur []byte
+	for _, c := range b {
+		switch {
+		case c == '\r' || c == '\n':
+			t.lines = append(t.lines, append(cur, '\n'))
+			t.echo = append(t.echo, '\n')
+			cur = nil
+		case c == 0x7f || c == 0x08:
+			if len(cur) > 0 {
+				cur = cur[:len(cur)-1]
+				t.echo = append(t.echo, '\b', ' ', '\b')
+			}
+		case c == 0x04:
+			if len(cur) == 0 {
+				t.eof = true
+			}
+		case c == 0x03:
+			t.intr = true
+			cur = nil
+			t.echo = append(t.echo, '^', 'C', '\n')
+		case c < 0x20 && c != '\t':
+			// (another control key: the REPL's line editor would have taken it)
+		default:
+			cur = append(cur, c)
+			t.echo = append(t.echo, c)
+		}
+	}
+	t.rest = cur
+	return t
+}

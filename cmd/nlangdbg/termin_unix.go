@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 
 	"github.com/peterh/liner"
@@ -20,13 +21,31 @@ func terminalRunning(r *repl, cooked, raw liner.ModeApplier) func() func() {
 		if err := unix.Pipe(wake[:]); err != nil {
 			return func() {}
 		}
+		// keys sent right after the command, still in the raw terminal
+		early := takeRaw(pendingInput(int(os.Stdin.Fd())))
 		cooked.ApplyMode()
 		keepTypeahead()
+		if len(early.echo) > 0 {
+			os.Stdout.Write(early.echo)
+		}
+		for _, l := range early.lines {
+			r.typedWhileRunning(l, false)
+		}
+		if early.eof {
+			r.typedWhileRunning(nil, true)
+		}
+		if early.intr {
+			select {
+			case r.interrupt <- struct{}{}:
+			default:
+			}
+		}
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			fds := []unix.PollFd{{Fd: int32(os.Stdin.Fd()), Events: unix.POLLIN}, {Fd: int32(wake[0]), Events: unix.POLLIN}}
 			buf := make([]byte, 4096)
+			rest := early.rest // (a line begun at the raw terminal goes on here)
 			for {
 				if _, err := unix.Poll(fds, -1); err == unix.EINTR {
 					continue
@@ -41,6 +60,12 @@ func terminalRunning(r *repl, cooked, raw liner.ModeApplier) func() func() {
 				if err == unix.EINTR || err == unix.EAGAIN {
 					continue
 				}
+				if n == 0 && err == nil && rest != nil {
+					// Ctrl-D after a line begun: the line goes as it is
+					r.typed <- typedLine{text: rest}
+					rest = nil
+					continue
+				}
 				if err != nil || n == 0 {
 					r.typed <- typedLine{eof: true}
 					if err != nil || fds[0].Revents&unix.POLLHUP != 0 {
@@ -48,7 +73,31 @@ func terminalRunning(r *repl, cooked, raw liner.ModeApplier) func() func() {
 					}
 					continue
 				}
-				r.typed <- typedLine{text: append([]byte(nil), buf[:n]...)}
+				chunk := buf[:n]
+				if bytes.IndexByte(chunk, '\r') >= 0 {
+					// keys that reached the terminal while it was raw
+					// (between the look above and the switch): the
+					// cooked terminal hands them over as they are, with
+					// no echo and \r for Enter
+					t := takeRaw(append(rest, chunk...))
+					os.Stdout.Write(t.echo)
+					for _, l := range t.lines {
+						r.typed <- typedLine{text: l}
+					}
+					if t.eof {
+						r.typed <- typedLine{eof: true}
+					}
+					if t.intr {
+						select {
+						case r.interrupt <- struct{}{}:
+						default:
+						}
+					}
+					rest = t.rest
+					continue
+				}
+				r.typed <- typedLine{text: append(rest, chunk...)}
+				rest = nil
 			}
 		}()
 		return func() {
@@ -66,6 +115,24 @@ func terminalRunning(r *repl, cooked, raw liner.ModeApplier) func() func() {
 			unix.Close(wake[1])
 			raw.ApplyMode()
 		}
+	}
+}
+
+// pendingInput returns what is waiting to be read on fd now, without
+// blocking.
+func pendingInput(fd int) []byte {
+	var out []byte
+	buf := make([]byte, 4096)
+	for {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		if n, err := unix.Poll(fds, 0); err != nil || n == 0 || fds[0].Revents&unix.POLLIN == 0 {
+			return out
+		}
+		n, err := unix.Read(fd, buf)
+		if err != nil || n <= 0 {
+			return out
+		}
+		out = append(out, buf[:n]...)
 	}
 }
 

@@ -360,3 +360,36 @@ int main() {
 		t.Fatal("nlangdbg did not exit on Ctrl-D")
 	}
 }
+
+// TestTerminalInputTypedAhead: a line typed right after continue, maybe
+// before the REPL gave the terminal to the program (still raw: no echo,
+// no line), is the program's input all the same, echoed.
+func TestTerminalInputTypedAhead(t *testing.T) {
+	bin := nlangdbgBinary(t)
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "ahead.n")
+	os.WriteFile(prog, []byte(`import io;
+int main() {
+    string a = io.readLine();
+    io.print("got " + a);
+    return 0;
+}
+`), 0o644)
+	cmd := exec.Command(bin, "debug", prog)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "HOME="+dir, "TERM=xterm")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	defer cmd.Process.Kill()
+	scr := &screen{}
+	go scr.copyFrom(f)
+	scr.expect(t, `\(nlangdbg\) `)
+	f.Write([]byte("continue\r"))
+	scr.expect(t, `continue\r?\n`)
+	f.Write([]byte("pear\r"))      // (at once: the terminal may still be raw)
+	scr.expect(t, `(?m)^pear\r\n`) // (echoed once, as the terminal does)
+	scr.expect(t, `(?m)^got pear\r\n`)
+	scr.expect(t, `Program exited with code 0`)
+}
