@@ -86,32 +86,56 @@ func (s *screen) expect(t *testing.T, re string) string {
 	return ""
 }
 
-// TestTerminalLiner drives the real binary in a pseudo-terminal: tab
-// completion, history (arrow up, and the history file), Ctrl-C pausing a
-// busy program, Ctrl-D quitting.
-func TestTerminalLiner(t *testing.T) {
+// term is `nlangdbg debug` of a program in a pseudo-terminal of 40×120.
+type term struct {
+	f   *os.File
+	cmd *exec.Cmd
+	scr *screen
+	dir string // its HOME and XDG_CONFIG_HOME (the history file)
+}
+
+// debugInTerminal writes src to a file name in a new folder, runs
+// `nlangdbg debug` on it in a pseudo-terminal (killed at the test's end)
+// and waits for its first prompt.
+func debugInTerminal(t *testing.T, name, src string) *term {
+	t.Helper()
 	bin := nlangdbgBinary(t)
 	dir := t.TempDir()
-	prog := filepath.Join(dir, "busy.n")
-	os.WriteFile(prog, []byte(`int main() {
-    long n = 0;
-    while (true) {
-        n += 1;
-    }
-    return 0;
-}
-`), 0o644)
+	prog := filepath.Join(dir, name)
+	if err := os.WriteFile(prog, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(bin, "debug", prog)
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "HOME="+dir, "TERM=xterm")
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		f.Close()
+	})
 	scr := &screen{}
 	go scr.copyFrom(f)
 	scr.expect(t, `Stopped at entry at main`)
 	scr.expect(t, `\(nlangdbg\) `)
+	return &term{f: f, cmd: cmd, scr: scr, dir: dir}
+}
+
+// TestTerminalLiner drives the real binary in a pseudo-terminal: tab
+// completion, history (arrow up, and the history file), Ctrl-C pausing a
+// busy program, Ctrl-D quitting.
+func TestTerminalLiner(t *testing.T) {
+	d := debugInTerminal(t, "busy.n", `int main() {
+    long n = 0;
+    while (true) {
+        n += 1;
+    }
+    return 0;
+}
+`)
+	f, cmd, scr := d.f, d.cmd, d.scr
+	dir := d.dir
 
 	// Tab completes a unique command name.
 	f.Write([]byte("disas\t"))
@@ -238,10 +262,7 @@ int main() {
 // once it stops (here by Ctrl-C, which does not make an empty line resume
 // it).
 func TestTerminalProgramInput(t *testing.T) {
-	bin := nlangdbgBinary(t)
-	dir := t.TempDir()
-	prog := filepath.Join(dir, "echo.n")
-	os.WriteFile(prog, []byte(`import io;
+	d := debugInTerminal(t, "echo.n", `import io;
 int main() {
     string a = io.readLine();
     io.print("got " + a);
@@ -253,19 +274,8 @@ int main() {
     }
     return 0;
 }
-`), 0o644)
-	cmd := exec.Command(bin, "debug", prog)
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "HOME="+dir, "TERM=xterm")
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	defer cmd.Process.Kill()
-	scr := &screen{}
-	go scr.copyFrom(f)
-	scr.expect(t, `Stopped at entry at main`)
-	scr.expect(t, `\(nlangdbg\) `)
+`)
+	f, cmd, scr := d.f, d.cmd, d.scr
 	f.Write([]byte("continue\r"))
 	scr.expect(t, `continue\r?\n`)
 	waitCooked(t, cmd, scr)
@@ -291,10 +301,7 @@ int main() {
 // output is printed above it and the prompt and the typed text are drawn
 // again below, so that the command, finished, runs as typed.
 func TestTerminalNonStop(t *testing.T) {
-	bin := nlangdbgBinary(t)
-	dir := t.TempDir()
-	prog := filepath.Join(dir, "ns.n")
-	os.WriteFile(prog, []byte(`import io;
+	d := debugInTerminal(t, "ns.n", `import io;
 import thread;
 void ticker(AtomicInt stop) {
     int n = 0;
@@ -319,19 +326,8 @@ int main() {
     t.join();
     return 0;
 }
-`), 0o644)
-	cmd := exec.Command(bin, "debug", prog)
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "HOME="+dir, "TERM=xterm")
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	defer cmd.Process.Kill()
-	scr := &screen{}
-	go scr.copyFrom(f)
-	scr.expect(t, `Stopped at entry at main`)
-	scr.expect(t, `\(nlangdbg\) `)
+`)
+	f, cmd, scr := d.f, d.cmd, d.scr
 	f.Write([]byte("nonstop on\r"))
 	scr.expect(t, `Non-stop mode is on`)
 	f.Write([]byte("break ns.n:13\r"))
@@ -365,27 +361,14 @@ int main() {
 // before the REPL gave the terminal to the program (still raw: no echo,
 // no line), is the program's input all the same, echoed.
 func TestTerminalInputTypedAhead(t *testing.T) {
-	bin := nlangdbgBinary(t)
-	dir := t.TempDir()
-	prog := filepath.Join(dir, "ahead.n")
-	os.WriteFile(prog, []byte(`import io;
+	d := debugInTerminal(t, "ahead.n", `import io;
 int main() {
     string a = io.readLine();
     io.print("got " + a);
     return 0;
 }
-`), 0o644)
-	cmd := exec.Command(bin, "debug", prog)
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "HOME="+dir, "TERM=xterm")
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	defer cmd.Process.Kill()
-	scr := &screen{}
-	go scr.copyFrom(f)
-	scr.expect(t, `\(nlangdbg\) `)
+`)
+	f, scr := d.f, d.scr
 	f.Write([]byte("continue\r"))
 	scr.expect(t, `continue\r?\n`)
 	f.Write([]byte("pear\r"))      // (at once: the terminal may still be raw)
