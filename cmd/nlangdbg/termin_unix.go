@@ -25,21 +25,7 @@ func terminalRunning(r *repl, cooked, raw liner.ModeApplier) func() func() {
 		early := takeRaw(pendingInput(int(os.Stdin.Fd())))
 		cooked.ApplyMode()
 		keepTypeahead()
-		if len(early.echo) > 0 {
-			os.Stdout.Write(early.echo)
-		}
-		for _, l := range early.lines {
-			r.typedWhileRunning(l, false)
-		}
-		if early.eof {
-			r.typedWhileRunning(nil, true)
-		}
-		if early.intr {
-			select {
-			case r.interrupt <- struct{}{}:
-			default:
-			}
-		}
+		r.typedRaw(early, func(l typedLine) { r.typedWhileRunning(l.text, l.eof) })
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
@@ -80,19 +66,7 @@ func terminalRunning(r *repl, cooked, raw liner.ModeApplier) func() func() {
 					// cooked terminal hands them over as they are, with
 					// no echo and \r for Enter
 					t := takeRaw(append(rest, chunk...))
-					os.Stdout.Write(t.echo)
-					for _, l := range t.lines {
-						r.typed <- typedLine{text: l}
-					}
-					if t.eof {
-						r.typed <- typedLine{eof: true}
-					}
-					if t.intr {
-						select {
-						case r.interrupt <- struct{}{}:
-						default:
-						}
-					}
+					r.typedRaw(t, func(l typedLine) { r.typed <- l })
 					rest = t.rest
 					continue
 				}
@@ -114,6 +88,28 @@ func terminalRunning(r *repl, cooked, raw liner.ModeApplier) func() func() {
 			unix.Close(wake[0])
 			unix.Close(wake[1])
 			raw.ApplyMode()
+		}
+	}
+}
+
+// typedRaw does what the cooked terminal would have done with keys it
+// got raw (takeRaw): echoes them, sends their lines and the end of the
+// input to send, and turns Ctrl-C into the REPL's interrupt. (The line
+// begun, t.rest, is the caller's.)
+func (r *repl) typedRaw(t rawTypeahead, send func(typedLine)) {
+	if len(t.echo) > 0 {
+		os.Stdout.Write(t.echo)
+	}
+	for _, l := range t.lines {
+		send(typedLine{text: l})
+	}
+	if t.eof {
+		send(typedLine{eof: true})
+	}
+	if t.intr {
+		select {
+		case r.interrupt <- struct{}{}:
+		default:
 		}
 	}
 }
