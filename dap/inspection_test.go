@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	dap "github.com/google/go-dap"
 
@@ -15,7 +14,6 @@ func TestStackTracePagingDeepRecursion(t *testing.T) {
 	runSession(t, "testdata/dap/deep.n", func(c *daptest.Client, f *fixture) {
 		checkStop(t, c, 1, "down", f.Line("bottom"))
 		const total = 100000 + 2 // down(100000)…down(0) and main
-		start := time.Now()
 		// The first page, as an editor asks for it.
 		c.StackTraceRequest(1, 0, 20)
 		r := daptest.ExpectResponse[*dap.StackTraceResponse](t, c)
@@ -33,9 +31,6 @@ func TestStackTracePagingDeepRecursion(t *testing.T) {
 		r = daptest.ExpectResponse[*dap.StackTraceResponse](t, c)
 		if n := len(r.Body.StackFrames); n == 0 || n > maxStackFrames || r.Body.TotalFrames != total {
 			t.Fatalf("levels 0: %d frames, total %d", n, r.Body.TotalFrames)
-		}
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("paging a deep stack took %v", d)
 		}
 		// A frame deep in the stack has its own scopes.
 		c.StackTraceRequest(1, 50000, 1)

@@ -41,14 +41,12 @@ int main() {
 			break
 		}
 	}
-	start := time.Now()
+	// Nobody writes the FIFO until the pause is answered: a pause that
+	// waited for the native would never be.
 	if err := s.Pause(); err != nil {
 		t.Fatal(err)
 	}
 	l.waitStop(t)
-	if d := time.Since(start); d > 100*time.Millisecond {
-		t.Errorf("pause took %v", d)
-	}
 	ths, _ = s.Threads()
 	if len(ths) != 1 || ths[0].State != "pinned" || ths[0].WaitReason != "pinned in io.readFile" || ths[0].Line != markerLine(t, src, "read") {
 		t.Errorf("threads %+v", ths)
