@@ -193,20 +193,23 @@ func (r *repl) start(launchArgs map[string]any, attach bool) error {
 // (r.interrupt) pauses it.
 func (r *repl) waitStop() error {
 	r.stopped = false
+	var stop func()
 	if r.running != nil {
-		stop := r.running()
-		defer func() {
-			stop()
-			for {
-				select {
-				case l := <-r.typed: // read as the program stopped
-					r.typedWhileRunning(l.text, l.eof)
-				default:
-					return
-				}
-			}
-		}()
+		stop = r.running()
 	}
+	defer func() {
+		if stop != nil {
+			stop() // (the terminal is the REPL's again)
+		}
+		for {
+			select {
+			case l := <-r.typed: // read as the program stopped or ended
+				r.typedWhileRunning(l.text, l.eof)
+			default:
+				return
+			}
+		}
+	}()
 	r.toldRunning = false
 	r.waiting = true
 	defer func() { r.waiting = false }()
