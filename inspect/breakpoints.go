@@ -93,7 +93,11 @@ func (s *Session) withWorldStopped(f func()) {
 	s.mu.Unlock()
 	if !running {
 		s.mu.Lock()
+		t, k, free := s.standingLocked()
 		f()
+		if free && s.traps[k] > 0 {
+			t.SkipTrapOnce(k.fn, k.pc)
+		}
 		s.mu.Unlock()
 		return
 	}
@@ -102,6 +106,22 @@ func (s *Session) withWorldStopped(f func()) {
 		f()
 		s.mu.Unlock()
 	})
+}
+
+// standingLocked returns where the thread the stop is about stands (its
+// next instruction), and whether no trap is there yet. A breakpoint set
+// there while it stands there is one it has reached already: as in gdb
+// and Delve, resuming does not stop it at once where it stopped; the
+// breakpoint takes effect the next time the thread gets there
+// (withWorldStopped). Must hold s.mu.
+func (s *Session) standingLocked() (t *vm.Thread, k trapKey, free bool) {
+	t = s.r.stopped
+	if s.r.state != stateStopped || t == nil || t.InNative() || t.Depth() == 0 {
+		return nil, trapKey{}, false
+	}
+	fr := t.Frame(0)
+	k = trapKey{fr.Fn, fr.PC}
+	return t, k, s.traps[k] == 0
 }
 
 // setTrapLocked adds a reference to a patched pc. Must hold s.mu with the

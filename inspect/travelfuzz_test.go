@@ -126,6 +126,23 @@ func momentOf(s *Session) (tmoment, bool) {
 	return tmoment{m.thread, m.red, m.depth, i, m.pc}, true
 }
 
+// standsAt reports whether o's stopped thread stands at m: at the
+// entry, main stands at its first instruction, which is not a moment of
+// the recording's (momentOf) but is the moment a step back to it names.
+// (A breakpoint set where the stopped thread stands takes effect the
+// next time it gets there: driving o there would go past.)
+func standsAt(o *Session, m tmoment) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	t := o.r.stopped
+	if o.r.state != stateStopped || t == nil || t.Depth() == 0 {
+		return false
+	}
+	f := t.Frame(0)
+	i, ok := o.funcIndex()[f.Fn]
+	return ok && tmoment{t.ID, t.Reductions(), t.Depth(), i, f.PC} == m
+}
+
 // tfChange is a change of the execution made at a moment (at: the
 // moment of the stop it was made at; start: at the entry stop).
 type tfChange struct {
@@ -278,7 +295,7 @@ func (f *travelFuzz) oracle(m tmoment, start, here bool) (*Session, *tfListener)
 // at m's pc with an instruction breakpoint.
 func (f *travelFuzz) drive(o *Session, l *tfListener, m tmoment) {
 	f.t.Helper()
-	if now, ok := momentOf(o); ok && now == m {
+	if now, ok := momentOf(o); ok && now == m || standsAt(o, m) {
 		return
 	}
 	fn := o.prog.Funcs[m.fn]
