@@ -106,6 +106,11 @@ func TestREPLKillAndRun(t *testing.T) {
 	ft.expect(ft.Exec("kill"), `^Program killed\.$`)
 	ft.expect(ft.Exec("continue"), `error: the program is not running`)
 	ft.expect(ft.Exec("kill"), `error: the program is not running`)
+	// reading or changing a frame says the same, not "not stopped" or
+	// "already at the innermost frame"
+	for _, cmd := range []string{"down", "up", "locals", "args", "set var s = 1", "print s"} {
+		ft.expect(ft.Exec(cmd), `^error: the program is not running`)
+	}
 	out := ft.Exec("run")
 	ft.expect(out, `Restarted`, `Stopped at entry at main`)
 	ft.expect(ft.Exec("continue"), `^Breakpoint 1 at worker`)

@@ -762,6 +762,17 @@ func count(name, args string) (int, error) {
 	return n, nil
 }
 
+var errNotRunning = errors.New("the program is not running")
+
+// notStopped says why there is no frame to read: the program ended, or
+// it runs.
+func (r *repl) notStopped() error {
+	if r.exited {
+		return errNotRunning
+	}
+	return errors.New("the program is not stopped")
+}
+
 func cmdUp(r *repl, args string) error {
 	n, err := count("up", args)
 	if err != nil {
@@ -775,6 +786,9 @@ func cmdDown(r *repl, args string) error {
 	if err != nil {
 		return err
 	}
+	if r.exited {
+		return errNotRunning
+	}
 	if r.frame-n < 0 {
 		return errors.New("already at the innermost frame")
 	}
@@ -785,7 +799,7 @@ func scopeCmd(scope string) func(r *repl, args string) error {
 	return func(r *repl, args string) error {
 		id := r.frameID()
 		if id == 0 {
-			return errors.New("the program is not stopped")
+			return r.notStopped()
 		}
 		resp, err := r.c.call(&dap.ScopesRequest{Request: request("scopes"), Arguments: dap.ScopesArguments{FrameId: id}})
 		if err != nil {
@@ -903,7 +917,7 @@ func (r *repl) container(lhs string) (int, string, error) {
 	}
 	id := r.frameID()
 	if id == 0 {
-		return 0, "", errors.New("the program is not stopped")
+		return 0, "", r.notStopped()
 	}
 	resp, err := r.c.call(&dap.ScopesRequest{Request: request("scopes"), Arguments: dap.ScopesArguments{FrameId: id}})
 	if err != nil {

@@ -472,7 +472,7 @@ func (r *repl) dropBP(b *replBP) {
 
 func cmdKill(r *repl, args string) error {
 	if r.exited {
-		return errors.New("the program is not running")
+		return errNotRunning
 	}
 	if _, err := r.c.call(&dap.TerminateRequest{Request: request("terminate")}); err != nil {
 		return err
