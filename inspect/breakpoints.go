@@ -91,37 +91,58 @@ func (s *Session) withWorldStopped(f func()) {
 	running := s.r.state == stateRunning
 	sch := s.r.sch
 	s.mu.Unlock()
-	if !running {
+	g := func() {
 		s.mu.Lock()
-		t, k, free := s.standingLocked()
+		free := s.standingLocked()
 		f()
-		if free && s.traps[k] > 0 {
-			t.SkipTrapOnce(k.fn, k.pc)
+		for _, st := range free {
+			if s.traps[st.k] > 0 {
+				st.t.SkipTrapOnce(st.k.fn, st.k.pc)
+			}
 		}
 		s.mu.Unlock()
+	}
+	if !running {
+		g()
 		return
 	}
-	sch.Between(func() { // (the dispatch under way ends first)
-		s.mu.Lock()
-		f()
-		s.mu.Unlock()
-	})
+	sch.Between(g) // (the dispatch under way ends first)
 }
 
-// standingLocked returns where the thread the stop is about stands (its
-// next instruction), and whether no trap is there yet. A breakpoint set
-// there while it stands there is one it has reached already: as in gdb
-// and Delve, resuming does not stop it at once where it stopped; the
+// standing is where a stopped thread stands: its next instruction.
+type standing struct {
+	t *vm.Thread
+	k trapKey
+}
+
+// standingLocked returns where the threads stopped by the debugger stand
+// (the thread an all-stop stop is about, the threads held alone in
+// non-stop mode) when no trap is there yet. A breakpoint set there while
+// a thread stands there is one it has reached already: as in gdb and
+// lldb, resuming does not stop it at once where it stopped; the
 // breakpoint takes effect the next time the thread gets there
 // (withWorldStopped). Must hold s.mu.
-func (s *Session) standingLocked() (t *vm.Thread, k trapKey, free bool) {
-	t = s.r.stopped
-	if s.r.state != stateStopped || t == nil || t.InNative() || t.Depth() == 0 {
-		return nil, trapKey{}, false
+func (s *Session) standingLocked() []standing {
+	var ts []*vm.Thread
+	if s.r.state == stateStopped && s.r.stopped != nil {
+		ts = append(ts, s.r.stopped)
 	}
-	fr := t.Frame(0)
-	k = trapKey{fr.Fn, fr.PC}
-	return t, k, s.traps[k] == 0
+	for t := range s.r.held {
+		if t != s.r.stopped {
+			ts = append(ts, t)
+		}
+	}
+	var out []standing
+	for _, t := range ts {
+		if t.InNative() || t.Depth() == 0 {
+			continue
+		}
+		fr := t.Frame(0)
+		if k := (trapKey{fr.Fn, fr.PC}); s.traps[k] == 0 {
+			out = append(out, standing{t, k})
+		}
+	}
+	return out
 }
 
 // setTrapLocked adds a reference to a patched pc. Must hold s.mu with the
