@@ -24,8 +24,9 @@ type repl struct {
 	c   *dapClient
 	out io.Writer
 
-	attached bool   // attached to a `run --listen` program
-	program  string // main file (debug)
+	attached bool          // attached to a `run --listen` program
+	catch    *catchSetting // which exceptions stop the program (replcatch.go); nil: defaultCatch
+	program  string        // main file (debug)
 	launch   map[string]any
 
 	thread  int // selected thread
@@ -179,8 +180,11 @@ func (r *repl) start(launchArgs map[string]any, attach bool) error {
 	if err != nil {
 		return err
 	}
-	if _, err := r.c.call(&dap.SetExceptionBreakpointsRequest{Request: request("setExceptionBreakpoints"),
-		Arguments: dap.SetExceptionBreakpointsArguments{Filters: []string{"uncaught"}}}); err != nil {
+	c := defaultCatch
+	if r.catch != nil {
+		c = *r.catch
+	}
+	if _, err := r.c.call(c.request()); err != nil {
 		return err
 	}
 	if _, err := r.c.call(&dap.ConfigurationDoneRequest{Request: request("configurationDone")}); err != nil {

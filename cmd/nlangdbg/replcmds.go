@@ -41,6 +41,7 @@ func init() {
 		{name: "tbreak", usage: "LOCATION [if COND]", help: "Set a temporary breakpoint, cleared when first hit.", complete: "location", fn: cmdTbreak},
 		{name: "breakpoints", aliases: []string{"bp"}, help: "List the breakpoints.", fn: cmdBreakpoints},
 		{name: "watch", usage: "[-r] LOCAL | EXPR.FIELD | EXPR[INDEX]", complete: "expr", help: "Stop when a local of the selected frame, a field of an object or an element of an array or\nList changes value (with -r, also when it is read), on any thread. `rev continue` goes back\nto the last change of a field or local. Listed and deleted with the breakpoints; restart\ndrops it.", fn: cmdWatch},
+		{name: "catch", usage: "[throw|uncaught [CLASSES|off]] | off", help: "Show or choose which exceptions stop the program. `catch throw` stops wherever an exception\nis thrown, caught or not; `catch throw Bad, IOException` only for those classes (and their\nsubclasses); `catch throw off` no longer. `catch uncaught [CLASSES|off]` does the same for\nexceptions no catch handles (on, of any class, by default); `catch off` turns both off.", fn: cmdCatch},
 		{name: "clear", aliases: []string{"delete"}, usage: "N | all | sched KIND", help: "Delete breakpoint N, all breakpoints, or a scheduler-event stop.", fn: cmdClear},
 		{name: "condition", aliases: []string{"cond"}, usage: "N [COND]", help: "Set (or remove) the condition of breakpoint N (checked when set).", fn: cmdCondition},
 		{name: "enable", usage: "[N...]", help: "Enable breakpoints (all of them without N).", fn: enableCmd(true)},

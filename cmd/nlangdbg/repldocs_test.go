@@ -22,7 +22,7 @@ func replDocs() string {
 	b.WriteString("(`nlangdbg/history`).\n\n")
 	b.WriteString("Commands from gdb and Delve work as their users expect: `finish` stops in the caller right\n")
 	b.WriteString("after the call and prints the returned value, `until` leaves a loop, `display`, `info`, `bt full`,\n")
-	b.WriteString("`p/x`, `ignore`, `enable`/`disable`, `kill` and `run` are there. A location or a condition that\n")
+	b.WriteString("`p/x`, `ignore`, `enable`/`disable`, `catch throw`, `kill` and `run` are there. A location or a condition that\n")
 	b.WriteString("can never stop is refused when it is set, with the reason; a line without code moves to the\n")
 	b.WriteString("next line that has code, and the REPL says so. If frozen threads leave nothing that can run,\n")
 	b.WriteString("the program stops with a report of which threads wait for what, and who holds it.\n\n")
