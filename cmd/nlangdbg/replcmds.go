@@ -52,7 +52,7 @@ func init() {
 		{name: "step", aliases: []string{"s"}, usage: "[-single] [N]", help: "Step into a call on the current line (N times, unless a breakpoint stops it).", repeat: true, fn: stepCmd("stepIn")},
 		{name: "stepi", aliases: []string{"si"}, usage: "[-single] [N]", help: "Step one bytecode instruction (into calls); disasm shows where.", repeat: true, fn: stepCmd("stepInstr")},
 		{name: "nexti", aliases: []string{"ni"}, usage: "[-single] [N]", help: "Step one bytecode instruction, over calls.", repeat: true, fn: stepCmd("nextInstr")},
-		{name: "stepout", aliases: []string{"so", "finish"}, usage: "[-single]", help: "Run until the selected frame returns: stop in the caller right after the call, and show\nthe returned value.", repeat: true, fn: stepCmd("stepOut")},
+		{name: "stepout", aliases: []string{"so", "finish"}, usage: "[-single]", help: "Run until the selected frame returns: stop in the caller right after the call, and show\nthe returned value. Refused in a thread's first frame (main's, a spawned function's), which\nhas no caller to stop in.", repeat: true, fn: stepCmd("stepOut")},
 		{name: "until", aliases: []string{"u"}, usage: "[LOCATION]", help: "Run to a line past the current one in this frame (out of a loop), or to LOCATION.", complete: "location", repeat: true, fn: cmdUntil},
 		{name: "pause", help: "Stop the running program (Ctrl-C does the same).", fn: cmdPause},
 		{name: "interrupt", usage: "[-a | THREAD]", complete: "thread", help: "Stop the running program; while threads run in non-stop mode, stop THREAD alone (the\nothers keep running) or, with -a, every thread.", fn: cmdInterrupt},
@@ -588,6 +588,14 @@ func stepCmd(kind string) func(r *repl, args string) error {
 		single, n, err := resumeArgs(name, args, kind != "stepOut")
 		if err != nil {
 			return err
+		}
+		if kind == "stepOut" {
+			// as gdb's finish in the outermost frame: nothing to return
+			// to (the step would run the thread to its end)
+			t := max(r.thread, 1)
+			if fs, err := r.stack(t, r.frame, 2); err == nil && len(fs) == 1 {
+				return fmt.Errorf("stepout: %s is where thread %d starts: it has no caller to return to (continue runs it to its end)", fs[0].Name, t)
+			}
 		}
 		if r.frame != 0 && kind == "stepOut" {
 			// step out of the selected frame: out of every frame above it
