@@ -24,9 +24,9 @@ type repl struct {
 	c   *dapClient
 	out io.Writer
 
-	attached bool          // attached to a `run --listen` program
-	catch    *catchSetting // which exceptions stop the program (replcatch.go); nil: defaultCatch
-	program  string        // main file (debug)
+	attached bool         // attached to a `run --listen` program
+	catch    catchSetting // which exceptions stop the program (replcatch.go)
+	program  string       // main file (debug)
 	launch   map[string]any
 
 	thread  int // selected thread
@@ -114,7 +114,7 @@ func (b *replBP) where(r *repl) string {
 }
 
 func newREPL(c *dapClient, out io.Writer) *repl {
-	return &repl{c: c, out: out, interrupt: make(chan struct{}, 1), sources: map[string][]string{}}
+	return &repl{c: c, out: out, interrupt: make(chan struct{}, 1), sources: map[string][]string{}, catch: defaultCatch}
 }
 
 func (r *repl) printf(format string, args ...any) { fmt.Fprintf(r.out, format, args...) }
@@ -180,11 +180,7 @@ func (r *repl) start(launchArgs map[string]any, attach bool) error {
 	if err != nil {
 		return err
 	}
-	c := defaultCatch
-	if r.catch != nil {
-		c = *r.catch
-	}
-	if _, err := r.c.call(c.request()); err != nil {
+	if _, err := r.c.call(r.catch.request()); err != nil {
 		return err
 	}
 	if _, err := r.c.call(&dap.ConfigurationDoneRequest{Request: request("configurationDone")}); err != nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	dap "github.com/google/go-dap"
+
+	"github.com/nlangdbg/nlangdbg/inspect"
 )
 
 // catchSetting is which thrown exceptions stop the program: those no
@@ -64,16 +66,12 @@ func (c catchSetting) String() string {
 // cmdCatch shows or changes which exceptions stop the program:
 // catch throw [CLASSES|off], catch uncaught [CLASSES|off], catch off.
 func cmdCatch(r *repl, args string) error {
-	if r.catch == nil {
-		c := defaultCatch
-		r.catch = &c
-	}
-	f := strings.FieldsFunc(args, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	f := inspect.ParseClassList(args) // (the words, and the classes as the adapter reads them)
 	if len(f) == 0 {
 		r.printf("%s\n", r.catch)
 		return nil
 	}
-	next := *r.catch
+	next := r.catch
 	rest := f[1:]
 	off := len(rest) == 1 && rest[0] == "off"
 	switch f[0] {
@@ -104,7 +102,7 @@ func cmdCatch(r *repl, args string) error {
 			return errors.New("catch: " + b.Message)
 		}
 	}
-	r.catch = &next
+	r.catch = next
 	r.printf("%s\n", r.catch)
 	return nil
 }
